@@ -1,0 +1,66 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/agent-lsp/agent-lsp/permission"
+)
+
+// Tool is one capability offered to the model.
+type Tool interface {
+	Name() string
+	Description() string
+	Schema() json.RawMessage // JSON Schema of the arguments object
+	// Describe says what a call with these arguments would do, for the
+	// permission policy. A bad argument is an error (the call then fails
+	// without asking anyone).
+	Describe(args json.RawMessage, env *Env) (permission.Action, error)
+	// Run performs the call. An error is a failed call whose message the
+	// model reads; it never aborts the agent.
+	Run(ctx context.Context, args json.RawMessage, env *Env) (Result, error)
+}
+
+// Result is a tool's output for the model.
+type Result struct {
+	Output string
+	// IsError marks a call that ran but failed (a non-zero exit, isError
+	// from an MCP server); the model reads Output either way.
+	IsError bool
+}
+
+// Env is what a tool call runs against.
+type Env struct {
+	Workspace *Workspace
+	Docs      Documents
+	// Notes, when set, returns extra text appended to a command's result,
+	// e.g. which edited files are unsaved in the editor. May be nil.
+	Notes func() string
+}
+
+// Doc is one file's current text.
+type Doc struct {
+	Path   string // absolute, cleaned path inside the workspace
+	Text   string
+	Exists bool
+	// Version is the editor's version of the open buffer, nil when the text
+	// came from disk.
+	Version *int32
+}
+
+// FileEdit replaces a file's whole text. Where it lands decides how: an
+// editor computes minimal text edits between Before.Text and After.
+type FileEdit struct {
+	Tool   string // the tool making the edit, for labels
+	Before Doc    // the text the edit was computed against
+	After  string // the new text
+}
+
+// Documents is where file text lives and how edits land.
+type Documents interface {
+	// Read returns the file's text: the editor's buffer when the file is
+	// open there, the disk otherwise. A missing file is Exists=false, no error.
+	Read(ctx context.Context, path string) (Doc, error)
+	// Apply makes the edit land, or says why it did not.
+	Apply(ctx context.Context, edit FileEdit) error
+}
