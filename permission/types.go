@@ -41,9 +41,9 @@ type Action struct {
 	// ReadOnly marks an action that changes nothing (reads inside the
 	// workspace); the policy runs those without asking.
 	ReadOnly bool
-	Path     string // workspace-relative path the action touches, if any
-	Command  string // the shell command, for run_bash
-	Diff     string // compact unified diff, for edits
+	Path     string   // workspace-relative path the action touches, if any
+	Command  string   // the shell command, for run_bash
+	Diff     string   // compact unified diff, for edits
 	Reasons  []string // why the risk is what it is (danger findings), for the prompt
 }
 
