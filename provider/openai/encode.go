@@ -1,0 +1,165 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/agent-lsp/agent-lsp/provider"
+)
+
+// The wire request. Every field is a struct field (never a map) so the
+// field order, and therefore the bytes, are fixed: DeepSeek's prompt cache
+// hits on an identical byte prefix, so the same history must encode to the
+// same bytes on every round.
+type wireRequest struct {
+	Model    string        `json:"model"`
+	Messages []wireMessage `json:"messages"`
+	Stream   bool          `json:"stream"`
+	// StreamOptions asks OpenAI proper for a usage chunk; DeepSeek ignores
+	// it and puts usage on the finish chunk anyway.
+	StreamOptions   wireStreamOptions `json:"stream_options"`
+	MaxTokens       int               `json:"max_tokens,omitempty"`
+	Tools           []wireTool        `json:"tools,omitempty"`
+	Thinking        wireThinking      `json:"thinking"`
+	ReasoningEffort string            `json:"reasoning_effort,omitempty"`
+}
+
+type wireStreamOptions struct {
+	IncludeUsage bool `json:"include_usage"`
+}
+
+type wireThinking struct {
+	Type string `json:"type"` // "enabled" | "disabled"
+}
+
+type wireTool struct {
+	Type     string       `json:"type"` // always "function"
+	Function wireFunction `json:"function"`
+}
+
+type wireFunction struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+type wireMessage struct {
+	Role       string `json:"role"`
+	ToolCallID string `json:"tool_call_id,omitempty"`
+	// Content is a pointer only so an assistant turn that is nothing but tool
+	// calls can say "content": null, as the API itself does.
+	Content          *string        `json:"content"`
+	ReasoningContent string         `json:"reasoning_content,omitempty"`
+	ToolCalls        []wireToolCall `json:"tool_calls,omitempty"`
+}
+
+type wireToolCall struct {
+	ID       string           `json:"id"`
+	Type     string           `json:"type"` // always "function"
+	Function wireCallFunction `json:"function"`
+}
+
+type wireCallFunction struct {
+	Name string `json:"name"`
+	// Arguments is the model's argument text, sent back byte for byte.
+	Arguments string `json:"arguments"`
+}
+
+// emptyObject stands in for a tool's missing schema and for empty arguments:
+// the API rejects an empty parameters value and an empty arguments string.
+const emptyObject = "{}"
+
+// Encode builds the streaming request body for req.
+func (dialect) Encode(req provider.Request) ([]byte, error) {
+	model := req.Model
+	if model == "" {
+		model = DefaultModel
+	}
+	withTools := len(req.Tools) > 0
+	body := wireRequest{
+		Model:         model,
+		Messages:      make([]wireMessage, 0, len(req.Messages)),
+		Stream:        true,
+		StreamOptions: wireStreamOptions{IncludeUsage: true},
+		MaxTokens:     max(req.MaxTokens, 0),
+		Thinking:      wireThinking{Type: "disabled"},
+	}
+	if req.Thinking.Enabled {
+		body.Thinking.Type = "enabled"
+		body.ReasoningEffort = req.Thinking.Effort
+	}
+	for i := range req.Tools {
+		t := &req.Tools[i]
+		params := t.Schema
+		if len(bytes.TrimSpace(params)) == 0 {
+			params = json.RawMessage(emptyObject)
+		}
+		body.Tools = append(body.Tools, wireTool{
+			Type:     "function",
+			Function: wireFunction{Name: t.Name, Description: t.Description, Parameters: params},
+		})
+	}
+	for i := range req.Messages {
+		m, err := encodeMessage(&req.Messages[i], withTools)
+		if err != nil {
+			return nil, fmt.Errorf("encode message %d: %w", i, err)
+		}
+		body.Messages = append(body.Messages, m)
+	}
+
+	// An Encoder rather than json.Marshal only to keep '<', '>' and '&' as
+	// themselves: code is full of them, and escaping would bloat every body.
+	// Raw schemas are compacted (not reordered) by the encoder.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&body); err != nil {
+		return nil, fmt.Errorf("encode chat completions request: %w", err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// encodeMessage maps one neutral message. A system message anywhere in the
+// history (a compaction summary, say) stays a system message: this dialect
+// allows that, unlike the Messages dialect.
+func encodeMessage(m *provider.Message, withTools bool) (wireMessage, error) {
+	switch m.Role {
+	case provider.RoleSystem, provider.RoleUser:
+		return wireMessage{Role: string(m.Role), Content: &m.Text}, nil
+	case provider.RoleTool:
+		if m.ToolCallID == "" {
+			return wireMessage{}, fmt.Errorf("tool message without tool_call_id")
+		}
+		// Chat Completions has no error flag on a tool result; the text
+		// itself tells the model the call failed.
+		return wireMessage{Role: "tool", ToolCallID: m.ToolCallID, Content: &m.Text}, nil
+	case provider.RoleAssistant:
+		out := wireMessage{Role: "assistant", Content: &m.Text}
+		// null rather than "" when the turn is only tool calls, as the API
+		// sends it; a turn with neither text nor calls keeps "" because the
+		// API rejects an assistant message with null content and no calls.
+		if m.Text == "" && len(m.ToolCalls) > 0 {
+			out.Content = nil
+		}
+		// With tools in the request, DeepSeek answers 400 unless every past
+		// turn's reasoning comes back; without tools it is ignored, so it is
+		// left out to keep the body (and the cached prefix) small.
+		if withTools {
+			out.ReasoningContent = m.Reasoning
+		}
+		for _, c := range m.ToolCalls {
+			args := c.Arguments
+			if args == "" {
+				args = emptyObject
+			}
+			out.ToolCalls = append(out.ToolCalls, wireToolCall{
+				ID:       c.ID,
+				Type:     "function",
+				Function: wireCallFunction{Name: c.Name, Arguments: args},
+			})
+		}
+		return out, nil
+	}
+	return wireMessage{}, fmt.Errorf("unknown role %q", m.Role)
+}
