@@ -1,0 +1,24 @@
+package permission
+
+import "testing"
+
+// FuzzAssessShell checks that the detector never panics and always
+// returns a valid level, whatever the input.
+func FuzzAssessShell(f *testing.F) {
+	for _, tc := range dangerous {
+		f.Add(tc.cmd)
+	}
+	for _, tc := range everyday {
+		f.Add(tc.cmd)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		a := AssessShell(cmd, testRoots, testHome)
+		if a.Risk < Low || a.Risk > Critical {
+			t.Fatalf("%q: risk %d out of range", cmd, a.Risk)
+		}
+		if a.Risk >= High && len(a.Reasons) == 0 {
+			t.Fatalf("%q: %v without a reason", cmd, a.Risk)
+		}
+		_ = AssessShell(cmd, nil, "")
+	})
+}

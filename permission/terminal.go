@@ -1,0 +1,228 @@
+package permission
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+)
+
+// maxDiffLines caps the diff shown in a prompt; the rest is summarised.
+const maxDiffLines = 40
+
+// maxAttempts is how many unreadable answers are tolerated before denying.
+const maxAttempts = 3
+
+// TerminalApprover asks on a terminal: it prints a box describing the
+// action and reads y / a / n.
+//
+// It owns In from its first question on: one goroutine, started lazily,
+// reads In line by line for the approver's lifetime and hands lines over a
+// channel, so that a question can be abandoned when its context ends. That
+// goroutine exits when In reaches EOF or fails (close In to stop it); until
+// then it may hold one line read ahead for the next question. A REPL
+// sharing the terminal should read its own input through ReadLine.
+type TerminalApprover struct {
+	In    io.Reader // answers, one per line
+	Out   io.Writer
+	Color bool // ANSI colours for the risk and the diff
+
+	start   sync.Once
+	lines   chan string // closed after the reader stops; readErr then holds why
+	readErr error
+}
+
+// NewTerminalApprover returns an approver reading answers from in and
+// writing prompts to out.
+func NewTerminalApprover(in io.Reader, out io.Writer, color bool) *TerminalApprover {
+	return &TerminalApprover{In: in, Out: out, Color: color}
+}
+
+func (t *TerminalApprover) readLoop() {
+	r := bufio.NewReader(t.In)
+	for {
+		line, err := r.ReadString('\n')
+		if line != "" {
+			t.lines <- strings.TrimRight(line, "\r\n")
+		}
+		if err != nil {
+			t.readErr = err // published by close
+			close(t.lines)
+			return
+		}
+	}
+}
+
+// ReadLine returns the next line of In, or ctx's error if it ends first,
+// or io.EOF (or the read error) once In is exhausted.
+func (t *TerminalApprover) ReadLine(ctx context.Context) (string, error) {
+	t.start.Do(func() {
+		t.lines = make(chan string)
+		go t.readLoop()
+	})
+	select {
+	case line, ok := <-t.lines:
+		if !ok {
+			return "", t.readErr
+		}
+		return line, nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// Approve implements Approver. An empty line, n or no deny; y or yes allow
+// once; a allows for the session when offered. Anything else is asked
+// again, at most three times in all, then denied. End of input denies.
+func (t *TerminalApprover) Approve(ctx context.Context, a Action, offerSession bool) (Decision, error) {
+	if err := t.write(t.box(a)); err != nil {
+		return Deny, err
+	}
+	for range maxAttempts {
+		if err := t.write(t.choices(offerSession)); err != nil {
+			return Deny, err
+		}
+		line, err := t.ReadLine(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return Deny, ctx.Err()
+			}
+			if errors.Is(err, io.EOF) {
+				return Deny, t.write("\n(no answer: denied)\n")
+			}
+			return Deny, fmt.Errorf("read answer: %w", err)
+		}
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "y", "yes":
+			return AllowOnce, nil
+		case "a":
+			if offerSession {
+				return AllowSession, nil
+			}
+			if err := t.write("allow for this session is not offered for " + a.Risk.String() + " risk\n"); err != nil {
+				return Deny, err
+			}
+		case "n", "no", "":
+			return Deny, nil
+		default:
+			if err := t.write("please answer y or n" + map[bool]string{true: " (or a)", false: ""}[offerSession] + "\n"); err != nil {
+				return Deny, err
+			}
+		}
+	}
+	return Deny, t.write("(no valid answer: denied)\n")
+}
+
+func (t *TerminalApprover) write(s string) error {
+	if _, err := io.WriteString(t.Out, s); err != nil {
+		return fmt.Errorf("write prompt: %w", err)
+	}
+	return nil
+}
+
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiCyan   = "\x1b[36m"
+)
+
+func (t *TerminalApprover) paint(color, s string) string {
+	if !t.Color {
+		return s
+	}
+	return color + s + ansiReset
+}
+
+func riskColor(r Risk) string {
+	switch r {
+	case Low:
+		return ansiGreen
+	case Medium:
+		return ansiYellow
+	case High:
+		return ansiRed
+	}
+	return ansiBold + ansiRed
+}
+
+// box renders the question. Everything shown comes from the model, so
+// control characters are escaped: a diff must not be able to move the
+// cursor and paint over the question.
+func (t *TerminalApprover) box(a Action) string {
+	var b strings.Builder
+	b.WriteString("╭─ permission: " + printable(a.Tool) + "\n")
+	if a.Summary != "" {
+		b.WriteString("│ " + printable(a.Summary) + "\n")
+	}
+	if a.Command != "" && a.Command != a.Summary {
+		for _, l := range strings.Split(a.Command, "\n") {
+			b.WriteString("│ $ " + printable(l) + "\n")
+		}
+	}
+	b.WriteString("│ risk: " + t.paint(riskColor(a.Risk), a.Risk.String()) + "\n")
+	for _, r := range a.Reasons {
+		b.WriteString("│  • " + printable(r) + "\n")
+	}
+	if a.Diff != "" {
+		lines := strings.Split(strings.TrimRight(a.Diff, "\n"), "\n")
+		shown := lines
+		if len(shown) > maxDiffLines {
+			shown = shown[:maxDiffLines]
+		}
+		for _, l := range shown {
+			b.WriteString("│ " + t.diffLine(printable(l)) + "\n")
+		}
+		if more := len(lines) - len(shown); more > 0 {
+			fmt.Fprintf(&b, "│ … %d more diff lines not shown\n", more)
+		}
+	}
+	b.WriteString("╰─\n")
+	return b.String()
+}
+
+func (t *TerminalApprover) diffLine(l string) string {
+	switch {
+	case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+		return t.paint(ansiBold, l)
+	case strings.HasPrefix(l, "+"):
+		return t.paint(ansiGreen, l)
+	case strings.HasPrefix(l, "-"):
+		return t.paint(ansiRed, l)
+	case strings.HasPrefix(l, "@@"):
+		return t.paint(ansiCyan, l)
+	}
+	return l
+}
+
+func (t *TerminalApprover) choices(offerSession bool) string {
+	if offerSession {
+		return "[y] allow  [a] allow for this session  [n] deny > "
+	}
+	return "[y] allow  [n] deny > "
+}
+
+// printable escapes control characters (other than tab) as \xNN.
+func printable(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			fmt.Fprintf(&b, `\x%02x`, r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool {
+	return (r < 0x20 && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0)
+}

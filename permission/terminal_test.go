@@ -1,0 +1,208 @@
+package permission
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestTerminalApproverAnswers(t *testing.T) {
+	cases := []struct {
+		name   string
+		input  string
+		offer  bool
+		want   Decision
+		output []string // substrings expected in the transcript
+		absent []string
+	}{
+		{"y allows once", "y\n", true, AllowOnce, []string{"[y] allow  [a] allow for this session  [n] deny > "}, nil},
+		{"yes allows once", "YES\n", false, AllowOnce, []string{"[y] allow  [n] deny > "}, []string{"[a]"}},
+		{"a allows for the session", "a\n", true, AllowSession, nil, nil},
+		{"a not offered asks again", "a\ny\n", false, AllowOnce, []string{"not offered for HIGH risk"}, []string{"[a]"}},
+		{"n denies", "n\n", true, Deny, nil, nil},
+		{"no denies", "no\n", true, Deny, nil, nil},
+		{"empty line denies", "\n", true, Deny, nil, nil},
+		{"garbage then y", "maybe\ny\n", true, AllowOnce, []string{"please answer y or n (or a)"}, nil},
+		{"three bad answers deny", "x\nx\nx\ny\n", true, Deny, []string{"no valid answer: denied"}, nil},
+		{"EOF denies", "", true, Deny, []string{"no answer: denied"}, nil},
+		{"last line without newline", "y", true, AllowOnce, nil, nil},
+		{"CRLF line", "a\r\n", true, AllowSession, nil, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var out strings.Builder
+			ap := NewTerminalApprover(strings.NewReader(tc.input), &out, false)
+			risk := Medium
+			if !tc.offer {
+				risk = High
+			}
+			d, err := ap.Approve(context.Background(), bash("go test", risk), tc.offer)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d != tc.want {
+				t.Fatalf("decision %v, want %v; transcript:\n%s", d, tc.want, out.String())
+			}
+			for _, s := range tc.output {
+				if !strings.Contains(out.String(), s) {
+					t.Errorf("transcript lacks %q:\n%s", s, out.String())
+				}
+			}
+			for _, s := range tc.absent {
+				if strings.Contains(out.String(), s) {
+					t.Errorf("transcript has %q:\n%s", s, out.String())
+				}
+			}
+		})
+	}
+}
+
+func TestTerminalApproverBox(t *testing.T) {
+	var diff strings.Builder
+	diff.WriteString("--- a/main.go\n+++ b/main.go\n@@ -1,3 +1,50 @@\n")
+	for i := range 60 {
+		fmt.Fprintf(&diff, "+line %d\n", i)
+	}
+	a := Action{
+		Tool: "edit_file", Summary: "edit main.go", Risk: High,
+		Reasons: []string{"writes to ~/.bashrc (startup file)"},
+		Diff:    diff.String(),
+	}
+	var out strings.Builder
+	ap := NewTerminalApprover(strings.NewReader("n\n"), &out, true)
+	if _, err := ap.Approve(context.Background(), a, false); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{
+		"permission: edit_file", "edit main.go",
+		"risk: " + ansiRed + "HIGH" + ansiReset,
+		"• writes to ~/.bashrc (startup file)",
+		ansiGreen + "+line 0" + ansiReset,
+		ansiCyan + "@@ -1,3 +1,50 @@" + ansiReset,
+		"… 23 more diff lines not shown",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("box lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "+line 37") {
+		t.Errorf("diff not capped at %d lines", maxDiffLines)
+	}
+
+	out.Reset()
+	plain := NewTerminalApprover(strings.NewReader("n\n"), &out, false)
+	if _, err := plain.Approve(context.Background(), a, false); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "\x1b") {
+		t.Errorf("colour escapes without Color:\n%q", out.String())
+	}
+}
+
+func TestTerminalApproverEscapesControlCharacters(t *testing.T) {
+	var out strings.Builder
+	ap := NewTerminalApprover(strings.NewReader("n\n"), &out, false)
+	a := bash("x", Medium)
+	a.Summary = "run: ls\x1b[2K\x1b[1A harmless"
+	if _, err := ap.Approve(context.Background(), a, true); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "\x1b") || !strings.Contains(out.String(), `\x1b[2K`) {
+		t.Fatalf("control characters not escaped: %q", out.String())
+	}
+}
+
+func TestTerminalApproverCancelWhileReading(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	var out strings.Builder
+	ap := NewTerminalApprover(pr, &out, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	d, err := ap.Approve(ctx, bash("go test", Medium), true)
+	if !errors.Is(err, context.DeadlineExceeded) || d != Deny {
+		t.Fatalf("got %v, %v", d, err)
+	}
+	// The reader goroutine survives the cancelled question and serves the
+	// next one.
+	go func() { _, _ = io.WriteString(pw, "y\n") }()
+	d, err = ap.Approve(context.Background(), bash("go test", Medium), true)
+	if err != nil || d != AllowOnce {
+		t.Fatalf("second question: %v, %v", d, err)
+	}
+	// Closing the input ends the reader: the next question is denied.
+	pw.Close()
+	d, err = ap.Approve(context.Background(), bash("go test", Medium), true)
+	if err != nil || d != Deny {
+		t.Fatalf("after close: %v, %v", d, err)
+	}
+}
+
+func TestTerminalApproverReadError(t *testing.T) {
+	pr, pw := io.Pipe()
+	pw.CloseWithError(errors.New("tty gone"))
+	ap := NewTerminalApprover(pr, io.Discard, false)
+	d, err := ap.Approve(context.Background(), bash("x", Medium), true)
+	if d != Deny || err == nil || !strings.Contains(err.Error(), "tty gone") {
+		t.Fatalf("got %v, %v", d, err)
+	}
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("closed") }
+
+func TestTerminalApproverWriteError(t *testing.T) {
+	ap := NewTerminalApprover(strings.NewReader("y\n"), failingWriter{}, false)
+	d, err := ap.Approve(context.Background(), bash("x", Medium), true)
+	if d != Deny || err == nil {
+		t.Fatalf("got %v, %v", d, err)
+	}
+}
+
+func TestAutoApprover(t *testing.T) {
+	ctx := context.Background()
+	if d, _ := (AutoApprover{}).Approve(ctx, Action{}, true); d != AllowSession {
+		t.Fatalf("offered: %v", d)
+	}
+	if d, _ := (AutoApprover{}).Approve(ctx, Action{}, false); d != AllowOnce {
+		t.Fatalf("not offered: %v", d)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if d, err := (AutoApprover{}).Approve(cancelled, Action{}, true); d != Deny || err == nil {
+		t.Fatalf("cancelled: %v, %v", d, err)
+	}
+}
+
+// TestTerminalApproverWithPolicy runs a whole transcript through the policy.
+func TestTerminalApproverWithPolicy(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	var out strings.Builder
+	p := NewPolicy(NewTerminalApprover(pr, &out, false))
+	go func() { _, _ = io.WriteString(pw, "a\nn\n") }()
+	ctx := context.Background()
+	steps := []struct {
+		action Action
+		want   Verdict
+	}{
+		{bash("go test", Medium), Verdict{Allowed: true}},
+		{bash("go test", Medium), Verdict{Allowed: true}}, // remembered, not asked
+		{bash("rm", Medium), Verdict{Reason: "denied by the user"}},
+	}
+	for i, s := range steps {
+		v, err := p.Check(ctx, s.action)
+		if err != nil || v != s.want {
+			t.Fatalf("step %d: %+v, %v, want %+v", i, v, err, s.want)
+		}
+	}
+	if n := strings.Count(out.String(), "permission: run_bash"); n != 2 {
+		t.Fatalf("%d prompts, want 2:\n%s", n, out.String())
+	}
+}
