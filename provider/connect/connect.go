@@ -1,0 +1,99 @@
+// Package connect turns a provider.Config into a working provider.Provider:
+// it picks the dialect by name, reads the API key from the environment, and
+// wires recording, replay and raw dumps. Every front end (the terminal chat,
+// the LSP daemon) builds its model connection here, so they behave alike.
+package connect
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+
+	"go.uber.org/zap"
+
+	"github.com/agent-lsp/agent-lsp/provider"
+	"github.com/agent-lsp/agent-lsp/provider/anthropic"
+	"github.com/agent-lsp/agent-lsp/provider/openai"
+)
+
+// Dialects returns every dialect this build speaks.
+func Dialects() []provider.Dialect {
+	return []provider.Dialect{openai.NewDialect(), anthropic.NewDialect()}
+}
+
+// Dialect returns the dialect with the given configuration name.
+func Dialect(name string) (provider.Dialect, error) {
+	for _, d := range Dialects() {
+		if d.Name() == name {
+			return d, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown provider %q: want \"openai\" or \"anthropic\"", name)
+}
+
+// Options are the extras of a connection beyond its Config.
+type Options struct {
+	// Getenv reads the environment (the API key); nil: no variable is set.
+	Getenv func(string) string
+	// RecordPath, when set, appends every exchange to this JSONL file.
+	RecordPath string
+	// ReplayPath, when set, answers from this recording instead of the
+	// network; no key is needed then.
+	ReplayPath string
+	// RawDump receives every raw SSE line ("--dump-raw").
+	RawDump io.Writer
+	Client  *http.Client
+	Logger  *zap.Logger
+}
+
+// New builds the provider described by cfg. The returned close function
+// flushes and closes a recording; it is never nil.
+func New(cfg provider.Config, o Options) (provider.Provider, func() error, error) {
+	noop := func() error { return nil }
+	if o.ReplayPath != "" {
+		r, err := provider.NewReplay(o.ReplayPath, Dialects()...)
+		if err != nil {
+			return nil, noop, err
+		}
+		return r, noop, nil
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, noop, err
+	}
+	dialect, err := Dialect(cfg.Provider)
+	if err != nil {
+		return nil, noop, err
+	}
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	key, err := cfg.APIKey(getenv)
+	if err != nil {
+		return nil, noop, err
+	}
+	opts := provider.HTTPOptions{
+		Dialect:     dialect,
+		BaseURL:     cfg.BaseURL,
+		APIKey:      key,
+		Client:      o.Client,
+		IdleTimeout: cfg.IdleTimeout,
+		RawDump:     o.RawDump,
+		Logger:      o.Logger,
+	}
+	closeFn := noop
+	if o.RecordPath != "" {
+		rec, err := provider.OpenRecorder(o.RecordPath)
+		if err != nil {
+			return nil, noop, err
+		}
+		opts.Recorder = rec
+		closeFn = rec.Close
+	}
+	p, err := provider.NewHTTP(opts)
+	if err != nil {
+		_ = closeFn()
+		return nil, noop, err
+	}
+	return p, closeFn, nil
+}
