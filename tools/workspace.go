@@ -1,15 +1,40 @@
 package tools
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 )
 
 // Workspace is the sandbox every path argument goes through: the roots the
 // agent may touch.
+//
+// Paths are resolved in two steps. First lexically: a relative path is joined
+// to the first root and cleaned, so `..` that climbs out of the root is
+// refused before the disk is looked at. Then physically: every existing
+// component is followed through symlinks (the file itself, every directory
+// above it, and, for a file that does not exist yet, its deepest existing
+// ancestor or a dangling link's target), and the result must still lie inside
+// a root. The returned path is that fully resolved one, so the caller opens
+// exactly what was checked.
+//
+// Reads inside `.git` are allowed (HEAD, config and logs are useful context);
+// writes there are refused by ResolveWrite because they can corrupt the
+// repository or plant hooks that run outside the sandbox.
 type Workspace struct {
 	roots []string // absolute, symlinks resolved, first is the default
 }
+
+// maxPathBytes bounds a path argument; PATH_MAX on Linux is 4096 and
+// anything longer is a mistake or an attack.
+const maxPathBytes = 4096
+
+// maxSymlinkHops bounds symlink chains (the kernel's limit is 40).
+const maxSymlinkHops = 40
 
 // NewWorkspace makes a sandbox over the given root directories.
 func NewWorkspace(roots ...string) (*Workspace, error) {
@@ -33,3 +58,161 @@ func NewWorkspace(roots ...string) (*Workspace, error) {
 
 // Roots returns the workspace roots, the default one first.
 func (w *Workspace) Roots() []string { return append([]string(nil), w.roots...) }
+
+// Resolve turns a path argument into an absolute, cleaned path inside a
+// root with every symlink resolved. Relative paths are taken against the
+// first root. It refuses `..` escapes, absolute paths outside the roots and
+// symlinks (at any depth) that lead outside.
+func (w *Workspace) Resolve(p string) (string, error) {
+	if p == "" {
+		return "", errors.New("empty path")
+	}
+	if strings.IndexByte(p, 0) >= 0 {
+		return "", fmt.Errorf("path %q contains a NUL byte", p)
+	}
+	if len(p) > maxPathBytes {
+		return "", fmt.Errorf("path is too long (%d bytes, limit %d)", len(p), maxPathBytes)
+	}
+	var lexical string
+	if filepath.IsAbs(p) {
+		lexical = filepath.Clean(p)
+		if !w.Contains(lexical) {
+			return "", fmt.Errorf("path %q is outside the workspace (roots: %s)", p, strings.Join(w.roots, ", "))
+		}
+	} else {
+		lexical = filepath.Join(w.roots[0], p)
+		if !w.Contains(lexical) {
+			return "", fmt.Errorf("path %q escapes the workspace root %s", p, w.roots[0])
+		}
+	}
+	real, err := resolveSymlinks(lexical)
+	if err != nil {
+		return "", fmt.Errorf("path %q: %w", p, err)
+	}
+	if !w.Contains(real) {
+		return "", fmt.Errorf("path %q resolves through a symlink to %s, outside the workspace", p, real)
+	}
+	return real, nil
+}
+
+// ResolveWrite is Resolve for a path about to be written: it also refuses
+// anything inside a .git directory (or the .git file of a worktree).
+func (w *Workspace) ResolveWrite(p string) (string, error) {
+	real, err := w.Resolve(p)
+	if err != nil {
+		return "", err
+	}
+	root := w.rootOf(real)
+	rel, err := filepath.Rel(root, real)
+	if err != nil {
+		return "", fmt.Errorf("path %q: %w", p, err)
+	}
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		// EqualFold: on case-insensitive file systems .GIT is the same directory.
+		if strings.EqualFold(part, ".git") {
+			return "", fmt.Errorf("path %q is inside .git; writing there is not allowed (use git through run_bash)", p)
+		}
+	}
+	return real, nil
+}
+
+// Rel is the display form of an absolute path: relative to the root that
+// holds it ("." for the root itself), unchanged when outside every root.
+func (w *Workspace) Rel(abs string) string {
+	root := w.rootOf(filepath.Clean(abs))
+	if root == "" {
+		return abs
+	}
+	rel, err := filepath.Rel(root, filepath.Clean(abs))
+	if err != nil {
+		return abs
+	}
+	return filepath.ToSlash(rel)
+}
+
+// Contains reports whether abs lies (lexically) inside one of the roots.
+func (w *Workspace) Contains(abs string) bool {
+	return w.rootOf(filepath.Clean(abs)) != ""
+}
+
+// rootOf returns the longest root holding the cleaned absolute path, or "".
+// Longest, because roots may nest and the display path should be the
+// shortest one.
+func (w *Workspace) rootOf(clean string) string {
+	best := ""
+	for _, r := range w.roots {
+		if within(r, clean) && len(r) > len(best) {
+			best = r
+		}
+	}
+	return best
+}
+
+// within reports whether the cleaned path p is root or below it.
+func within(root, p string) bool {
+	if p == root {
+		return true
+	}
+	prefix := root
+	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
+		prefix += string(filepath.Separator)
+	}
+	return strings.HasPrefix(p, prefix)
+}
+
+// resolveSymlinks follows every symlink in the cleaned absolute path,
+// component by component. Unlike filepath.EvalSymlinks it does not fail on a
+// missing tail: once a component does not exist, the rest is appended as is
+// (nothing below a missing directory can be a link). So a file about to be
+// created is judged by where it would really land, including through a
+// dangling symlink.
+func resolveSymlinks(abs string) (string, error) {
+	vol := filepath.VolumeName(abs)
+	resolved := vol + string(filepath.Separator)
+	pending := splitPath(abs[len(vol):])
+	hops := 0
+	for len(pending) > 0 {
+		name := pending[0]
+		pending = pending[1:]
+		next := filepath.Join(resolved, name)
+		fi, err := os.Lstat(next)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+				return filepath.Join(append([]string{next}, pending...)...), nil
+			}
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			resolved = next
+			continue
+		}
+		hops++
+		if hops > maxSymlinkHops {
+			return "", fmt.Errorf("too many levels of symbolic links at %s", next)
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(target) {
+			// resolved holds no symlinks, so a lexical `..` here is the
+			// physical parent.
+			target = filepath.Join(resolved, target)
+		}
+		tvol := filepath.VolumeName(target)
+		pending = append(splitPath(filepath.Clean(target)[len(tvol):]), pending...)
+		resolved = tvol + string(filepath.Separator)
+	}
+	return resolved, nil
+}
+
+// splitPath splits a cleaned path into its non-empty components.
+func splitPath(p string) []string {
+	var parts []string
+	for _, s := range strings.Split(p, string(filepath.Separator)) {
+		if s != "" && s != "." {
+			parts = append(parts, s)
+		}
+	}
+	return parts
+}

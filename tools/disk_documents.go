@@ -1,0 +1,185 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+)
+
+// maxDocumentBytes is the largest file DiskDocuments reads; beyond it a
+// file is almost surely data, not source, and would flood memory and the
+// model's context.
+const maxDocumentBytes = 32 << 20
+
+// newFileMode is the mode of files the agent creates (umask does not apply:
+// the temp file is chmod-ed explicitly).
+const newFileMode fs.FileMode = 0o644
+
+// ErrChangedOnDisk is returned by Apply when the file no longer holds the
+// text the edit was computed against.
+var ErrChangedOnDisk = errors.New("file changed on disk since it was read; read it again")
+
+// DiskDocuments implements Documents on the file system: Read reads the
+// disk, Apply writes atomically (a temp file in the same directory, fsync,
+// rename over the target, mode kept) after checking that the file still
+// holds Before.Text, so a concurrent change is never silently overwritten.
+//
+// Use it as a pointer (&DiskDocuments{Workspace: ws}): it serializes its own
+// applies so two edits of one file in the same batch cannot interleave.
+// When Workspace is set, every path is re-checked through it (Resolve for
+// reads, ResolveWrite for writes) as a second line of defence.
+type DiskDocuments struct {
+	Workspace *Workspace
+	mu        sync.Mutex // held from the before-check to the rename
+}
+
+var _ Documents = (*DiskDocuments)(nil)
+
+// Read returns the file's text from disk; a missing file is Exists=false.
+func (d *DiskDocuments) Read(ctx context.Context, path string) (Doc, error) {
+	if err := ctx.Err(); err != nil {
+		return Doc{}, err
+	}
+	path, err := d.check(path, false)
+	if err != nil {
+		return Doc{}, err
+	}
+	text, exists, err := readFileText(path)
+	if err != nil {
+		return Doc{}, err
+	}
+	return Doc{Path: path, Text: text, Exists: exists}, nil
+}
+
+// Apply writes edit.After to edit.Before.Path, refusing with
+// ErrChangedOnDisk if the file's text (or existence) differs from Before.
+func (d *DiskDocuments) Apply(ctx context.Context, edit FileEdit) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	path, err := d.check(edit.Before.Path, true)
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+
+	current, exists, err := readFileText(path)
+	if err != nil {
+		return err
+	}
+	if exists != edit.Before.Exists || current != edit.Before.Text {
+		return fmt.Errorf("%s: %w", path, ErrChangedOnDisk)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	mode := newFileMode
+	if exists {
+		fi, err := os.Stat(path)
+		if err != nil {
+			return fmt.Errorf("stat %s: %w", path, err)
+		}
+		mode = fi.Mode().Perm()
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("create directory for %s: %w", path, err)
+	}
+	return writeAtomic(path, []byte(edit.After), mode)
+}
+
+func (d *DiskDocuments) check(path string, write bool) (string, error) {
+	if d.Workspace == nil {
+		if !filepath.IsAbs(path) {
+			return "", fmt.Errorf("path %q is not absolute", path)
+		}
+		return filepath.Clean(path), nil
+	}
+	if write {
+		return d.Workspace.ResolveWrite(path)
+	}
+	return d.Workspace.Resolve(path)
+}
+
+// readFileText reads a regular file whole. Missing is (“”, false, nil); a
+// directory, a special file or an oversized file is an error.
+func readFileText(path string) (string, bool, error) {
+	// O_NONBLOCK: opening a FIFO (put there between a check and the open)
+	// must not block; it changes nothing for regular files.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", false, fmt.Errorf("stat %s: %w", path, err)
+	}
+	if fi.IsDir() {
+		return "", false, fmt.Errorf("%s is a directory, not a file", path)
+	}
+	if !fi.Mode().IsRegular() {
+		// A FIFO or device would block or never end.
+		return "", false, fmt.Errorf("%s is not a regular file (%s)", path, fi.Mode().Type())
+	}
+	if fi.Size() > maxDocumentBytes {
+		return "", false, fmt.Errorf("%s is too large (%d bytes, limit %d)", path, fi.Size(), maxDocumentBytes)
+	}
+	// Read through a limit in case the file grows while being read.
+	data, err := io.ReadAll(io.LimitReader(f, maxDocumentBytes+1))
+	if err != nil {
+		return "", false, fmt.Errorf("read %s: %w", path, err)
+	}
+	if len(data) > maxDocumentBytes {
+		return "", false, fmt.Errorf("%s is too large (over %d bytes)", path, maxDocumentBytes)
+	}
+	return string(data), true, nil
+}
+
+// writeAtomic replaces path with data: readers see the old file or the new
+// one, never a half-written one, and a crash leaves at worst a stray temp
+// file, never a truncated target.
+func writeAtomic(path string, data []byte, mode fs.FileMode) (err error) {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".agent-tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = tmp.Chmod(mode); err != nil {
+		return fmt.Errorf("chmod %s: %w", path, err)
+	}
+	if err = tmp.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", path, err)
+	}
+	if err = tmp.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", path, err)
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("rename into %s: %w", path, err)
+	}
+	// Make the rename itself durable. Best effort: some file systems
+	// refuse to fsync a directory, and the data is already in place.
+	if df, derr := os.Open(dir); derr == nil {
+		_ = df.Sync()
+		df.Close()
+	}
+	return nil
+}

@@ -1,0 +1,247 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/agent-lsp/agent-lsp/permission"
+)
+
+// maxListedMatches bounds the line numbers named in an ambiguity error.
+const maxListedMatches = 20
+
+type editFileArgs struct {
+	Path       string `json:"path"`
+	OldString  string `json:"old_string"`
+	NewString  string `json:"new_string"`
+	ReplaceAll bool   `json:"replace_all,omitempty"`
+}
+
+type editFileTool struct{}
+
+// NewEditFile returns the edit_file tool: replace an exact piece of text.
+//
+// Matching rules: old_string must occur exactly once unless replace_all. In
+// a file whose line breaks are all \r\n, old_string and new_string written
+// with \n still match, and the result is written back with \r\n. Whether the
+// file ends with a newline is kept as it was. An empty old_string creates
+// the file when it does not exist (or fills it when it is empty); on a file
+// with text it is an error, since it would match everywhere.
+func NewEditFile() Tool { return editFileTool{} }
+
+func (editFileTool) Name() string { return "edit_file" }
+
+func (editFileTool) Description() string {
+	return "Replace exact text in a file. old_string must match the file exactly (indentation included, without read_file's " +
+		"line-number prefix) and occur once; add surrounding lines to make it unique, or set replace_all to change every " +
+		"occurrence. Line endings and the final newline are kept. Empty old_string creates a new file."
+}
+
+func (editFileTool) Schema() json.RawMessage {
+	return json.RawMessage(`{"type":"object","properties":{` +
+		`"path":{"type":"string","description":"File path, relative to the workspace root"},` +
+		`"old_string":{"type":"string","description":"Exact text to replace"},` +
+		`"new_string":{"type":"string","description":"Replacement text"},` +
+		`"replace_all":{"type":"boolean","description":"Replace every occurrence (default false)"}},` +
+		`"required":["path","old_string","new_string"],"additionalProperties":false}`)
+}
+
+// editPlan is what an edit_file call would do, computed without changing
+// anything: Describe shows it, Run recomputes it against fresh text and
+// applies it.
+type editPlan struct {
+	rel   string
+	doc   Doc
+	after string
+	lines []int // 1-based line of each replaced occurrence
+}
+
+func (p editPlan) creates() bool { return !p.doc.Exists || p.doc.Text == "" }
+
+func planEdit(ctx context.Context, raw json.RawMessage, env *Env) (editPlan, error) {
+	var p editPlan
+	var args editFileArgs
+	if err := decodeArgs(raw, &args); err != nil {
+		return p, err
+	}
+	if args.OldString == args.NewString {
+		return p, errors.New("old_string and new_string are identical; nothing to change")
+	}
+	abs, err := env.Workspace.ResolveWrite(args.Path)
+	if err != nil {
+		return p, err
+	}
+	p.rel = env.Workspace.Rel(abs)
+	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+		return p, fmt.Errorf("%s is a directory; give a file path", p.rel)
+	}
+	p.doc, err = env.Docs.Read(ctx, abs)
+	if err != nil {
+		return p, fmt.Errorf("read %s: %w", p.rel, err)
+	}
+	if p.doc.Path == "" {
+		p.doc.Path = abs
+	}
+
+	if args.OldString == "" {
+		if p.doc.Exists && p.doc.Text != "" {
+			return p, fmt.Errorf("old_string is empty but %s is not; give the exact text to replace (or use write_file to replace the whole file)", p.rel)
+		}
+		p.after, p.lines = args.NewString, []int{1}
+		return p, nil
+	}
+	if !p.doc.Exists {
+		return p, fmt.Errorf("file not found: %s; use glob to find the right path (or an empty old_string to create it)", p.rel)
+	}
+	if isBinary(p.doc.Text) {
+		return p, fmt.Errorf("%s is a binary file (%d bytes); it cannot be edited as text", p.rel, len(p.doc.Text))
+	}
+	p.after, p.lines, err = replaceText(p.doc.Text, args.OldString, args.NewString, args.ReplaceAll)
+	if err != nil {
+		return p, fmt.Errorf("%s: %w", p.rel, err)
+	}
+	return p, nil
+}
+
+// replaceText applies one edit_file replacement to a file's text, with the
+// line-ending and final-newline rules of NewEditFile.
+func replaceText(text, old, new string, all bool) (string, []int, error) {
+	crlf := isCRLF(text)
+	if crlf || !strings.Contains(text, "\r") {
+		// Match on \n in both the file and the strings: the model writes
+		// \n whatever the file uses.
+		text = strings.ReplaceAll(text, "\r\n", "\n")
+		old = strings.ReplaceAll(old, "\r\n", "\n")
+		new = strings.ReplaceAll(new, "\r\n", "\n")
+	}
+	var offsets []int
+	for start := 0; ; {
+		i := strings.Index(text[start:], old)
+		if i < 0 {
+			break
+		}
+		offsets = append(offsets, start+i)
+		start += i + len(old)
+	}
+	lines := make([]int, len(offsets))
+	line, prev := 1, 0
+	for i, off := range offsets { // incrementally: replace_all may match thousands of times
+		line += strings.Count(text[prev:off], "\n")
+		lines[i], prev = line, off
+	}
+	switch {
+	case len(offsets) == 0:
+		return "", nil, notMatchedError(text, old)
+	case len(offsets) > 1 && !all:
+		return "", nil, fmt.Errorf("found %d matches of old_string at lines %s; add more context or set replace_all",
+			len(offsets), joinInts(lines, maxListedMatches))
+	}
+	after := strings.Replace(text, old, new, len(offsets))
+	endsNL := strings.HasSuffix(text, "\n")
+	switch {
+	case endsNL && after != "" && !strings.HasSuffix(after, "\n"):
+		after += "\n"
+	case !endsNL && strings.HasSuffix(after, "\n"):
+		after = strings.TrimSuffix(after, "\n")
+	}
+	if after == text {
+		return "", nil, errors.New("the edit changes nothing: old_string and new_string differ only in line endings or the final newline, which are kept as the file has them")
+	}
+	if crlf {
+		after = strings.ReplaceAll(after, "\n", "\r\n")
+	}
+	return after, lines, nil
+}
+
+var lineNumberPrefix = regexp.MustCompile(`(?m)^\s*\d+\t`)
+
+// notMatchedError explains a failed match with the likeliest cause.
+func notMatchedError(text, old string) error {
+	const base = "old_string not found"
+	if lineNumberPrefix.MatchString(old) && !lineNumberPrefix.MatchString(text) {
+		return errors.New(base + "; it seems to include read_file's line-number prefixes: copy only the text after the tab")
+	}
+	first := ""
+	for _, l := range strings.Split(old, "\n") {
+		if t := strings.TrimSpace(l); t != "" {
+			first = t
+			break
+		}
+	}
+	if first != "" {
+		var at []string
+		for i, l := range strings.Split(text, "\n") {
+			if strings.Contains(l, first) {
+				at = append(at, strconv.Itoa(i+1))
+				if len(at) == 5 {
+					break
+				}
+			}
+		}
+		if len(at) > 0 {
+			return fmt.Errorf("%s; its first line appears at line(s) %s, so check indentation, whitespace and the lines after it (read the file again to copy the exact text)",
+				base, strings.Join(at, ", "))
+		}
+	}
+	return errors.New(base + "; read the file again and copy the exact current text")
+}
+
+func (editFileTool) Describe(raw json.RawMessage, env *Env) (permission.Action, error) {
+	ctx, cancel := describeContext()
+	defer cancel()
+	p, err := planEdit(ctx, raw, env)
+	if err != nil {
+		return permission.Action{}, err
+	}
+	summary := "edit " + p.rel
+	switch {
+	case p.creates():
+		summary = fmt.Sprintf("edit %s (new file, %d lines)", p.rel, countLines(p.after))
+	case len(p.lines) > 1:
+		summary = fmt.Sprintf("edit %s (%d replacements)", p.rel, len(p.lines))
+	}
+	return fileAction("edit_file", summary, p.rel, p.doc.Text, p.after), nil
+}
+
+func (editFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Result, error) {
+	p, err := planEdit(ctx, raw, env)
+	if err != nil {
+		return Result{}, err
+	}
+	if !p.doc.Exists {
+		// The parent comes from the resolved path, so it is inside the sandbox.
+		if err := os.MkdirAll(filepath.Dir(p.doc.Path), 0o755); err != nil {
+			return Result{}, fmt.Errorf("create parent directories of %s: %w", p.rel, err)
+		}
+	}
+	if err := env.Docs.Apply(ctx, FileEdit{Tool: "edit_file", Before: p.doc, After: p.after}); err != nil {
+		return Result{}, fmt.Errorf("edit %s: %w", p.rel, err)
+	}
+	switch {
+	case p.creates():
+		return Result{Output: fmt.Sprintf("created %s (%d lines)", p.rel, countLines(p.after))}, nil
+	case len(p.lines) == 1:
+		return Result{Output: fmt.Sprintf("edited %s: replaced 1 occurrence at line %d", p.rel, p.lines[0])}, nil
+	}
+	return Result{Output: fmt.Sprintf("edited %s: replaced %d occurrences at lines %s",
+		p.rel, len(p.lines), joinInts(p.lines, maxListedMatches))}, nil
+}
+
+func joinInts(ns []int, limit int) string {
+	parts := make([]string, 0, min(len(ns), limit)+1)
+	for i, n := range ns {
+		if i == limit {
+			parts = append(parts, fmt.Sprintf("… (%d more)", len(ns)-limit))
+			break
+		}
+		parts = append(parts, strconv.Itoa(n))
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,38 @@
+package tools
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestIsSecretEnvName(t *testing.T) {
+	secret := []string{
+		"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "DEEPSEEK_API_KEY", "FOO_API_KEY", "foo_api_key", "API_KEY",
+		"AWS_SECRET_ACCESS_KEY", "AWS_ACCESS_KEY", "AWS_SESSION_TOKEN", "GITHUB_TOKEN", "GH_TOKEN", "TOKEN",
+		"NPM_TOKEN", "CLIENT_SECRET", "CLIENT_SECRET_ID", "DB_PASSWORD", "PGPASSWORD", "MYSQL_PWD_PASSWD",
+		"SMTP_PASS", "GOOGLE_APPLICATION_CREDENTIALS", "NPM_CONFIG__AUTH", "GH_PAT", "STRIPE_KEY", "SERVICE_APIKEY",
+	}
+	kept := []string{
+		"PATH", "HOME", "GOPATH", "SSH_AUTH_SOCK", "TOKENIZERS_PARALLELISM", "KEYBOARD", "LANG", "TERM",
+		"GOPROXY", "HTTP_PROXY", "CLASSPATH", "EDITOR", "XDG_RUNTIME_DIR", "MONKEY", "PASSENGER_HOME",
+	}
+	for _, name := range secret {
+		if !isSecretEnvName(name) {
+			t.Errorf("%s: kept, want scrubbed", name)
+		}
+	}
+	for _, name := range kept {
+		if isSecretEnvName(name) {
+			t.Errorf("%s: scrubbed, want kept", name)
+		}
+	}
+}
+
+func TestScrubEnv(t *testing.T) {
+	in := []string{"PATH=/bin", "OPENAI_API_KEY=sk-1", "EMPTY=", "GITHUB_TOKEN=x=y", "NOEQUALS", "HOME=/root"}
+	got := scrubEnv(in)
+	want := []string{"PATH=/bin", "EMPTY=", "NOEQUALS", "HOME=/root"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,217 @@
+package tools
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// grepCollector gathers the grep tool's output from the concurrent search.
+// Output is sorted by path (the walk's order is not stable), and only the
+// first grepMaxMatches matching lines in that order are shown, so it keeps
+// just enough files: when it holds well over the cap, it drops the files
+// that sort last.
+type grepCollector struct {
+	ws      *Workspace
+	context int
+	re      *regexp.Regexp
+
+	mu    sync.Mutex
+	files []grepFile
+	held  int // matching lines held in files
+}
+
+type grepFile struct {
+	rel     string
+	lines   []grepLine
+	matches int // matching lines held (the first grepMaxMatches of the file)
+}
+
+// add takes one file's matches; it renders them now because fm.buf is only
+// valid during the call.
+func (c *grepCollector) add(fm *fileMatches) {
+	rel := c.ws.Rel(fm.abs)
+	f := grepFile{rel: rel, lines: grepOutputLines(rel, fm, c.context, c.re), matches: len(fm.lines)}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.files = append(c.files, f)
+	c.held += f.matches
+	if c.held > 2*grepMaxMatches {
+		c.sortFiles()
+		held := 0
+		for i, f := range c.files {
+			held += f.matches
+			if held >= grepMaxMatches {
+				clear(c.files[i+1:])
+				c.files = c.files[:i+1]
+				break
+			}
+		}
+		c.held = held
+	}
+}
+
+func (c *grepCollector) sortFiles() {
+	slices.SortFunc(c.files, func(a, b grepFile) int { return strings.Compare(a.rel, b.rel) })
+}
+
+// render writes the held files in path order up to the caps, then a note
+// on what was left out.
+func (c *grepCollector) render(stats SearchStats) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sortFiles()
+	var b strings.Builder
+	shown := 0
+	full := false
+	for _, f := range c.files {
+		if full {
+			break
+		}
+		if c.context > 0 && b.Len() > 0 {
+			b.WriteString("--\n")
+		}
+		for _, l := range f.lines {
+			if l.match && shown == grepMaxMatches {
+				full = true
+				break
+			}
+			s := l.String()
+			if b.Len()+len(s) > grepMaxOutput {
+				full = true
+				break
+			}
+			b.WriteString(s)
+			b.WriteByte('\n')
+			if l.match {
+				shown++
+			}
+		}
+	}
+	if more := stats.MatchedLines - shown; more > 0 {
+		fmt.Fprintf(&b, "[%d more matches not shown; %d matching lines in %d files in all. Narrow the pattern, path or glob.]\n",
+			more, stats.MatchedLines, stats.MatchedFiles)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// grepOutputLines renders one file's matches with their context as output
+// lines: "rel:n: text" for matches, "rel-n- text" for context, "--"
+// between groups that are not adjacent. It returns the lines and how many
+// of them are matches.
+func grepOutputLines(rel string, fm *fileMatches, context int, re *regexp.Regexp) []grepLine {
+	buf := fm.buf
+	// Line numbers of the kept matches, counted incrementally.
+	nums := make([]int, len(fm.lines))
+	line, at := 1, 0
+	for i, sp := range fm.lines {
+		line += countNewlines(buf[at:sp.start])
+		at = sp.start
+		nums[i] = line
+	}
+	var out []grepLine
+	pos, lineNo := 0, 1 // start of line lineNo
+	last := 0           // last line number emitted
+	for i := 0; i < len(nums); {
+		lo, hi := max(1, nums[i]-context), nums[i]+context
+		j := i + 1
+		for j < len(nums) && nums[j]-context <= hi+1 {
+			hi = nums[j] + context
+			j++
+		}
+		if context > 0 && last > 0 && lo > last+1 {
+			out = append(out, grepLine{sep: true})
+		}
+		for lineNo < lo && pos < len(buf) {
+			pos = nextLineStart(buf, pos)
+			lineNo++
+		}
+		k := i
+		for lineNo <= hi && pos < len(buf) {
+			end := lineEnd(buf, pos)
+			isMatch := k < j && nums[k] == lineNo
+			if isMatch {
+				k++
+			}
+			out = append(out, grepLine{rel: rel, no: lineNo, match: isMatch, text: cutGrepLine(buf[pos:end], isMatch, re)})
+			last = lineNo
+			pos = end + 1
+			lineNo++
+		}
+		i = j
+	}
+	return out
+}
+
+// grepLine is one line of grep output.
+type grepLine struct {
+	rel   string
+	no    int
+	text  string
+	match bool
+	sep   bool // the "--" between groups
+}
+
+func (l grepLine) String() string {
+	switch {
+	case l.sep:
+		return "--"
+	case l.match:
+		return fmt.Sprintf("%s:%d: %s", l.rel, l.no, l.text)
+	}
+	return fmt.Sprintf("%s-%d- %s", l.rel, l.no, l.text)
+}
+
+// cutGrepLine returns a line for display: without a trailing CR, valid
+// UTF-8, and when longer than grepMaxLineBytes cut to a window around its
+// first match (minified files have one huge line).
+func cutGrepLine(line []byte, isMatch bool, re *regexp.Regexp) string {
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1]
+	}
+	if len(line) <= grepMaxLineBytes {
+		return strings.ToValidUTF8(string(line), "\uFFFD")
+	}
+	from := 0
+	if isMatch {
+		if loc := re.FindIndex(line); loc != nil && loc[1] > grepMaxLineBytes {
+			from = max(0, loc[0]-grepMaxLineBytes/3)
+		}
+	}
+	to := min(len(line), from+grepMaxLineBytes)
+	from, to = runeStartAtOrBefore(line, from), runeStartAtOrBefore(line, to)
+	var b strings.Builder
+	if from > 0 {
+		fmt.Fprintf(&b, "[%d bytes cut] …", from)
+	}
+	b.WriteString(strings.ToValidUTF8(string(line[from:to]), "\uFFFD"))
+	if to < len(line) {
+		fmt.Fprintf(&b, "… [%d bytes cut]", len(line)-to)
+	}
+	return b.String()
+}
+
+func countNewlines(b []byte) int { return bytes.Count(b, []byte{'\n'}) }
+
+// lineEnd returns the index of the newline ending the line at pos, or
+// len(buf).
+func lineEnd(buf []byte, pos int) int {
+	if i := bytes.IndexByte(buf[pos:], '\n'); i >= 0 {
+		return pos + i
+	}
+	return len(buf)
+}
+
+func nextLineStart(buf []byte, pos int) int { return lineEnd(buf, pos) + 1 }
+
+// runeStartAtOrBefore moves i back to the start of the rune it falls in.
+func runeStartAtOrBefore(b []byte, i int) int {
+	for i > 0 && i < len(b) && !utf8.RuneStart(b[i]) {
+		i--
+	}
+	return i
+}

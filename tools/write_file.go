@@ -1,0 +1,129 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/agent-lsp/agent-lsp/permission"
+)
+
+// approvalDiffBytes bounds the diff shown in an approval; a whole new large
+// file is summarized by its head and tail.
+const approvalDiffBytes = 24 << 10
+
+type writeFileArgs struct {
+	Path    string `json:"path"`
+	Content string `json:"content"`
+}
+
+type writeFileTool struct{}
+
+// NewWriteFile returns the write_file tool: create a file or replace its
+// whole text.
+func NewWriteFile() Tool { return writeFileTool{} }
+
+func (writeFileTool) Name() string { return "write_file" }
+
+func (writeFileTool) Description() string {
+	return "Create a file, or overwrite one with the given content (missing parent directories are created). " +
+		"Prefer edit_file to change part of an existing file. The content is written exactly as given. " +
+		"Files inside .git cannot be written."
+}
+
+func (writeFileTool) Schema() json.RawMessage {
+	return json.RawMessage(`{"type":"object","properties":{` +
+		`"path":{"type":"string","description":"File path, relative to the workspace root"},` +
+		`"content":{"type":"string","description":"The complete new file text"}},` +
+		`"required":["path","content"],"additionalProperties":false}`)
+}
+
+// writePlan is what a write_file call would do, computed without changing
+// anything.
+type writePlan struct {
+	args writeFileArgs
+	rel  string
+	doc  Doc
+}
+
+func planWrite(ctx context.Context, raw json.RawMessage, env *Env) (writePlan, error) {
+	var p writePlan
+	if err := decodeArgs(raw, &p.args); err != nil {
+		return p, err
+	}
+	abs, err := env.Workspace.ResolveWrite(p.args.Path)
+	if err != nil {
+		return p, err
+	}
+	p.rel = env.Workspace.Rel(abs)
+	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+		return p, fmt.Errorf("%s is a directory; give a file path", p.rel)
+	}
+	p.doc, err = env.Docs.Read(ctx, abs)
+	if err != nil {
+		return p, fmt.Errorf("read %s: %w", p.rel, err)
+	}
+	if p.doc.Path == "" {
+		p.doc.Path = abs
+	}
+	return p, nil
+}
+
+func (writeFileTool) Describe(raw json.RawMessage, env *Env) (permission.Action, error) {
+	ctx, cancel := describeContext()
+	defer cancel()
+	p, err := planWrite(ctx, raw, env)
+	if err != nil {
+		return permission.Action{}, err
+	}
+	lines := countLines(p.args.Content)
+	summary := fmt.Sprintf("write %s (new file, %d lines)", p.rel, lines)
+	if p.doc.Exists {
+		summary = fmt.Sprintf("write %s (replace %d lines with %d)", p.rel, countLines(p.doc.Text), lines)
+	}
+	return fileAction("write_file", summary, p.rel, p.doc.Text, p.args.Content), nil
+}
+
+func (writeFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Result, error) {
+	p, err := planWrite(ctx, raw, env)
+	if err != nil {
+		return Result{}, err
+	}
+	lines := countLines(p.args.Content)
+	if p.doc.Exists && p.doc.Text == p.args.Content {
+		return Result{Output: fmt.Sprintf("%s unchanged (content identical, %d lines)", p.rel, lines)}, nil
+	}
+	if !p.doc.Exists {
+		// The parent comes from the resolved path, so it is inside the
+		// sandbox; nothing below a missing directory can be a symlink.
+		if err := os.MkdirAll(filepath.Dir(p.doc.Path), 0o755); err != nil {
+			return Result{}, fmt.Errorf("create parent directories of %s: %w", p.rel, err)
+		}
+	}
+	if err := env.Docs.Apply(ctx, FileEdit{Tool: "write_file", Before: p.doc, After: p.args.Content}); err != nil {
+		return Result{}, fmt.Errorf("write %s: %w", p.rel, err)
+	}
+	if p.doc.Exists {
+		return Result{Output: fmt.Sprintf("wrote %s (%d lines)", p.rel, lines)}, nil
+	}
+	return Result{Output: fmt.Sprintf("created %s (%d lines)", p.rel, lines)}, nil
+}
+
+// fileAction is the permission action of a write or edit: its risk comes
+// from the path, its diff from the text before and after.
+func fileAction(tool, summary, rel, before, after string) permission.Action {
+	risk, reason := writeRisk(rel)
+	a := permission.Action{
+		Tool: tool, Summary: summary, Scope: tool, Risk: risk, Path: rel,
+		Diff: Truncate(UnifiedDiff(rel, before, after, 3), approvalDiffBytes),
+	}
+	if isBinary(before) || isBinary(after) {
+		a.Diff = fmt.Sprintf("(binary content: %d bytes → %d bytes)", len(before), len(after))
+	}
+	if reason != "" {
+		a.Reasons = []string{rel + ": " + reason}
+	}
+	return a
+}
