@@ -37,6 +37,11 @@ type Message struct {
 	ToolCallID string `json:"tool_call_id,omitempty"`
 	// IsError marks a tool message whose call failed or was denied.
 	IsError bool `json:"is_error,omitempty"`
+	// Summary marks a system message that stands for earlier conversation
+	// (a compaction summary) rather than instructions. It is never part of
+	// the system prompt, even right after it: the Messages dialect, whose
+	// system prompt is a top-level field, sends it as user text.
+	Summary bool `json:"summary,omitempty"`
 }
 
 // ToolSpec describes one tool to the model.

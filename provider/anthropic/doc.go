@@ -29,7 +29,8 @@
 // Messages has no system message in mid-conversation: "system" is a top-level
 // field and the message roles are only user and assistant. The leading run of
 // system messages (the system prompt) goes to the top-level field; a system
-// message anywhere later (the compactor's summary) is sent as user text, so the
+// message anywhere later, and a summary (provider.Message.Summary, which the
+// compactor places right after the system prompt), is sent as user text, so the
 // model may read the summary as something the user said rather than as
 // background. This is the crack in the abstraction; it lives here and nowhere
 // else. Only the leading run may go to the top level: collecting every system

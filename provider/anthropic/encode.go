@@ -102,13 +102,14 @@ func thinkingParam(t provider.Thinking, maxTokens int) (wireThinking, error) {
 }
 
 // splitLeadingSystem joins the leading run of system messages (the system
-// prompt) and returns the messages after it. Only the leading run: a later
-// system message (a compaction summary) is sent as user text by
-// encodeMessages, and must not also change the top-level system text.
+// prompt) and returns the messages after it. Only the leading run, and no
+// summary in it: a later system message or a compaction summary (which sits
+// right after the system prompt) is sent as user text by encodeMessages, and
+// must not also change the top-level system text.
 func splitLeadingSystem(msgs []provider.Message) (string, []provider.Message) {
 	var parts []string
 	i := 0
-	for ; i < len(msgs) && msgs[i].Role == provider.RoleSystem; i++ {
+	for ; i < len(msgs) && msgs[i].Role == provider.RoleSystem && !msgs[i].Summary; i++ {
 		if msgs[i].Text != "" {
 			parts = append(parts, msgs[i].Text)
 		}

@@ -177,6 +177,29 @@ func TestEncodeCacheBreakpoints(t *testing.T) {
 	}
 }
 
+// TestEncodeSummaryAfterSystemPromptIsUserText: the compactor places its
+// summary right after the system prompt; marked as a summary it must not
+// join the top-level system text (which would change the cached prefix).
+func TestEncodeSummaryAfterSystemPromptIsUserText(t *testing.T) {
+	w := decodeBody(t, encode(t, provider.Request{Model: "m", Messages: []provider.Message{
+		{Role: provider.RoleSystem, Text: "sys"},
+		{Role: provider.RoleSystem, Text: "summary", Summary: true},
+		{Role: provider.RoleAssistant, Text: "kept answer"},
+		{Role: provider.RoleUser, Text: "next"},
+	}}))
+	if len(w.System) != 1 || w.System[0].Text != "sys" {
+		t.Errorf("system = %+v, want just the system prompt", w.System)
+	}
+	want := []wireMessage{
+		{Role: roleUser, Content: []wireBlock{{Type: blockText, Text: "summary"}}},
+		{Role: roleAssistant, Content: []wireBlock{{Type: blockText, Text: "kept answer"}}},
+		{Role: roleUser, Content: []wireBlock{{Type: blockText, Text: "next", CacheControl: ephemeral}}},
+	}
+	if !reflect.DeepEqual(w.Messages, want) {
+		t.Errorf("messages =\n%+v\nwant\n%+v", w.Messages, want)
+	}
+}
+
 func TestEncodeMergesUserTurns(t *testing.T) {
 	tests := []struct {
 		name string

@@ -1,0 +1,91 @@
+package agent
+
+import (
+	"slices"
+
+	"go.uber.org/zap"
+
+	"github.com/agent-lsp/agent-lsp/provider"
+)
+
+// account adds one model call to the running totals, priced at the moment
+// it ended, and queues its usage record. promptMessages and toolTokens
+// describe the request (0 for a call that is not a round of the
+// conversation, such as a summary), so a resumed session can calibrate.
+func (s *Session) account(u provider.Usage, promptMessages, toolTokens int) (float64, Totals) {
+	now := s.cfg.Now()
+	cost := s.cfg.Pricing.At(now).Cost(u)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.totals = s.totals.add(u, cost)
+	if s.cfg.Store != nil {
+		s.pending = append(s.pending, record{Type: recUsage, Usage: &u, Cost: cost, Time: &now,
+			PromptMessages: promptMessages, ToolTokens: toolTokens})
+	}
+	return cost, s.totals
+}
+
+// calibrate records what a round's usage says about the true prompt size.
+func (s *Session) calibrate(u provider.Usage, msgs []provider.Message, toolTokens int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calib.calibrate(u, msgs, toolTokens)
+}
+
+// replaceHistory installs a compacted history, accounts for the summary
+// call when there was one, and queues the compaction record.
+func (s *Session) replaceHistory(h []provider.Message, c Compaction, summaryUsage provider.Usage) (float64, Totals) {
+	var cost float64
+	if c.Summarised > 0 {
+		cost, _ = s.account(summaryUsage, 0, 0)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.history = h
+	s.calib.invalidate()
+	if s.cfg.Store != nil {
+		s.pending = append(s.pending, record{Type: recCompaction, BeforeTokens: c.BeforeTokens,
+			AfterTokens: c.AfterTokens, History: slices.Clone(h)})
+	}
+	return cost, s.totals
+}
+
+// commit writes the records of the round that just completed, as one
+// batch ended by a commit record and fsync'd. Only the goroutine holding
+// busy calls it, after the history is valid again (every call answered).
+// A failed write is logged and ends persistence for this session.
+func (s *Session) commit() {
+	if s.cfg.Store == nil {
+		return
+	}
+	s.mu.Lock()
+	if s.storeFailed || len(s.pending) == 0 {
+		s.mu.Unlock()
+		return
+	}
+	recs := s.pending
+	s.pending = nil
+	if !s.started {
+		created := s.created
+		header := record{Type: recSession, ID: s.id, Model: s.cfg.Model, Created: &created}
+		for _, m := range s.history {
+			if m.Role == provider.RoleUser {
+				header.Title = title(m.Text)
+				break
+			}
+		}
+		recs = append([]record{header}, recs...)
+	}
+	s.mu.Unlock()
+
+	err := s.cfg.Store.appendBatch(s.id, recs)
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		s.storeFailed = true
+		s.cfg.Logger.Error("session is no longer saved", zap.String("session", s.id), zap.Error(err))
+		return
+	}
+	s.started = true
+}

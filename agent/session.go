@@ -1,0 +1,234 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/agent-lsp/agent-lsp/provider"
+	"github.com/agent-lsp/agent-lsp/tools"
+)
+
+// Defaults applied by NewSession to zero Config fields.
+const (
+	DefaultMaxRounds   = 50
+	DefaultMaxParallel = 8
+	DefaultMaxOutput   = 32 << 10
+)
+
+// Config is what a Session talks to and its limits.
+type Config struct {
+	Provider  provider.Provider
+	Model     string
+	MaxTokens int // 0: the dialect's default
+	Thinking  provider.Thinking
+	// Tools offered to the model; nil offers none. The specs are taken from
+	// the registry at the start of each prompt, in registration order.
+	Tools *tools.Registry
+	Env   *tools.Env // what tool calls run against; required with Tools
+	Gate  tools.Gate // the permission policy; nil allows everything (tests only)
+	// MaxRounds bounds the model calls of one prompt (default 50).
+	MaxRounds int
+	// MaxParallel bounds the tool calls of one round running at once (default 8).
+	MaxParallel int
+	// MaxOutput bounds one tool output in bytes before truncation (default 32 KiB).
+	MaxOutput int
+	// Budget is the most tokens a request may hold: when the next request
+	// would pass it, the history is compacted first. 0: DefaultBudget(Model).
+	Budget int
+	// Keep is how many recent messages compaction keeps verbatim (more when
+	// needed to keep tool calls with their results). 0: DefaultKeep.
+	Keep int
+	// Store persists the session (one JSONL file per session); nil keeps it
+	// in memory only.
+	Store *Store
+	// Pricing prices the model calls for the cost estimate; nil:
+	// PricingFor(Model).
+	Pricing *Pricing
+	// Now is the clock for prices and records; nil: time.Now.
+	Now    func() time.Time
+	Logger *zap.Logger // nil: no logging
+}
+
+// Session is one conversation. Its history starts with the system prompt
+// message and only ever holds a valid conversation: every tool call in it
+// has exactly one result.
+//
+// One prompt runs at a time: a second Prompt waits for the first to end (or
+// for its own context to be cancelled).
+//
+// With a Store, every complete round is written to the session's file
+// before the next request goes out, and ResumeSession picks the session up
+// after a restart.
+type Session struct {
+	cfg     Config
+	id      string
+	created time.Time
+	busy    chan struct{} // a one-slot semaphore: held while a prompt or a compaction runs
+
+	mu      sync.Mutex // guards the fields below
+	history []provider.Message
+	calib   calibration
+	totals  Totals
+	// pending are the records of the round in progress, written by commit.
+	pending []record
+	// started: the file has its header. storeFailed: a write failed, and
+	// the session is no longer persisted (a half-written batch must not be
+	// followed by more).
+	started, storeFailed bool
+}
+
+// NewSession starts a conversation whose first message is the system
+// prompt (none when systemPrompt is empty).
+func NewSession(cfg Config, systemPrompt string) *Session {
+	s := newSession(cfg)
+	s.id = newSessionID(s.created)
+	if systemPrompt != "" {
+		s.append(provider.Message{Role: provider.RoleSystem, Text: systemPrompt})
+	}
+	return s
+}
+
+// ResumeSession loads the stored session id from cfg.Store: its history as
+// of the last complete round, its usage totals and its calibration. The
+// stored system prompt is kept, so the resumed requests share their prefix
+// with the ones before the restart.
+func ResumeSession(cfg Config, id string) (*Session, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("resume session: no session store configured")
+	}
+	l, err := cfg.Store.load(id)
+	if err != nil {
+		return nil, fmt.Errorf("resume session: %w", err)
+	}
+	s := newSession(cfg)
+	s.id, s.history, s.totals, s.calib, s.started = id, l.history, l.totals, l.calib, true
+	if l.header.Created != nil {
+		s.created = *l.header.Created
+	}
+	return s, nil
+}
+
+func newSession(cfg Config) *Session {
+	if cfg.MaxRounds <= 0 {
+		cfg.MaxRounds = DefaultMaxRounds
+	}
+	if cfg.MaxParallel <= 0 {
+		cfg.MaxParallel = DefaultMaxParallel
+	}
+	if cfg.MaxOutput <= 0 {
+		cfg.MaxOutput = DefaultMaxOutput
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = zap.NewNop()
+	}
+	if cfg.Budget <= 0 {
+		cfg.Budget = DefaultBudget(cfg.Model)
+	}
+	if cfg.Keep <= 0 {
+		cfg.Keep = DefaultKeep
+	}
+	if cfg.Pricing == nil {
+		p := PricingFor(cfg.Model)
+		cfg.Pricing = &p
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Session{cfg: cfg, created: cfg.Now(), busy: make(chan struct{}, 1)}
+}
+
+// ID names the session in its store (and to front ends).
+func (s *Session) ID() string { return s.id }
+
+// Totals returns the session's running usage and cost totals.
+func (s *Session) Totals() Totals {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.totals
+}
+
+// History returns a copy of the conversation so far.
+func (s *Session) History() []provider.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]provider.Message, len(s.history))
+	for i, m := range s.history {
+		m.ToolCalls = slices.Clone(m.ToolCalls)
+		out[i] = m
+	}
+	return out
+}
+
+// Outcome is how a prompt ended.
+type Outcome struct {
+	StopReason StopReason
+	Text       string         // the last assistant text the prompt added to the history
+	Usage      provider.Usage // summed over the prompt's rounds
+	Rounds     int            // model calls made
+	Err        error          // set for "error" and "cancelled"
+}
+
+// Prompt sends one user prompt and runs rounds (model call, then its tool
+// calls) until the model ends its turn, a limit is hit, the model call
+// fails, or ctx is cancelled. Events go to l (may be nil); the last one is
+// always prompt_end.
+//
+// The user message stays in the history whatever happens, so the next
+// prompt continues the conversation; a round whose model call failed or was
+// cancelled adds nothing (its partial turn is dropped).
+func (s *Session) Prompt(ctx context.Context, text string, l Listener) Outcome {
+	out := &serialListener{l: l}
+	select {
+	case s.busy <- struct{}{}:
+	case <-ctx.Done():
+		return s.end(out, Outcome{StopReason: StopCancelled, Err: context.Cause(ctx)})
+	}
+	defer func() { <-s.busy }()
+
+	if ctx.Err() != nil {
+		return s.end(out, Outcome{StopReason: StopCancelled, Err: context.Cause(ctx)})
+	}
+	if text == "" {
+		return s.end(out, Outcome{StopReason: StopError, Err: errors.New("empty prompt")})
+	}
+	s.append(provider.Message{Role: provider.RoleUser, Text: text})
+	o := s.run(ctx, out)
+	s.commit() // the user message of a prompt whose first round failed
+	return s.end(out, o)
+}
+
+// end reports the outcome as the prompt's last event and returns it.
+func (s *Session) end(out *serialListener, o Outcome) Outcome {
+	out.emit(Event{Kind: EventPromptEnd, Round: o.Rounds, Text: o.Text,
+		StopReason: o.StopReason, Usage: o.Usage, Err: o.Err})
+	s.cfg.Logger.Debug("prompt ended", zap.String("stop", string(o.StopReason)),
+		zap.Int("rounds", o.Rounds), zap.Int("prompt_tokens", o.Usage.PromptTokens),
+		zap.Int("completion_tokens", o.Usage.CompletionTokens), zap.Error(o.Err))
+	return o
+}
+
+func (s *Session) append(ms ...provider.Message) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.history = append(s.history, ms...)
+	if s.cfg.Store != nil {
+		for i := range ms {
+			s.pending = append(s.pending, record{Type: recMessage, Message: &ms[i]})
+		}
+	}
+}
+
+// snapshot returns the history for a request. The provider may read it
+// while the loop appends later messages: appends never touch the elements
+// it holds.
+func (s *Session) snapshot() []provider.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.history[:len(s.history):len(s.history)]
+}
