@@ -1,0 +1,215 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"sync"
+
+	"go.uber.org/zap"
+	"golang.org/x/term"
+
+	"github.com/agent-lsp/agent-lsp/agent"
+	"github.com/agent-lsp/agent-lsp/permission"
+	"github.com/agent-lsp/agent-lsp/provider/connect"
+	"github.com/agent-lsp/agent-lsp/tools"
+)
+
+// chat is one terminal conversation: the session and what it talks to.
+type chat struct {
+	session  *agent.Session
+	approver *permission.TerminalApprover
+	closeAll func() error
+}
+
+func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	f, fs, err := parseChatFlags(args, stderr)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintf(stderr, "agent-lsp chat: %v\n", err)
+		return 2
+	}
+	log, err := newLogger(f.logFile, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "agent-lsp chat: %v\n", err)
+		return 2
+	}
+	defer log.Sync() //nolint:errcheck // nothing useful to do with a failed flush
+
+	ctx, stop := terminationContext()
+	defer stop()
+
+	interactive := isTerminal(stdin)
+	color := !f.noColor && isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
+	// In one-shot mode stdout carries only the answer; everything else
+	// (reasoning, tool activity, approvals) goes to stderr.
+	progress := stdout
+	if f.prompt != "" {
+		progress = stderr
+	}
+	c, err := newChat(f, fs, stdin, progress, color, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "agent-lsp chat: %v\n", err)
+		return 1
+	}
+	defer func() {
+		if err := c.closeAll(); err != nil {
+			fmt.Fprintf(stderr, "agent-lsp chat: %v\n", err)
+		}
+	}()
+
+	if f.prompt != "" {
+		p := newPrinter(stdout, progress, color)
+		o := c.promptInterruptible(ctx, f.prompt, p)
+		if o.StopReason == agent.StopError || o.StopReason == agent.StopCancelled {
+			fmt.Fprintf(stderr, "agent-lsp chat: %s: %v\n", o.StopReason, o.Err)
+			return 1
+		}
+		return 0
+	}
+	return c.repl(ctx, stdout, color, interactive)
+}
+
+func newChat(f *chatFlags, fs *flag.FlagSet, stdin io.Reader, progress io.Writer, color bool, log *zap.Logger) (*chat, error) {
+	cfg := f.config(fs, os.Getenv)
+	var rawDump io.Writer
+	if f.dumpRaw {
+		rawDump = os.Stderr
+	}
+	model, closeModel, err := connect.New(cfg, connect.Options{
+		Getenv: os.Getenv, RecordPath: f.record, ReplayPath: f.replay,
+		RawDump: rawDump, Logger: log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	ws, err := tools.NewWorkspace(f.dir)
+	if err != nil {
+		_ = closeModel()
+		return nil, err
+	}
+	reg := tools.NewRegistry()
+	if err := tools.RegisterBuiltins(reg); err != nil {
+		_ = closeModel()
+		return nil, err
+	}
+	approverTTY := permission.NewTerminalApprover(stdin, progress, color)
+	var approver permission.Approver = approverTTY
+	if f.yes {
+		approver = permission.AutoApprover{}
+	}
+	session := agent.NewSession(agent.Config{
+		Provider:  model,
+		Model:     cfg.Model,
+		MaxTokens: cfg.MaxTokens,
+		Thinking:  cfg.ThinkingOption(),
+		Tools:     reg,
+		Env:       &tools.Env{Workspace: ws, Docs: &tools.DiskDocuments{Workspace: ws}},
+		Gate:      permission.NewPolicy(approver),
+		Logger:    log,
+	}, agent.SystemPrompt(ws, runtime.GOOS, shellName()))
+	return &chat{session: session, approver: approverTTY, closeAll: closeModel}, nil
+}
+
+// promptInterruptible runs one prompt; Ctrl-C cancels the prompt, not the
+// program.
+func (c *chat) promptInterruptible(ctx context.Context, text string, l agent.Listener) agent.Outcome {
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	interrupts := make(chan os.Signal, 1)
+	signal.Notify(interrupts, os.Interrupt)
+	defer signal.Stop(interrupts)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		select {
+		case <-interrupts:
+			cancel()
+		case <-pctx.Done():
+		}
+	}()
+	o := c.session.Prompt(pctx, text, l)
+	cancel()
+	wg.Wait()
+	return o
+}
+
+// repl reads prompts line by line until end of input or /exit.
+func (c *chat) repl(ctx context.Context, stdout io.Writer, color, interactive bool) int {
+	p := newPrinter(stdout, stdout, color)
+	if interactive {
+		fmt.Fprintln(stdout, "agent-lsp chat — Ctrl-C cancels a running answer, Ctrl-D or /exit quits.")
+	}
+	// While idle, Ctrl-C only prints a hint: quitting is Ctrl-D.
+	idle := make(chan os.Signal, 1)
+	for {
+		if interactive {
+			fmt.Fprint(stdout, p.style(ansiBold, "> "))
+		}
+		signal.Notify(idle, os.Interrupt)
+		line, err := c.readLine(ctx, idle, stdout, interactive)
+		signal.Stop(idle)
+		if err != nil {
+			if interactive {
+				fmt.Fprintln(stdout)
+			}
+			return 0
+		}
+		line = strings.TrimSpace(line)
+		switch line {
+		case "":
+			continue
+		case "/exit", "/quit":
+			return 0
+		}
+		c.promptInterruptible(ctx, line, p)
+		if ctx.Err() != nil {
+			return 1
+		}
+	}
+}
+
+func (c *chat) readLine(ctx context.Context, idle <-chan os.Signal, stdout io.Writer, interactive bool) (string, error) {
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type result struct {
+		line string
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		line, err := c.approver.ReadLine(rctx)
+		done <- result{line, err}
+	}()
+	for {
+		select {
+		case r := <-done:
+			return r.line, r.err
+		case <-idle:
+			if interactive {
+				fmt.Fprint(stdout, "\n(Ctrl-D or /exit quits)\n> ")
+			}
+		}
+	}
+}
+
+func isTerminal(x any) bool {
+	f, ok := x.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func shellName() string {
+	if runtime.GOOS == "windows" {
+		return "cmd"
+	}
+	return "bash"
+}

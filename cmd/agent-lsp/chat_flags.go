@@ -1,0 +1,109 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/agent-lsp/agent-lsp/provider"
+)
+
+// modelFlags are the model connection settings every front end shares.
+// Precedence: defaults, then AGENT_LSP_* variables, then flags.
+type modelFlags struct {
+	provider, baseURL, model, apiKeyEnv string
+	maxTokens                           int
+	thinking                            bool
+	effort                              string
+	idle                                time.Duration
+	dumpRaw                             bool
+	record, replay                      string
+}
+
+func (m *modelFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&m.provider, "provider", "", "model API dialect: openai (Chat Completions) or anthropic (Messages)")
+	fs.StringVar(&m.baseURL, "base-url", "", "model API base URL (default per dialect: DeepSeek)")
+	fs.StringVar(&m.model, "model", "", "model name (default deepseek-flash)")
+	fs.StringVar(&m.apiKeyEnv, "api-key-env", "", "name of the environment variable holding the API key (default DEEPSEEK_API_KEY; none: no key)")
+	fs.IntVar(&m.maxTokens, "max-tokens", 0, "answer token limit (default 8192)")
+	fs.BoolVar(&m.thinking, "thinking", true, "ask for the model's reasoning")
+	fs.StringVar(&m.effort, "effort", "", "reasoning effort: low, medium, high or max")
+	fs.DurationVar(&m.idle, "idle-timeout", 0, "fail a model stream silent for this long (default 5m)")
+	fs.BoolVar(&m.dumpRaw, "dump-raw", false, "print every raw SSE line to stderr as [RAW] …")
+	fs.StringVar(&m.record, "record", "", "append every model exchange (request without key, raw SSE) to this JSONL file")
+	fs.StringVar(&m.replay, "replay", "", "answer from a recording made with --record instead of the network")
+}
+
+// config merges defaults, the environment and the flags that were set.
+func (m *modelFlags) config(fs *flag.FlagSet, getenv func(string) string) provider.Config {
+	cfg := provider.DefaultConfig("openai").WithEnv(getenv)
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["provider"] {
+		cfg = cfg.WithProvider(m.provider)
+	}
+	if set["base-url"] {
+		cfg.BaseURL = m.baseURL
+	}
+	if set["model"] {
+		cfg.Model = m.model
+	}
+	if set["api-key-env"] {
+		cfg.APIKeyEnv = m.apiKeyEnv
+	}
+	if set["max-tokens"] {
+		cfg.MaxTokens = m.maxTokens
+	}
+	if set["thinking"] {
+		cfg.Thinking = m.thinking
+	}
+	if set["effort"] {
+		cfg.Effort = m.effort
+	}
+	if set["idle-timeout"] {
+		cfg.IdleTimeout = m.idle
+	}
+	return cfg
+}
+
+// chatFlags are the terminal chat's flags.
+type chatFlags struct {
+	modelFlags
+	yes     bool
+	dir     string
+	prompt  string
+	logFile string
+	noColor bool
+}
+
+func parseChatFlags(args []string, stderr io.Writer) (*chatFlags, *flag.FlagSet, error) {
+	fs := flag.NewFlagSet("agent-lsp chat", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	c := &chatFlags{}
+	c.modelFlags.register(fs)
+	fs.BoolVar(&c.yes, "yes", false, "approve every action without asking (CRITICAL ones are still refused)")
+	fs.StringVar(&c.dir, "dir", "", "workspace directory (default: the current directory)")
+	fs.StringVar(&c.prompt, "p", "", "one-shot prompt: print the answer and exit")
+	fs.StringVar(&c.logFile, "log-file", "", "write debug logs to this file (default: warnings to stderr)")
+	fs.BoolVar(&c.noColor, "no-color", false, "no ANSI colours")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: agent-lsp chat [flags]\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, nil, fmt.Errorf("unexpected arguments %q (quote the prompt: -p \"...\")", fs.Args())
+	}
+	if c.dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, nil, fmt.Errorf("working directory: %w", err)
+		}
+		c.dir = wd
+	}
+	return c, fs, nil
+}

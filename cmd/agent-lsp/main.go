@@ -1,0 +1,73 @@
+// Command agent-lsp is an AI coding agent behind the editor.
+//
+//	agent-lsp            serve LSP on stdin/stdout (an editor starts this)
+//	agent-lsp chat       the terminal chat
+//	agent-lsp version    print the version
+//
+// This package is wiring and flags only: the behaviour lives in the
+// packages it connects.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+)
+
+// version is set at build time with -ldflags "-X main.version=…"; otherwise
+// it comes from the module's build information.
+var version = ""
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return "dev"
+}
+
+const usage = `agent-lsp: an AI coding agent behind the editor
+
+usage:
+  agent-lsp [serve flags]     serve LSP on stdin/stdout (editors start this)
+  agent-lsp chat [flags]      chat in the terminal (agent-lsp chat -h for flags)
+  agent-lsp version           print the version
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd := ""
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "chat":
+		return runChat(args, stdin, stdout, stderr)
+	case "", "serve":
+		return runServe(args, stdin, stdout, stderr)
+	case "version":
+		fmt.Fprintf(stdout, "agent-lsp %s\n", buildVersion())
+		return 0
+	case "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "agent-lsp: unknown command %q\n\n%s", cmd, usage)
+		return 2
+	}
+}
+
+// terminationContext is cancelled on SIGTERM or SIGHUP, so that every child
+// process dies with us.
+func terminationContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
+}

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agent-lsp/agent-lsp/agent"
+	"github.com/agent-lsp/agent-lsp/tools"
+)
+
+const (
+	ansiDim   = "\x1b[2m"
+	ansiBold  = "\x1b[1m"
+	ansiRed   = "\x1b[31m"
+	ansiGreen = "\x1b[32m"
+	ansiReset = "\x1b[0m"
+)
+
+// printer shows a prompt's events in the terminal: the answer streams to
+// answer, everything else (reasoning dimmed, tool calls, round lines) to
+// progress. The agent serializes OnEvent calls.
+type printer struct {
+	answer, progress io.Writer
+	color            bool
+	// midLine is true when the last thing written did not end a line, so
+	// the next block starts on a fresh one.
+	midLine   bool
+	reasoning bool // inside a run of reasoning deltas
+}
+
+func newPrinter(answer, progress io.Writer, color bool) *printer {
+	return &printer{answer: answer, progress: progress, color: color}
+}
+
+func (p *printer) style(code, s string) string {
+	if !p.color {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+func (p *printer) freshLine(w io.Writer) {
+	if p.midLine {
+		fmt.Fprintln(w)
+		p.midLine = false
+	}
+}
+
+func (p *printer) write(w io.Writer, s string) {
+	if s == "" {
+		return
+	}
+	io.WriteString(w, s)
+	p.midLine = !strings.HasSuffix(s, "\n")
+}
+
+func (p *printer) OnEvent(e agent.Event) {
+	if e.Kind != agent.EventReasoning && p.reasoning {
+		p.reasoning = false
+		p.freshLine(p.progress)
+	}
+	switch e.Kind {
+	case agent.EventText:
+		p.write(p.answer, e.Text)
+	case agent.EventReasoning:
+		if !p.reasoning {
+			p.freshLine(p.progress)
+			p.reasoning = true
+		}
+		p.write(p.progress, p.style(ansiDim, e.Text))
+	case agent.EventToolCall:
+		p.freshLine(p.answer)
+		p.write(p.progress, fmt.Sprintf("⚙ %s %s\n", e.ToolName, compactArgs(e.Arguments)))
+	case agent.EventToolResult:
+		p.freshLine(p.progress)
+		p.write(p.progress, p.toolResultLine(e)+"\n")
+	case agent.EventRoundEnd:
+		p.freshLine(p.answer)
+		line := fmt.Sprintf("[round end %s in=%d out=%d cache=%d]", strings.ToUpper(string(e.ModelStop)),
+			e.Usage.PromptTokens, e.Usage.CompletionTokens, e.Usage.CachedTokens)
+		p.write(p.progress, p.style(ansiDim, line)+"\n")
+	case agent.EventError:
+		p.freshLine(p.answer)
+		p.write(p.progress, p.style(ansiRed, "error: "+errText(e.Err))+"\n")
+	case agent.EventPromptEnd:
+		p.freshLine(p.answer)
+		if e.StopReason == agent.StopCancelled {
+			p.write(p.progress, p.style(ansiDim, "[cancelled]")+"\n")
+		} else if e.StopReason == agent.StopMaxRounds || e.StopReason == agent.StopMaxTokens {
+			p.write(p.progress, p.style(ansiDim, "[stopped: "+string(e.StopReason)+"]")+"\n")
+		}
+	}
+}
+
+func (p *printer) toolResultLine(e agent.Event) string {
+	first, lines := summarize(e.Output)
+	more := ""
+	if lines > 1 {
+		more = fmt.Sprintf(" (+%d lines)", lines-1)
+	}
+	switch e.Status {
+	case tools.StatusCompleted:
+		return fmt.Sprintf("  %s %s: %s%s", p.style(ansiGreen, "✓"), e.ToolName, first, more)
+	case tools.StatusDenied:
+		return fmt.Sprintf("  %s %s denied: %s", p.style(ansiRed, "⊘"), e.ToolName, first)
+	default:
+		return fmt.Sprintf("  %s %s failed: %s%s", p.style(ansiRed, "✗"), e.ToolName, first, more)
+	}
+}
+
+// summarize returns the first non-empty line (cut to 120 runes) and the
+// number of lines.
+func summarize(s string) (string, int) {
+	s = strings.TrimRight(s, "\n")
+	lines := strings.Count(s, "\n") + 1
+	first := s
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		first = s[:i]
+	}
+	if r := []rune(first); len(r) > 120 {
+		first = string(r[:120]) + "…"
+	}
+	return first, lines
+}
+
+func compactArgs(raw json.RawMessage) string {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		buf.Reset()
+		buf.Write(raw)
+	}
+	s := buf.String()
+	if r := []rune(s); len(r) > 200 {
+		s = string(r[:200]) + "…"
+	}
+	return s
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "unknown error"
+	}
+	return err.Error()
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"go.uber.org/zap"
+
+	"github.com/agent-lsp/agent-lsp/lsp"
+	"github.com/agent-lsp/agent-lsp/provider"
+	"github.com/agent-lsp/agent-lsp/provider/connect"
+)
+
+// runServe serves LSP on stdin/stdout. Settings come from defaults, the
+// AGENT_LSP_* environment, these flags, and finally the editor's
+// initializationOptions (which win).
+func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("agent-lsp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var m modelFlags
+	m.register(fs)
+	logFile := fs.String("log-file", "", "write debug logs to this file (default: warnings to stderr)")
+	yes := fs.Bool("yes", false, "approve every action without asking (CRITICAL ones are still refused)")
+	fs.Bool("stdio", true, "serve on stdin/stdout (the only transport; accepted for editors that pass it)")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage+"\nserve flags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	log, err := newLogger(*logFile, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "agent-lsp: %v\n", err)
+		return 2
+	}
+	defer log.Sync() //nolint:errcheck // nothing useful to do with a failed flush
+	lsp.Version = buildVersion()
+
+	ctx, stop := terminationContext()
+	defer stop()
+
+	var rawDump io.Writer
+	if m.dumpRaw {
+		rawDump = stderr
+	}
+	recordPath, replayPath := m.record, m.replay
+	var closers []func() error // recordings to flush when the daemon ends
+	defer func() {
+		for _, c := range closers {
+			if err := c(); err != nil {
+				log.Warn("closing recording", zap.Error(err))
+			}
+		}
+	}()
+	code, err := lsp.Serve(ctx, stdin, stdout, lsp.Options{
+		Provider: m.config(fs, os.Getenv),
+		NewProvider: func(cfg provider.Config) (provider.Provider, error) {
+			p, closeFn, err := connect.New(cfg, connect.Options{
+				Getenv: os.Getenv, RecordPath: recordPath, ReplayPath: replayPath,
+				RawDump: rawDump, Logger: log,
+			})
+			closers = append(closers, closeFn)
+			return p, err
+		},
+		Getenv:      os.Getenv,
+		Logger:      log,
+		AutoApprove: *yes,
+	})
+	if err != nil {
+		log.Error("serve ended", zap.Error(err))
+	}
+	return code
+}
