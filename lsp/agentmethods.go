@@ -1,0 +1,104 @@
+package lsp
+
+import (
+	"context"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+)
+
+type newSessionParams struct {
+	Title string `json:"title"`
+}
+
+type newSessionResult struct {
+	SessionID string `json:"sessionId"`
+}
+
+func (s *server) newSession(_ context.Context, r *request) (any, error) {
+	var p newSessionParams
+	if err := decodeParams(r.params, &p); err != nil {
+		return nil, err
+	}
+	sess, err := s.sessions.create(p.Title)
+	if err != nil {
+		return nil, err
+	}
+	return newSessionResult{SessionID: sess.id}, nil
+}
+
+type sessionInfo struct {
+	SessionID string    `json:"sessionId"`
+	Title     string    `json:"title"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+type sessionsResult struct {
+	Sessions []sessionInfo `json:"sessions"`
+}
+
+func (s *server) listSessions(_ context.Context, r *request) (any, error) {
+	if err := decodeParams(r.params, &struct{}{}); err != nil {
+		return nil, err
+	}
+	res := sessionsResult{Sessions: []sessionInfo{}}
+	for _, sess := range s.sessions.all() {
+		sess.mu.Lock()
+		res.Sessions = append(res.Sessions, sessionInfo{SessionID: sess.id, Title: sess.title,
+			CreatedAt: sess.created.UTC(), UpdatedAt: sess.updated.UTC()})
+		sess.mu.Unlock()
+	}
+	return res, nil
+}
+
+type toolInfo struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Source      string `json:"source"`
+}
+
+type toolsResult struct {
+	Tools []toolInfo `json:"tools"`
+}
+
+// sourced is implemented by tools that come from elsewhere (an MCP
+// adapter answers "mcp:<server>"); the others are built in.
+type sourced interface{ Source() string }
+
+func (s *server) listTools(_ context.Context, r *request) (any, error) {
+	if err := decodeParams(r.params, &struct{}{}); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	reg := s.registry
+	s.mu.Unlock()
+	res := toolsResult{Tools: []toolInfo{}}
+	for _, t := range reg.Tools() {
+		src := "builtin"
+		if st, ok := t.(sourced); ok && st.Source() != "" {
+			src = st.Source()
+		}
+		res.Tools = append(res.Tools, toolInfo{Name: t.Name(), Description: t.Description(), Source: src})
+	}
+	return res, nil
+}
+
+type cancelParams struct {
+	SessionID string `json:"sessionId"`
+}
+
+// cancelSession handles the agent/cancel notification: every running or
+// queued prompt of the session ends with stopReason "cancelled".
+func (s *server) cancelSession(_ context.Context, r *request) (any, error) {
+	var p cancelParams
+	if err := decodeParams(r.params, &p); err != nil {
+		return nil, err
+	}
+	sess, ok := s.sessions.get(p.SessionID)
+	if !ok {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: unknown session %q", p.SessionID)
+	}
+	sess.cancel(errCancelledByClient)
+	return nil, nil
+}

@@ -1,0 +1,15 @@
+// Package lsp is the editor daemon: an LSP server on stdio that runs the
+// agent for an editor. Prompts arrive as agent/* requests, the answer
+// streams back as agent/update notifications and $/progress, approvals are
+// window/showMessageRequest popups, and edits go through
+// workspace/applyEdit so they land in the user's buffers.
+//
+// The agent loop knows nothing of this: the package only implements the
+// agent's seams (agent.Listener, permission.Approver, tools.Documents) over
+// the connection. docs/protocol.md is the contract.
+//
+// One file per feature, after gopls: serve (lifecycle), stream (framing),
+// dispatch, initialize, text sync and overlays, documents (applyEdit),
+// textedits (minimal UTF-16 edits), approver, updates, progress, sessions,
+// prompt, commands.
+package lsp

@@ -1,0 +1,239 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"github.com/agent-lsp/agent-lsp/tools"
+)
+
+// confirmTimeout bounds the wait for the didChange that shows an edit of an
+// open document landed. Neovim 0.7.2 answers applied:true even when it
+// skipped a stale edit, so the answer alone proves nothing.
+var confirmTimeout = 2 * time.Second
+
+// editorDocuments implements tools.Documents through the editor: reads see
+// open buffers (unsaved changes included), edits go through
+// workspace/applyEdit. A client without applyEdit gets the disk.
+type editorDocuments struct {
+	s    *server
+	ws   *tools.Workspace
+	disk *tools.DiskDocuments
+
+	applyMu sync.Mutex // one edit at a time: each is computed against the last
+
+	mu sync.Mutex // guards the maps
+	// unsaved holds the files edited through the editor and not saved
+	// since (didSave or didClose clears one).
+	unsaved map[string]bool
+	// shadow is the text of edited files the editor did not open for us
+	// (no didOpen): the disk does not have it yet, the editor's buffer does.
+	shadow map[string]string
+}
+
+var _ tools.Documents = (*editorDocuments)(nil)
+
+func newEditorDocuments(s *server, ws *tools.Workspace) *editorDocuments {
+	return &editorDocuments{s: s, ws: ws, disk: &tools.DiskDocuments{Workspace: ws},
+		unsaved: map[string]bool{}, shadow: map[string]string{}}
+}
+
+// Read returns the open buffer's text and version, else the text of an
+// unsaved edit, else the disk.
+func (d *editorDocuments) Read(ctx context.Context, path string) (tools.Doc, error) {
+	if err := ctx.Err(); err != nil {
+		return tools.Doc{}, err
+	}
+	key := canonicalPath(path)
+	if ov, ok := d.s.overlays.get(key); ok {
+		v := ov.version
+		return tools.Doc{Path: path, Text: ov.text, Exists: true, Version: &v}, nil
+	}
+	d.mu.Lock()
+	text, ok := d.shadow[key]
+	d.mu.Unlock()
+	if ok {
+		return tools.Doc{Path: path, Text: text, Exists: true}, nil
+	}
+	return d.disk.Read(ctx, path)
+}
+
+// Apply makes the edit land in the editor (or on disk without applyEdit).
+func (d *editorDocuments) Apply(ctx context.Context, edit tools.FileEdit) error {
+	caps := d.s.caps()
+	if !caps.applyEdit {
+		return d.disk.Apply(ctx, edit)
+	}
+	d.applyMu.Lock()
+	defer d.applyMu.Unlock()
+
+	path := edit.Before.Path
+	key := canonicalPath(path)
+	rel := d.ws.Rel(path)
+	current, err := d.Read(ctx, path)
+	if err != nil {
+		return err
+	}
+	if current.Exists != edit.Before.Exists || current.Text != edit.Before.Text {
+		return fmt.Errorf("%s changed since it was read; read it again", rel)
+	}
+	ov, open := d.s.overlays.get(key)
+	if !current.Exists && !caps.createFiles {
+		// The editor cannot create files: write the new file to disk.
+		return d.disk.Apply(ctx, edit)
+	}
+
+	uri := string(pathToURI(path))
+	var version *int32
+	if open {
+		uri, version = ov.uri, &ov.version
+	}
+	edits := minimalEdits(current.Text, edit.After)
+	var we workspaceEdit
+	switch {
+	case caps.documentChanges:
+		if !current.Exists {
+			we.DocumentChanges = append(we.DocumentChanges, createFile{Kind: "create", URI: uri})
+		}
+		if len(edits) > 0 || current.Exists {
+			we.DocumentChanges = append(we.DocumentChanges,
+				textDocumentEdit{TextDocument: versionedID{URI: uri, Version: version}, Edits: nonNil(edits)})
+		}
+	default:
+		we.Changes = map[string][]protocol.TextEdit{uri: nonNil(edits)}
+	}
+
+	var res applyResult
+	params := applyParams{Label: "agent: " + edit.Tool + " " + rel, Edit: we}
+	if _, err := d.s.conn.Call(ctx, "workspace/applyEdit", params, &res); err != nil {
+		return fmt.Errorf("workspace/applyEdit for %s: %w", rel, err)
+	}
+	if !res.Applied {
+		reason := res.FailureReason
+		if reason == "" {
+			reason = "no reason given"
+		}
+		return fmt.Errorf("the editor did not apply the edit to %s: %s", rel, reason)
+	}
+	if open {
+		if err := d.confirm(ctx, key, ov.version, edit.After); err != nil {
+			return fmt.Errorf("%s: %w", rel, err)
+		}
+	}
+	d.mu.Lock()
+	d.unsaved[key] = true
+	if !open {
+		d.shadow[key] = edit.After
+	}
+	d.mu.Unlock()
+	return nil
+}
+
+// confirm waits for the didChange of an edited open document.
+func (d *editorDocuments) confirm(ctx context.Context, key string, sent int32, after string) error {
+	wctx, cancel := context.WithTimeout(ctx, confirmTimeout)
+	defer cancel()
+	var got overlay
+	var stillOpen bool
+	err := d.s.overlays.wait(wctx, key, func(ov overlay, open bool) bool {
+		got, stillOpen = ov, open
+		return !open || ov.text == after || ov.version != sent
+	})
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("the editor said it applied the edit, but its buffer did not change within %s (a stale edit skipped?)", confirmTimeout)
+	case stillOpen && got.text != after:
+		// The user typed at the same time; the edit is in there somewhere.
+		d.s.log.Info("buffer changed beyond the agent's edit", zap.String("path", key))
+	}
+	return nil
+}
+
+// forget clears an edit's unsaved mark (didSave, didClose).
+func (d *editorDocuments) forget(path string) {
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	delete(d.unsaved, path)
+	delete(d.shadow, path)
+	d.mu.Unlock()
+}
+
+// Notes is tools.Env.Notes: which files edited through the editor are not
+// on disk yet, for commands that read the disk (run_bash).
+func (d *editorDocuments) Notes() string {
+	d.mu.Lock()
+	var rels []string
+	for p := range d.unsaved {
+		rels = append(rels, d.ws.Rel(p))
+	}
+	d.mu.Unlock()
+	if len(rels) == 0 {
+		return ""
+	}
+	slices.Sort(rels)
+	return "Note: these files were edited in the editor but are not saved to disk yet: " + strings.Join(rels, ", ")
+}
+
+func nonNil(e []protocol.TextEdit) []protocol.TextEdit {
+	if e == nil {
+		return []protocol.TextEdit{}
+	}
+	return e
+}
+
+func (s *server) caps() clientCaps {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.client
+}
+
+// Wire types of workspace/applyEdit. protocol v0.12.0 cannot express them:
+// its documentChanges is []TextDocumentEdit (no CreateFile), and
+// Client.ApplyEdit decodes the answer as a bool.
+type applyParams struct {
+	Label string        `json:"label,omitempty"`
+	Edit  workspaceEdit `json:"edit"`
+}
+
+type workspaceEdit struct {
+	Changes map[string][]protocol.TextEdit `json:"changes,omitempty"`
+	// DocumentChanges holds textDocumentEdit and createFile values.
+	DocumentChanges []any `json:"documentChanges,omitempty"`
+}
+
+type textDocumentEdit struct {
+	TextDocument versionedID         `json:"textDocument"`
+	Edits        []protocol.TextEdit `json:"edits"`
+}
+
+// versionedID is an OptionalVersionedTextDocumentIdentifier: version null
+// for a document the editor does not have open.
+type versionedID struct {
+	URI     string `json:"uri"`
+	Version *int32 `json:"version"`
+}
+
+// createFile is sent only for files that do not exist: Neovim 0.7.2 never
+// creates the file with ignoreIfExists and truncates an existing one
+// without options.
+type createFile struct {
+	Kind string `json:"kind"`
+	URI  string `json:"uri"`
+}
+
+type applyResult struct {
+	Applied       bool   `json:"applied"`
+	FailureReason string `json:"failureReason,omitempty"`
+}

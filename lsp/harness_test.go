@@ -1,0 +1,218 @@
+package lsp_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap/zaptest"
+
+	"github.com/agent-lsp/agent-lsp/lsp"
+	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
+	"github.com/agent-lsp/agent-lsp/provider"
+	"github.com/agent-lsp/agent-lsp/provider/anthropic"
+	"github.com/agent-lsp/agent-lsp/provider/openai"
+	"github.com/agent-lsp/agent-lsp/provider/providertest"
+)
+
+// fullCaps is an editor with every capability the daemon uses.
+var fullCaps = lsptest.Capabilities{ApplyEdit: true, DocumentChanges: true,
+	ResourceOperations: []string{"create", "rename", "delete"}, WorkDoneProgress: true}
+
+// setup is one test's daemon, editor and fake model.
+type setup struct {
+	t       *testing.T
+	ed      *lsptest.Editor
+	model   *providertest.Server
+	root    string
+	toSrv   *io.PipeWriter // the daemon's stdin; closing it is EOF
+	fromSrv *io.PipeReader
+	served  chan served
+	caps    lsptest.Capabilities
+}
+
+type served struct {
+	code int
+	err  error
+}
+
+type setupOptions struct {
+	dialect     string // "openai" (default) or "anthropic"
+	caps        lsptest.Capabilities
+	handlers    lsptest.Handlers
+	autoApprove bool
+	files       map[string]string // written under the workspace root
+}
+
+// pipeRW joins the editor's two pipe ends into one connection.
+type pipeRW struct {
+	io.Reader
+	io.Writer
+	closers []io.Closer
+}
+
+func (p pipeRW) Close() error {
+	for _, c := range p.closers {
+		_ = c.Close()
+	}
+	return nil
+}
+
+func newProviderFunc(srv *providertest.Server) func(provider.Config) (provider.Provider, error) {
+	return func(c provider.Config) (provider.Provider, error) {
+		o := provider.HTTPOptions{BaseURL: c.BaseURL, APIKey: "test-key", Client: srv.Client(), MaxAttempts: 1}
+		switch c.Provider {
+		case openai.Name:
+			o.Dialect = openai.NewDialect()
+		case anthropic.Name:
+			o.Dialect = anthropic.NewDialect()
+		}
+		return provider.NewHTTP(o)
+	}
+}
+
+// start runs Serve against a fresh workspace and an uninitialized editor.
+func start(t *testing.T, script providertest.Script, o setupOptions) *setup {
+	t.Helper()
+	if o.dialect == "" {
+		o.dialect = openai.Name
+	}
+	root := t.TempDir()
+	for name, text := range o.files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	model := providertest.NewServer(t, script, providertest.WithSeed(7))
+	cfg := provider.DefaultConfig(o.dialect)
+	cfg.APIKeyEnv = "none"
+	cfg.Thinking = false
+	cfg.BaseURL = model.OpenAIBaseURL()
+	if o.dialect == anthropic.Name {
+		cfg.BaseURL = model.AnthropicBaseURL()
+	}
+
+	srvIn, toSrv := io.Pipe()
+	fromSrv, srvOut := io.Pipe()
+	s := &setup{t: t, model: model, root: root, toSrv: toSrv, fromSrv: fromSrv, served: make(chan served, 1)}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		code, err := lsp.Serve(ctx, srvIn, srvOut, lsp.Options{
+			Provider:    cfg,
+			NewProvider: newProviderFunc(model),
+			Logger:      zaptest.NewLogger(t),
+			AutoApprove: o.autoApprove,
+		})
+		srvOut.Close()
+		s.served <- served{code, err}
+	}()
+	s.ed = lsptest.Connect(ctx, pipeRW{Reader: fromSrv, Writer: toSrv, closers: []io.Closer{toSrv, fromSrv}}, o.handlers)
+	t.Cleanup(func() {
+		cancel()
+		s.ed.Close()
+		select {
+		case <-s.served:
+		case <-time.After(5 * time.Second):
+			t.Error("Serve did not return after the test")
+		}
+	})
+	s.caps = o.caps
+	return s
+}
+
+// initialize sends initialize/initialized with the setup's capabilities.
+func (s *setup) initialize(options map[string]any) json.RawMessage {
+	s.t.Helper()
+	res, err := s.ed.Initialize(ctx(s.t), s.root, s.caps, options)
+	if err != nil {
+		s.t.Fatalf("initialize: %v", err)
+	}
+	return res
+}
+
+func ctx(t *testing.T) context.Context {
+	c, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return c
+}
+
+// update is an agent/update notification.
+type update struct {
+	SessionID  string          `json:"sessionId"`
+	Seq        int64           `json:"seq"`
+	Kind       string          `json:"kind"`
+	Text       string          `json:"text"`
+	ToolCallID string          `json:"toolCallId"`
+	Name       string          `json:"name"`
+	Arguments  json.RawMessage `json:"arguments"`
+	Status     string          `json:"status"`
+	Output     string          `json:"output"`
+	StopReason string          `json:"stopReason"`
+	Usage      provider.Usage  `json:"usage"`
+	Message    string          `json:"message"`
+}
+
+func (s *setup) updates(sessionID string) []update {
+	s.t.Helper()
+	var out []update
+	for _, n := range s.ed.Notifications("agent/update") {
+		var u update
+		if err := json.Unmarshal(n.Params, &u); err != nil {
+			s.t.Fatalf("agent/update %s: %v", n.Params, err)
+		}
+		if sessionID == "" || u.SessionID == sessionID {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+type promptResult struct {
+	SessionID  string         `json:"sessionId"`
+	StopReason string         `json:"stopReason"`
+	Text       string         `json:"text"`
+	Usage      provider.Usage `json:"usage"`
+	Error      string         `json:"error"`
+}
+
+func (s *setup) prompt(params map[string]any) promptResult {
+	s.t.Helper()
+	var r promptResult
+	if err := s.ed.Call(ctx(s.t), "agent/prompt", params, &r); err != nil {
+		s.t.Fatalf("agent/prompt: %v", err)
+	}
+	return r
+}
+
+// answer returns a popup handler choosing title and recording the messages.
+func answer(title string, asked chan<- protocol.ShowMessageRequestParams) func(context.Context, protocol.ShowMessageRequestParams) (*protocol.MessageActionItem, error) {
+	return func(_ context.Context, p protocol.ShowMessageRequestParams) (*protocol.MessageActionItem, error) {
+		if asked != nil {
+			asked <- p
+		}
+		if title == "" {
+			return nil, nil
+		}
+		return &protocol.MessageActionItem{Title: title}, nil
+	}
+}
+
+func joinText(us []update, kind string) string {
+	var b strings.Builder
+	for _, u := range us {
+		if u.Kind == kind {
+			b.WriteString(u.Text)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,265 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"github.com/agent-lsp/agent-lsp/provider"
+	"github.com/agent-lsp/agent-lsp/tools"
+)
+
+// ProtocolVersion is the version of the agent/* extension, announced as
+// capabilities.experimental.agent.protocolVersion.
+const ProtocolVersion = 1
+
+// Command names for workspace/executeCommand.
+const (
+	CommandAsk    = "agent.ask"
+	CommandCancel = "agent.cancel"
+)
+
+// initializeParams is the part of InitializeParams the daemon reads. It is
+// decoded into its own small type rather than protocol.InitializeParams:
+// client capabilities grow with every LSP release, and one shape the
+// pinned types do not know would fail the whole initialize.
+type initializeParams struct {
+	RootURI          string `json:"rootUri"`
+	RootPath         string `json:"rootPath"`
+	WorkspaceFolders []struct {
+		URI string `json:"uri"`
+	} `json:"workspaceFolders"`
+	InitializationOptions json.RawMessage `json:"initializationOptions"`
+	Capabilities          struct {
+		Workspace struct {
+			ApplyEdit     bool `json:"applyEdit"`
+			WorkspaceEdit struct {
+				DocumentChanges    bool     `json:"documentChanges"`
+				ResourceOperations []string `json:"resourceOperations"`
+			} `json:"workspaceEdit"`
+		} `json:"workspace"`
+		Window struct {
+			WorkDoneProgress bool `json:"workDoneProgress"`
+		} `json:"window"`
+	} `json:"capabilities"`
+}
+
+// clientCaps is what the daemon needs to know about the editor.
+type clientCaps struct {
+	applyEdit       bool // workspace/applyEdit is available
+	documentChanges bool // versioned TextDocumentEdits in documentChanges
+	createFiles     bool // CreateFile in documentChanges
+	progress        bool // window/workDoneProgress/create
+}
+
+func (p *initializeParams) caps() clientCaps {
+	ws := p.Capabilities.Workspace
+	create := slices.Contains(ws.WorkspaceEdit.ResourceOperations, "create")
+	return clientCaps{
+		applyEdit: ws.ApplyEdit,
+		// Neovim 0.7.2 announces resourceOperations but not documentChanges,
+		// and handles documentChanges: resource operations only exist there.
+		documentChanges: ws.WorkspaceEdit.DocumentChanges || create,
+		createFiles:     create,
+		progress:        p.Capabilities.Window.WorkDoneProgress,
+	}
+}
+
+// initOptions are the initializationOptions: the chat flags' settings.
+// Absent fields keep the daemon's configuration.
+type initOptions struct {
+	Provider    *string         `json:"provider"`
+	BaseURL     *string         `json:"baseURL"`
+	Model       *string         `json:"model"`
+	APIKeyEnv   *string         `json:"apiKeyEnv"`
+	AutoApprove *bool           `json:"autoApprove"`
+	MCPServers  json.RawMessage `json:"mcpServers"`
+	Budget      *int            `json:"budget"`
+	Keep        *int            `json:"keep"`
+}
+
+// settings is the configuration after initialize.
+type settings struct {
+	model       provider.Config
+	autoApprove bool
+	mcpServers  json.RawMessage // stored for the MCP wiring; not used yet
+	budget      int             // context budget in tokens; 0: the agent's default
+	keep        int             // messages kept by compaction; 0: the default
+}
+
+func (s *server) initialize(_ context.Context, r *request) (any, error) {
+	var p initializeParams
+	if err := decodeParams(r.params, &p); err != nil {
+		return nil, err
+	}
+	var o initOptions
+	if err := decodeParams(p.InitializationOptions, &o); err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions: %v", err)
+	}
+	st := s.merge(o)
+	ws, err := workspaceOf(&p)
+	if err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "workspace: %v", err)
+	}
+	caps := p.caps()
+
+	reg := tools.NewRegistry()
+	if err := tools.RegisterBuiltins(reg); err != nil {
+		return nil, fmt.Errorf("registering the built-in tools: %w", err)
+	}
+	model, modelErr := s.newModel(st.model)
+
+	s.mu.Lock()
+	s.state = stateInitialized
+	s.client = caps
+	s.settings = st
+	s.ws = ws
+	s.registry = reg
+	s.model, s.modelErr = model, modelErr
+	s.docs = newEditorDocuments(s, ws)
+	s.mu.Unlock()
+
+	s.log.Info("initialized", zap.Strings("roots", ws.Roots()), zap.String("provider", st.model.Provider),
+		zap.String("model", st.model.Model), zap.Bool("applyEdit", caps.applyEdit),
+		zap.Bool("documentChanges", caps.documentChanges), zap.Bool("progress", caps.progress),
+		zap.Bool("autoApprove", st.autoApprove), zap.NamedError("model_error", modelErr))
+
+	return protocol.InitializeResult{
+		Capabilities: protocol.ServerCapabilities{
+			TextDocumentSync: &protocol.TextDocumentSyncOptions{
+				OpenClose: true,
+				Change:    protocol.TextDocumentSyncKindIncremental,
+				Save:      &protocol.SaveOptions{},
+			},
+			CodeActionProvider:     true,
+			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{Commands: []string{CommandAsk, CommandCancel}},
+			Experimental:           map[string]any{"agent": map[string]any{"protocolVersion": ProtocolVersion}},
+		},
+		ServerInfo: &protocol.ServerInfo{Name: "agent-lsp", Version: Version},
+	}, nil
+}
+
+// merge applies the initializationOptions over the daemon's configuration.
+func (s *server) merge(o initOptions) settings {
+	st := settings{model: s.opts.Provider, autoApprove: s.opts.AutoApprove, mcpServers: o.MCPServers}
+	if o.Provider != nil {
+		st.model = st.model.WithProvider(strings.ToLower(strings.TrimSpace(*o.Provider)))
+	}
+	if o.BaseURL != nil {
+		st.model.BaseURL = *o.BaseURL
+	}
+	if o.Model != nil {
+		st.model.Model = *o.Model
+	}
+	if o.APIKeyEnv != nil {
+		st.model.APIKeyEnv = *o.APIKeyEnv
+	}
+	if o.AutoApprove != nil {
+		st.autoApprove = *o.AutoApprove
+	}
+	if o.Budget != nil {
+		st.budget = *o.Budget
+	}
+	if o.Keep != nil {
+		st.keep = *o.Keep
+	}
+	return st
+}
+
+// newModel builds the model client; its error is reported by prompts, so
+// a misconfigured daemon still starts and says what is wrong.
+func (s *server) newModel(cfg provider.Config) (provider.Provider, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("model configuration: %w", err)
+	}
+	if _, err := cfg.APIKey(s.getenv); err != nil {
+		return nil, err
+	}
+	if s.opts.NewProvider == nil {
+		return nil, fmt.Errorf("no model client: the daemon was started without a provider factory")
+	}
+	p, err := s.opts.NewProvider(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("model client: %w", err)
+	}
+	return p, nil
+}
+
+// workspaceOf takes the roots from workspaceFolders, else rootUri, else
+// rootPath, else the current directory.
+func workspaceOf(p *initializeParams) (*tools.Workspace, error) {
+	var roots []string
+	for _, f := range p.WorkspaceFolders {
+		path, err := uriToPath(f.URI)
+		if err != nil {
+			return nil, err
+		}
+		roots = append(roots, path)
+	}
+	if len(roots) == 0 && p.RootURI != "" {
+		path, err := uriToPath(p.RootURI)
+		if err != nil {
+			return nil, err
+		}
+		roots = append(roots, path)
+	}
+	if len(roots) == 0 && p.RootPath != "" {
+		roots = append(roots, p.RootPath)
+	}
+	if len(roots) == 0 {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		roots = append(roots, wd)
+	}
+	return tools.NewWorkspace(roots...)
+}
+
+// initialized tells the user, once, when the model cannot be used.
+func (s *server) initialized(_ context.Context, _ *request) (any, error) {
+	s.mu.Lock()
+	err := s.modelErr
+	s.mu.Unlock()
+	if err != nil {
+		s.notify("window/showMessage", protocol.ShowMessageParams{
+			Type: protocol.MessageTypeWarning, Message: "agent-lsp: " + err.Error()})
+	}
+	return nil, nil
+}
+
+func (s *server) shutdown(_ context.Context, _ *request) (any, error) {
+	s.mu.Lock()
+	s.state = stateShutdown
+	s.mu.Unlock()
+	s.sessions.cancelAll()
+	return nil, nil
+}
+
+func (s *server) exit(_ context.Context, _ *request) (any, error) {
+	s.exitOnce.Do(func() { close(s.exited) })
+	return nil, nil
+}
+
+// notify sends a notification; a failure only means the client is gone.
+func (s *server) notify(method string, params any) {
+	if err := s.conn.Notify(context.WithoutCancel(s.ctx), method, params); err != nil && !isClosed(err) {
+		s.log.Warn("notification not sent", zap.String("method", method), zap.Error(err))
+	}
+}
+
+// shellName is what the system prompt names as the shell: run_bash runs bash.
+func shellName() string {
+	if runtime.GOOS == "windows" {
+		return "bash (Git Bash or WSL)"
+	}
+	return "bash"
+}

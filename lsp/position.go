@@ -1,0 +1,94 @@
+package lsp
+
+import (
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"go.lsp.dev/protocol"
+)
+
+// LSP positions count lines split at \n, \r\n or \r, and characters in
+// UTF-16 code units. These helpers map them to byte offsets of Go strings.
+
+// lineStarts returns the byte offset where each line begins.
+func lineStarts(text string) []int {
+	starts := []int{0}
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '\n':
+			starts = append(starts, i+1)
+		case '\r':
+			if i+1 < len(text) && text[i+1] == '\n' {
+				i++
+			}
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// lineEnd is the offset where line's content ends (before its line break).
+func lineEnd(text string, starts []int, line int) int {
+	end := len(text)
+	if line+1 < len(starts) {
+		end = starts[line+1]
+	}
+	for end > starts[line] && (text[end-1] == '\n' || text[end-1] == '\r') {
+		end--
+	}
+	return end
+}
+
+// offsetOf maps a position to a byte offset. A character past the end of
+// its line means the line's end (as LSP says); a line past the end means
+// the end of the text. A position inside a surrogate pair falls back to
+// the start of its character.
+func offsetOf(text string, starts []int, p protocol.Position) int {
+	line := int(p.Line)
+	if line >= len(starts) {
+		return len(text)
+	}
+	off, end := starts[line], lineEnd(text, starts, line)
+	units := int(p.Character)
+	for off < end && units > 0 {
+		r, size := utf8.DecodeRuneInString(text[off:end])
+		n := utf16.RuneLen(r)
+		if n < 0 {
+			n = 1 // invalid UTF-8 byte: one replacement character
+		}
+		if n > units {
+			break
+		}
+		units -= n
+		off += size
+	}
+	return off
+}
+
+// positionOf maps a byte offset (on a character boundary) to a position.
+func positionOf(text string, starts []int, offset int) protocol.Position {
+	line := 0
+	lo, hi := 0, len(starts)-1
+	for lo <= hi { // the last line start <= offset
+		mid := (lo + hi) / 2
+		if starts[mid] <= offset {
+			line, lo = mid, mid+1
+		} else {
+			hi = mid - 1
+		}
+	}
+	return protocol.Position{Line: uint32(line), Character: uint32(utf16Len(text[starts[line]:offset]))}
+}
+
+// utf16Len is the length of s in UTF-16 code units.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,87 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.uber.org/zap"
+
+	"github.com/agent-lsp/agent-lsp/provider"
+)
+
+// Version is the daemon's version, reported in serverInfo. The binary sets
+// it (-ldflags "-X github.com/agent-lsp/agent-lsp/lsp.Version=…").
+var Version = "dev"
+
+// Options configures Serve.
+type Options struct {
+	// Provider is the model connection before the editor's
+	// initializationOptions override it: the binary fills it from defaults,
+	// the environment and its flags.
+	Provider provider.Config
+	// NewProvider builds the model client from the final configuration
+	// (the binary picks the dialect; lsp imports none). Required.
+	NewProvider func(provider.Config) (provider.Provider, error)
+	// Getenv reads the environment (nil: os.Getenv); used to warn at
+	// initialize when the API key variable is unset.
+	Getenv func(string) string
+	// Logger receives the daemon's logs; nil discards them. Never stdout.
+	Logger *zap.Logger
+	// AutoApprove approves every action the policy would ask about
+	// (--yes); initializationOptions.autoApprove overrides it.
+	AutoApprove bool
+}
+
+// readerGrace bounds the wait for the read loop after the input was
+// closed: an input that cannot be closed (a plain io.Reader) keeps its
+// reader blocked until its writer closes, and Serve does not wait for that.
+const readerGrace = 100 * time.Millisecond
+
+// Serve speaks LSP on in/out until the client sends exit, the input ends
+// or ctx is cancelled. At the end every prompt is cancelled, the commands
+// they run are killed (run_bash kills its process group when its context
+// ends) and Serve waits for them before returning.
+//
+// The exit code follows LSP: 0 after shutdown then exit, 1 for exit
+// without shutdown; the end of the input counts as exit. err is nil when
+// the conversation ended by exit or end of input.
+func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) (exitCode int, err error) {
+	if opts.Logger == nil {
+		opts.Logger = zap.NewNop()
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	st := newStream(in, out, opts.Logger)
+	conn := jsonrpc2.NewConn(st)
+	s := newServer(ctx, conn, opts)
+	conn.Go(ctx, s.handle)
+
+	select {
+	case <-s.exited:
+		exitCode = s.exitCode()
+		s.log.Info("exit", zap.Int("code", exitCode))
+	case <-conn.Done():
+		exitCode = s.exitCode()
+		if rerr := conn.Err(); rerr != nil && !errors.Is(rerr, io.EOF) && !errors.Is(rerr, io.ErrUnexpectedEOF) {
+			err = rerr
+		}
+		s.log.Info("input ended", zap.Int("code", exitCode), zap.Error(conn.Err()))
+	case <-ctx.Done():
+		exitCode, err = 1, ctx.Err()
+	}
+	// Nothing more reaches the client: it is gone or said exit.
+	st.stopWriting()
+	cancel()
+	s.tasks.Wait()
+	_ = st.Close()
+	select {
+	case <-conn.Done():
+	case <-time.After(readerGrace):
+		s.log.Debug("the input cannot be closed; its reader ends when the client closes it")
+	}
+	return exitCode, err
+}

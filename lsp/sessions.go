@@ -1,0 +1,184 @@
+package lsp
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/agent-lsp/agent-lsp/agent"
+	"github.com/agent-lsp/agent-lsp/permission"
+	"github.com/agent-lsp/agent-lsp/tools"
+)
+
+// maxTitleRunes bounds a session title taken from its first prompt.
+const maxTitleRunes = 60
+
+// session is one conversation with its own permission grants ("allow for
+// this session" means this one) and its own update numbering.
+type session struct {
+	id      string
+	agent   *agent.Session
+	created time.Time
+	seq     atomic.Int64
+
+	mu      sync.Mutex // guards the fields below
+	title   string
+	updated time.Time
+	running map[int]context.CancelCauseFunc // prompts running or queued
+	nextRun int
+}
+
+func (s *session) nextSeq() int64 { return s.seq.Add(1) }
+
+// track registers a prompt's cancel function until untrack is called.
+func (s *session) track(cancel context.CancelCauseFunc) (untrack func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := s.nextRun
+	s.nextRun++
+	s.running[id] = cancel
+	return func() {
+		s.mu.Lock()
+		delete(s.running, id)
+		s.mu.Unlock()
+	}
+}
+
+func (s *session) cancel(cause error) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.running {
+		c(cause)
+	}
+	return len(s.running)
+}
+
+// touch records a prompt: the first one names an untitled session.
+func (s *session) touch(prompt string, now time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.title == "" {
+		s.title = shortTitle(prompt)
+	}
+	s.updated = now
+}
+
+func shortTitle(prompt string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(prompt), "\n")
+	line = strings.TrimSpace(line)
+	if r := []rune(line); len(r) > maxTitleRunes {
+		return string(r[:maxTitleRunes-1]) + "…"
+	}
+	return line
+}
+
+// sessionStore holds the daemon's sessions in memory.
+type sessionStore struct {
+	s *server
+
+	mu        sync.Mutex
+	byID      map[string]*session
+	order     []*session // creation order
+	defaultID string     // the session of agent.ask
+}
+
+func newSessionStore(s *server) *sessionStore {
+	return &sessionStore{s: s, byID: map[string]*session{}}
+}
+
+var errNotInitialized = errors.New("server not initialized")
+
+// create starts a session wired to the editor: its tools read and edit
+// through the editor, its approvals are popups (or automatic).
+func (st *sessionStore) create(title string) (*session, error) {
+	s := st.s
+	s.mu.Lock()
+	ws, docs, reg, model, cfg := s.ws, s.docs, s.registry, s.model, s.settings
+	s.mu.Unlock()
+	if ws == nil {
+		return nil, errNotInitialized
+	}
+	var approver permission.Approver = popupApprover{s: s}
+	if cfg.autoApprove {
+		approver = permission.AutoApprover{}
+	}
+	id := newSessionID()
+	now := time.Now()
+	sess := &session{id: id, created: now, updated: now, title: strings.TrimSpace(title),
+		running: map[int]context.CancelCauseFunc{}}
+	sess.agent = agent.NewSession(agent.Config{
+		Provider:  model,
+		Model:     cfg.model.Model,
+		MaxTokens: cfg.model.MaxTokens,
+		Thinking:  cfg.model.ThinkingOption(),
+		Budget:    cfg.budget,
+		Keep:      cfg.keep,
+		Tools:     reg,
+		Env:       &tools.Env{Workspace: ws, Docs: docs, Notes: docs.Notes},
+		Gate:      permission.NewPolicy(approver),
+		Logger:    s.log.With(zap.String("session", id)),
+	}, agent.SystemPrompt(ws, runtime.GOOS, shellName()))
+
+	st.mu.Lock()
+	st.byID[id] = sess
+	st.order = append(st.order, sess)
+	st.mu.Unlock()
+	return sess, nil
+}
+
+func (st *sessionStore) get(id string) (*session, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	sess, ok := st.byID[id]
+	return sess, ok
+}
+
+// defaultSession is the session agent.ask prompts go to, made on first use.
+func (st *sessionStore) defaultSession() (*session, error) {
+	st.mu.Lock()
+	sess, ok := st.byID[st.defaultID]
+	st.mu.Unlock()
+	if ok {
+		return sess, nil
+	}
+	sess, err := st.create("")
+	if err != nil {
+		return nil, err
+	}
+	st.mu.Lock()
+	if cur, ok := st.byID[st.defaultID]; ok {
+		sess = cur // made concurrently; the extra one stays in the list, unused
+	} else {
+		st.defaultID = sess.id
+	}
+	st.mu.Unlock()
+	return sess, nil
+}
+
+func (st *sessionStore) all() []*session {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return append([]*session(nil), st.order...)
+}
+
+func (st *sessionStore) cancelAll() int {
+	n := 0
+	for _, sess := range st.all() {
+		n += sess.cancel(errCancelledByClient)
+	}
+	return n
+}
+
+func newSessionID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
+	return "s-" + hex.EncodeToString(b[:])
+}

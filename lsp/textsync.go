@@ -1,0 +1,213 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+)
+
+// overlay is the editor's text of an open document, which may differ from
+// the disk (unsaved changes).
+type overlay struct {
+	uri     string
+	version int32
+	text    string
+}
+
+// overlays holds the open documents by canonical path.
+type overlays struct {
+	mu      sync.Mutex
+	byPath  map[string]overlay
+	keys    map[string]string // URI → path key of open documents (no symlink walk per keystroke)
+	changed chan struct{}     // closed and replaced on every change: a broadcast
+}
+
+func newOverlays() *overlays {
+	return &overlays{byPath: map[string]overlay{}, keys: map[string]string{}, changed: make(chan struct{})}
+}
+
+func (o *overlays) get(path string) (overlay, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	ov, ok := o.byPath[path]
+	return ov, ok
+}
+
+// set stores (or with ok false removes) an overlay and wakes the waiters.
+func (o *overlays) set(path string, ov overlay, ok bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if ok {
+		o.byPath[path] = ov
+		o.keys[ov.uri] = path
+	} else {
+		delete(o.keys, o.byPath[path].uri)
+		delete(o.byPath, path)
+	}
+	close(o.changed)
+	o.changed = make(chan struct{})
+}
+
+// update applies f to an open document's overlay.
+func (o *overlays) update(path string, f func(*overlay) error) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	ov, ok := o.byPath[path]
+	if !ok {
+		return fmt.Errorf("document %s is not open", path)
+	}
+	if err := f(&ov); err != nil {
+		return err
+	}
+	o.byPath[path] = ov
+	close(o.changed)
+	o.changed = make(chan struct{})
+	return nil
+}
+
+// wait blocks until done reports true for the document's overlay (open or
+// not), or ctx ends.
+func (o *overlays) wait(ctx context.Context, path string, done func(ov overlay, open bool) bool) error {
+	for {
+		o.mu.Lock()
+		ov, open := o.byPath[path]
+		changed := o.changed
+		o.mu.Unlock()
+		if done(ov, open) {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// keyOf returns the overlay key of a URI: remembered for open documents,
+// computed otherwise.
+func (o *overlays) keyOf(uri string) (string, error) {
+	o.mu.Lock()
+	key, ok := o.keys[uri]
+	o.mu.Unlock()
+	if ok {
+		return key, nil
+	}
+	return documentPath(uri)
+}
+
+// documentPath maps a document URI to its overlay key.
+func documentPath(uri string) (string, error) {
+	path, err := uriToPath(uri)
+	if err != nil {
+		return "", err
+	}
+	return canonicalPath(path), nil
+}
+
+func (s *server) didOpen(_ context.Context, r *request) (any, error) {
+	var p protocol.DidOpenTextDocumentParams
+	if err := decodeParams(r.params, &p); err != nil {
+		return nil, err
+	}
+	path, err := documentPath(string(p.TextDocument.URI))
+	if err != nil {
+		s.log.Debug("not tracking a document", zap.Error(err))
+		return nil, nil
+	}
+	s.overlays.set(path, overlay{uri: string(p.TextDocument.URI), version: p.TextDocument.Version, text: p.TextDocument.Text}, true)
+	return nil, nil
+}
+
+// contentChange is TextDocumentContentChangeEvent with a pointer range:
+// protocol's value Range makes a whole-text change look like an insert at 0:0.
+type contentChange struct {
+	Range *protocol.Range `json:"range"`
+	Text  string          `json:"text"`
+}
+
+type didChangeParams struct {
+	TextDocument struct {
+		URI     string `json:"uri"`
+		Version int32  `json:"version"`
+	} `json:"textDocument"`
+	ContentChanges []contentChange `json:"contentChanges"`
+}
+
+func (s *server) didChange(_ context.Context, r *request) (any, error) {
+	var p didChangeParams
+	if err := decodeParams(r.params, &p); err != nil {
+		return nil, err
+	}
+	path, err := s.overlays.keyOf(p.TextDocument.URI)
+	if err != nil {
+		return nil, nil
+	}
+	return nil, s.overlays.update(path, func(ov *overlay) error {
+		ov.text = applyChanges(ov.text, p.ContentChanges)
+		ov.version = p.TextDocument.Version
+		return nil
+	})
+}
+
+// applyChanges applies content changes in order, each against the text
+// the previous one produced.
+func applyChanges(text string, changes []contentChange) string {
+	for _, c := range changes {
+		if c.Range == nil {
+			text = c.Text
+			continue
+		}
+		starts := lineStarts(text)
+		start := offsetOf(text, starts, c.Range.Start)
+		end := offsetOf(text, starts, c.Range.End)
+		if end < start {
+			start, end = end, start
+		}
+		text = text[:start] + c.Text + text[end:]
+	}
+	return text
+}
+
+type documentParams struct {
+	TextDocument struct {
+		URI string `json:"uri"`
+	} `json:"textDocument"`
+}
+
+func (s *server) didClose(_ context.Context, r *request) (any, error) {
+	var p documentParams
+	if err := decodeParams(r.params, &p); err != nil {
+		return nil, err
+	}
+	path, err := s.overlays.keyOf(p.TextDocument.URI)
+	if err != nil {
+		return nil, nil
+	}
+	s.overlays.set(path, overlay{}, false)
+	// A buffer closed without saving drops the agent's edits with it.
+	s.documents().forget(path)
+	return nil, nil
+}
+
+func (s *server) didSave(_ context.Context, r *request) (any, error) {
+	var p documentParams
+	if err := decodeParams(r.params, &p); err != nil {
+		return nil, err
+	}
+	path, err := s.overlays.keyOf(p.TextDocument.URI)
+	if err != nil {
+		return nil, nil
+	}
+	s.documents().forget(path)
+	return nil, nil
+}
+
+func (s *server) documents() *editorDocuments {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.docs
+}
