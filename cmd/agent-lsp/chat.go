@@ -101,12 +101,17 @@ func newChat(f *chatFlags, fs *flag.FlagSet, stdin io.Reader, progress io.Writer
 		_ = closeModel()
 		return nil, err
 	}
+	store, err := openStore(f, log)
+	if err != nil {
+		_ = closeModel()
+		return nil, err
+	}
 	approverTTY := permission.NewTerminalApprover(stdin, progress, color)
 	var approver permission.Approver = approverTTY
 	if f.yes {
 		approver = permission.AutoApprover{}
 	}
-	session := agent.NewSession(agent.Config{
+	acfg := agent.Config{
 		Provider:  model,
 		Model:     cfg.Model,
 		MaxTokens: cfg.MaxTokens,
@@ -114,9 +119,56 @@ func newChat(f *chatFlags, fs *flag.FlagSet, stdin io.Reader, progress io.Writer
 		Tools:     reg,
 		Env:       &tools.Env{Workspace: ws, Docs: &tools.DiskDocuments{Workspace: ws}},
 		Gate:      permission.NewPolicy(approver),
+		Budget:    f.budget,
+		Keep:      f.keep,
+		Store:     store,
 		Logger:    log,
-	}, agent.SystemPrompt(ws, runtime.GOOS, shellName()))
+	}
+	session, err := openSession(f, acfg, store, agent.SystemPrompt(ws, runtime.GOOS, shellName()))
+	if err != nil {
+		_ = closeModel()
+		return nil, err
+	}
 	return &chat{session: session, approver: approverTTY, closeAll: closeModel}, nil
+}
+
+// openStore opens the session store unless the session stays in memory.
+func openStore(f *chatFlags, log *zap.Logger) (*agent.Store, error) {
+	if f.noSave && f.resume == "" && !f.cont {
+		return nil, nil
+	}
+	dir := f.stateDir
+	if dir == "" {
+		d, err := agent.DefaultStateDir()
+		if err != nil {
+			return nil, fmt.Errorf("session store: %w (use --state-dir or --no-save)", err)
+		}
+		dir = d
+	}
+	return agent.NewStore(dir, log)
+}
+
+// openSession starts a new session or resumes a stored one.
+func openSession(f *chatFlags, cfg agent.Config, store *agent.Store, systemPrompt string) (*agent.Session, error) {
+	id := f.resume
+	if f.cont {
+		list, err := store.List()
+		if err != nil {
+			return nil, err
+		}
+		if len(list) == 0 {
+			return nil, fmt.Errorf("--continue: no stored session in %s", store.Dir())
+		}
+		id = list[0].ID
+	}
+	if id == "" {
+		return agent.NewSession(cfg, systemPrompt), nil
+	}
+	s, err := agent.ResumeSession(cfg, id)
+	if err != nil {
+		return nil, fmt.Errorf("resume session %s: %w", id, err)
+	}
+	return s, nil
 }
 
 // promptInterruptible runs one prompt; Ctrl-C cancels the prompt, not the
@@ -170,11 +222,28 @@ func (c *chat) repl(ctx context.Context, stdout io.Writer, color, interactive bo
 			continue
 		case "/exit", "/quit":
 			return 0
+		case "/compact":
+			c.compact(ctx, p)
+			continue
+		case "/session":
+			fmt.Fprintf(stdout, "session %s\n", c.session.ID())
+			continue
 		}
 		c.promptInterruptible(ctx, line, p)
 		if ctx.Err() != nil {
 			return 1
 		}
+	}
+}
+
+// compact runs a manual compaction and reports it.
+func (c *chat) compact(ctx context.Context, p *printer) {
+	res, err := c.session.Compact(ctx, p)
+	switch {
+	case err != nil:
+		p.OnEvent(agent.Event{Kind: agent.EventError, Err: fmt.Errorf("compact: %w", err)})
+	case res.Elided == 0 && res.Summarised == 0:
+		p.write(p.progress, p.style(ansiDim, fmt.Sprintf("[nothing to compact: about %d tokens, all recent]", res.BeforeTokens))+"\n")
 	}
 }
 

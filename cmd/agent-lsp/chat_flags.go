@@ -76,6 +76,12 @@ type chatFlags struct {
 	prompt  string
 	logFile string
 	noColor bool
+	// Context and sessions.
+	budget, keep int
+	resume       string
+	cont         bool
+	stateDir     string
+	noSave       bool
 }
 
 func parseChatFlags(args []string, stderr io.Writer) (*chatFlags, *flag.FlagSet, error) {
@@ -88,6 +94,12 @@ func parseChatFlags(args []string, stderr io.Writer) (*chatFlags, *flag.FlagSet,
 	fs.StringVar(&c.prompt, "p", "", "one-shot prompt: print the answer and exit")
 	fs.StringVar(&c.logFile, "log-file", "", "write debug logs to this file (default: warnings to stderr)")
 	fs.BoolVar(&c.noColor, "no-color", false, "no ANSI colours")
+	fs.IntVar(&c.budget, "budget", 0, "context budget in tokens; compaction keeps requests under it (default: 80% of the model's context window)")
+	fs.IntVar(&c.keep, "keep", 0, "recent messages kept verbatim by compaction (default 8)")
+	fs.StringVar(&c.resume, "resume", "", "resume the stored session with this ID")
+	fs.BoolVar(&c.cont, "continue", false, "resume the most recent stored session")
+	fs.StringVar(&c.stateDir, "state-dir", "", "where sessions are stored (default $XDG_STATE_HOME/agent-lsp/sessions)")
+	fs.BoolVar(&c.noSave, "no-save", false, "keep the session in memory only")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: agent-lsp chat [flags]\n\n")
 		fs.PrintDefaults()
@@ -97,6 +109,12 @@ func parseChatFlags(args []string, stderr io.Writer) (*chatFlags, *flag.FlagSet,
 	}
 	if fs.NArg() > 0 {
 		return nil, nil, fmt.Errorf("unexpected arguments %q (quote the prompt: -p \"...\")", fs.Args())
+	}
+	if c.resume != "" && c.cont {
+		return nil, nil, fmt.Errorf("--resume and --continue exclude each other")
+	}
+	if c.budget < 0 || c.keep < 0 {
+		return nil, nil, fmt.Errorf("--budget and --keep must not be negative")
 	}
 	if c.dir == "" {
 		wd, err := os.Getwd()

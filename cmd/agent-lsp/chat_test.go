@@ -49,6 +49,9 @@ func baseURL(srv *providertest.Server, dialect string) string {
 // runChatCmd runs `agent-lsp chat` in-process with stdin as the approvals.
 func runChatCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	if os.Getenv("XDG_STATE_HOME") == "" || !strings.HasPrefix(os.Getenv("XDG_STATE_HOME"), os.TempDir()) {
+		t.Setenv("XDG_STATE_HOME", t.TempDir()) // sessions of tests never land in the real state dir
+	}
 	var out, errOut bytes.Buffer
 	code = run(append([]string{"chat"}, args...), strings.NewReader(stdin), &out, &errOut)
 	return code, out.String(), errOut.String()
@@ -161,7 +164,7 @@ func TestChatOneShotEditScenario(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(root, "NOTES.md")); !os.IsNotExist(err) {
 				t.Errorf("denied write_file created NOTES.md (stat err %v)", err)
 			}
-			if !strings.Contains(stderr, "[round end TOOL_USE in=1600 out=40 cache=1408]") {
+			if !strings.Contains(stderr, "[round end TOOL_USE in=1600 out=40 cache=1408 cost=$") {
 				t.Errorf("round line missing from stderr:\n%s", stderr)
 			}
 			if !strings.Contains(stderr, "⚙ edit_file") {
@@ -198,5 +201,59 @@ func TestVersionAndUnknownCommand(t *testing.T) {
 	out.Reset()
 	if code := run([]string{"frobnicate"}, strings.NewReader(""), &out, &errOut); code != 2 || out.Len() != 0 {
 		t.Fatalf("unknown command: exit %d, stdout %q", code, out.String())
+	}
+}
+
+// A session stored by one chat run is resumed by the next with --continue
+// (and --resume ID): the model sees the earlier exchange.
+func TestChatContinueResumesStoredSession(t *testing.T) {
+	state := t.TempDir()
+	srv := providertest.NewServer(t, providertest.Script{
+		{Text: "Noted: the codeword is tulip.", Usage: provider.Usage{PromptTokens: 900, CompletionTokens: 8}},
+		{Text: "The codeword is tulip.", Usage: provider.Usage{PromptTokens: 950, CompletionTokens: 6, CachedTokens: 896}},
+	})
+	root := t.TempDir()
+	common := []string{"--base-url", srv.OpenAIBaseURL(), "--api-key-env", "none", "--dir", root, "--state-dir", state}
+	if code, out, errOut := runChatCmd(t, "", append(common, "-p", "Remember the codeword tulip.")...); code != 0 {
+		t.Fatalf("first run: exit %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, errOut := runChatCmd(t, "", append(common, "--continue", "-p", "What is the codeword?")...)
+	if code != 0 || !strings.Contains(out, "tulip") {
+		t.Fatalf("continued run: exit %d\n%s\n%s", code, out, errOut)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 || !bytes.Contains(reqs[1].Body, []byte("Remember the codeword tulip.")) {
+		t.Fatalf("the resumed request does not carry the earlier prompt: %s", reqs[len(reqs)-1].Body)
+	}
+	code, _, errOut = runChatCmd(t, "", append(common, "--resume", "no-such-session", "-p", "hi")...)
+	if code == 0 || !strings.Contains(errOut, "no-such-session") {
+		t.Fatalf("resume of a missing session: exit %d, %q", code, errOut)
+	}
+}
+
+// The REPL reads prompts line by line from a non-terminal stdin, runs
+// /compact, and ends at end of input.
+func TestChatREPLCompactCommand(t *testing.T) {
+	srv := providertest.NewServer(t, providertest.Script{
+		{Text: "first answer", Usage: provider.Usage{PromptTokens: 500, CompletionTokens: 5}},
+		{Text: "second answer", Usage: provider.Usage{PromptTokens: 520, CompletionTokens: 5}},
+		{Text: "The user said hello twice.", Usage: provider.Usage{PromptTokens: 300, CompletionTokens: 9}},
+	})
+	code, out, errOut := runChatCmd(t, "hello\n/compact\nagain\n/compact\n",
+		"--base-url", srv.OpenAIBaseURL(), "--api-key-env", "none", "--dir", t.TempDir(), "--no-save", "--keep", "2")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "first answer") || !strings.Contains(out, "second answer") {
+		t.Fatalf("REPL output:\n%s", out)
+	}
+	if !strings.Contains(out, "[nothing to compact: about ") {
+		t.Fatalf("the first /compact (nothing older than --keep) said nothing:\n%s", out)
+	}
+	if !strings.Contains(out, "[compacted ") {
+		t.Fatalf("the second /compact did not compact:\n%s", out)
+	}
+	if reqs := srv.Requests(); len(reqs) != 3 || bytes.Contains(reqs[2].Body, []byte(`"tools"`)) {
+		t.Fatalf("want 3 requests, the summary call without tools; got %d", len(reqs))
 	}
 }

@@ -81,7 +81,7 @@ func TestDemoRecordingReplays(t *testing.T) {
 		t.Errorf("replayed answer missing:\n%s", stdout)
 	}
 	for _, want := range []string{"⚙ glob", "⚙ grep", "⚙ read_file", "⚙ edit_file", "⚙ run_bash",
-		"[y] allow", "[round end END_TURN in=2190 out=60 cache=2048]"} {
+		"[y] allow", "[round end END_TURN in=2190 out=60 cache=2048 cost=$"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("replay progress lacks %q:\n%s", want, stderr)
 		}

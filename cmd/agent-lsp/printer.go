@@ -79,8 +79,12 @@ func (p *printer) OnEvent(e agent.Event) {
 		p.write(p.progress, p.toolResultLine(e)+"\n")
 	case agent.EventRoundEnd:
 		p.freshLine(p.answer)
-		line := fmt.Sprintf("[round end %s in=%d out=%d cache=%d]", strings.ToUpper(string(e.ModelStop)),
-			e.Usage.PromptTokens, e.Usage.CompletionTokens, e.Usage.CachedTokens)
+		line := fmt.Sprintf("[round end %s in=%d out=%d cache=%d cost=$%.6f total=$%.6f]", strings.ToUpper(string(e.ModelStop)),
+			e.Usage.PromptTokens, e.Usage.CompletionTokens, e.Usage.CachedTokens, e.Cost, e.Totals.Cost)
+		p.write(p.progress, p.style(ansiDim, line)+"\n")
+	case agent.EventCompacted:
+		p.freshLine(p.answer)
+		line := fmt.Sprintf("[compacted %d → %d tokens]", e.BeforeTokens, e.AfterTokens)
 		p.write(p.progress, p.style(ansiDim, line)+"\n")
 	case agent.EventError:
 		p.freshLine(p.answer)
