@@ -1,0 +1,140 @@
+package mcp
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func env(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
+
+func writeMCPJSON(t *testing.T, text string) string {
+	t.Helper()
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, ConfigFileName), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+func TestLoadConfigMergeOrderLaterWins(t *testing.T) {
+	root := writeMCPJSON(t, `{"mcpServers":{
+		"fs":   {"command":"npx","args":["-y","@modelcontextprotocol/server-filesystem","${HOME}/src"],"env":{"A":"${A:-fallback}"},"cwd":"sub"},
+		"gh":   {"type":"http","url":"https://api.example.com/mcp","headers":{"Authorization":"Bearer ${GH_TOKEN}"},"timeout":90000},
+		"both": {"command":"from-file"}
+	}}`)
+	init := json.RawMessage(`{"model":"x","mcpServers":{"both":{"command":"from-init","timeout":"45s"},"extra":{"url":"http://127.0.0.1:9/mcp"}}}`)
+	flags := []string{"both=from-flag --verbose", "npx -y @modelcontextprotocol/server-memory@2026.8.31"}
+	cfgs, errs := LoadConfig(root, init, flags, env(map[string]string{"HOME": "/home/u", "GH_TOKEN": "t0k"}))
+	if len(errs) != 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+	got := map[string]ServerConfig{}
+	var names []string
+	for _, c := range cfgs {
+		got[c.Name] = c
+		names = append(names, c.Name)
+	}
+	if want := []string{"both", "extra", "fs", "gh", "server-memory"}; !reflect.DeepEqual(names, want) {
+		t.Fatalf("names = %v, want %v", names, want)
+	}
+	fs := got["fs"]
+	if fs.Type != TypeStdio || fs.Command != "npx" || !reflect.DeepEqual(fs.Args, []string{"-y", "@modelcontextprotocol/server-filesystem", "/home/u/src"}) ||
+		fs.Env["A"] != "fallback" || fs.Cwd != filepath.Join(root, "sub") || fs.Source != filepath.Join(root, ConfigFileName) {
+		t.Errorf("fs = %+v", fs)
+	}
+	if gh := got["gh"]; gh.Type != TypeHTTP || gh.Headers["Authorization"] != "Bearer t0k" || gh.Timeout != 90*time.Second {
+		t.Errorf("gh = %+v", gh)
+	}
+	if b := got["both"]; b.Command != "from-flag" || !reflect.DeepEqual(b.Args, []string{"--verbose"}) || b.Source != "--mcp" {
+		t.Errorf("both = %+v, want the flag's", b)
+	}
+	if e := got["extra"]; e.Type != TypeHTTP || e.Source != "initializationOptions" {
+		t.Errorf("extra = %+v, want an http server inferred from url", e)
+	}
+	if mem := got["server-memory"]; mem.Command != "npx" || len(mem.Args) != 2 {
+		t.Errorf("server-memory = %+v", mem)
+	}
+}
+
+func TestLoadConfigErrorsNameSourceServerAndField(t *testing.T) {
+	root := writeMCPJSON(t, `{"mcpServers":{
+		"good":    {"command":"ok"},
+		"noCmd":   {"args":["x"]},
+		"badArgs": {"command":"x","args":"not-an-array"},
+		"badType": {"type":"ws","url":"ws://x"},
+		"badURL":  {"type":"http","url":"ftp://x"},
+		"unset":   {"command":"x","env":{"T":"${NOT_SET}"}},
+		"badTime": {"command":"x","timeout":"soon"}
+	}}`)
+	cfgs, errs := LoadConfig(root, json.RawMessage(`{"mcpServers":{"i":{"command":7}}}`), []string{""}, env(nil))
+	if len(cfgs) != 1 || cfgs[0].Name != "good" {
+		t.Errorf("good configs = %+v", cfgs)
+	}
+	var msgs []string
+	for _, e := range errs {
+		msgs = append(msgs, e.Error())
+	}
+	all := strings.Join(msgs, "\n")
+	for _, want := range []string{
+		`.mcp.json: server "noCmd": field "command": required`,
+		`server "badArgs": field "args": must be an array of strings`,
+		`server "badType": field "type": must be`,
+		`server "badURL": field "url"`,
+		`server "unset": field "env": "T": environment variable NOT_SET is not set`,
+		`server "badTime": field "timeout"`,
+		`initializationOptions: server "i": field "command": must be a string`,
+		`--mcp #1: empty value`,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("errors lack %q:\n%s", want, all)
+		}
+	}
+	if len(errs) != 8 {
+		t.Errorf("%d errors, want 8:\n%s", len(errs), all)
+	}
+}
+
+func TestLoadConfigBrokenFileAndDemoFlag(t *testing.T) {
+	root := writeMCPJSON(t, `{"mcpServers": {`)
+	cfgs, errs := LoadConfig(root, nil, []string{"demo"}, env(nil))
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), ConfigFileName) {
+		t.Errorf("errors = %v, want one naming the file", errs)
+	}
+	exe, _ := os.Executable()
+	if len(cfgs) != 1 || cfgs[0].Name != DemoServerName || cfgs[0].Command != exe || !reflect.DeepEqual(cfgs[0].Args, []string{"mcp-demo"}) {
+		t.Errorf("demo config = %+v", cfgs)
+	}
+}
+
+func TestNameFromCommand(t *testing.T) {
+	for _, tc := range []struct{ cmd, want string }{
+		{"npx -y @modelcontextprotocol/server-filesystem /tmp", "server-filesystem"},
+		{"uvx mcp-server-git --repository .", "mcp-server-git"},
+		{"node ./dist/index.js", "index"},
+		{"/usr/local/bin/my.server --flag", "my"},
+		{"python3 -m weather_server", "weather_server"},
+	} {
+		cfgs, errs := parseFlags([]string{tc.cmd}, "", env(nil))
+		if len(errs) != 0 || len(cfgs) != 1 || cfgs[0].Name != tc.want {
+			t.Errorf("%q → %+v %v, want name %q", tc.cmd, cfgs, errs, tc.want)
+		}
+	}
+	cfgs, _ := parseFlags([]string{"npx a-server", "npx a-server --other"}, "", env(nil))
+	if len(cfgs) != 2 || cfgs[0].Name != "a-server" || cfgs[1].Name != "a-server_2" {
+		t.Errorf("duplicate names = %+v", cfgs)
+	}
+}
+
+func TestChildEnvDropsSecretsKeepsConfigured(t *testing.T) {
+	got := childEnv([]string{"PATH=/bin", "OPENAI_API_KEY=sk", "GITHUB_TOKEN=gh", "HOME=/h", "DB_PASSWORD=p"},
+		map[string]string{"GITHUB_TOKEN": "given", "HOME": "/other"})
+	want := []string{"PATH=/bin", "GITHUB_TOKEN=given", "HOME=/other"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("childEnv = %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,193 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agent-lsp/agent-lsp/mcp/demo"
+)
+
+// The test binary doubles as every MCP server the tests need, broken ones
+// included: re-executed with testServerEnv set, TestMain runs that server on
+// stdin/stdout instead of the tests. Re-executing is faster than building
+// separate programs and keeps each behaviour next to its test.
+const testServerEnv = "AGENT_LSP_MCP_TEST_SERVER"
+
+// grandchildPIDFileEnv names the file the "spawner" server writes its
+// grandchild's pid to.
+const grandchildPIDFileEnv = "AGENT_LSP_MCP_TEST_GRANDCHILD_PID_FILE"
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(testServerEnv); mode != "" {
+		os.Exit(runTestServer(mode))
+	}
+	code := m.Run()
+	// No test may leave a server process behind: every child of the test
+	// binary must be gone once the managers are closed.
+	if left := liveChildren(os.Getpid()); len(left) > 0 && code == 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: server processes left behind: %v\n", left)
+		code = 1
+	}
+	os.Exit(code)
+}
+
+// liveChildren lists the running (not zombie) child processes of pid.
+func liveChildren(pid int) []string {
+	entries, _ := os.ReadDir("/proc")
+	var out []string
+	for _, e := range entries {
+		data, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(data)
+		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(fields) > 1 && fields[1] == strconv.Itoa(pid) && fields[0] != "Z" && fields[0] != "X" {
+			out = append(out, e.Name()+" "+s[:strings.LastIndexByte(s, ')')+1])
+		}
+	}
+	return out
+}
+
+func runTestServer(mode string) int {
+	ctx := context.Background()
+	fmt.Fprintf(os.Stderr, "test server %q pid=%d starting\n", mode, os.Getpid())
+	var err error
+	switch mode {
+	case "demo":
+		err = demo.Serve(ctx, os.Stdin, os.Stdout)
+	case "nonjson":
+		// A debug print to stdout, the classic stdio server bug.
+		fmt.Fprintln(os.Stdout, "Server starting... listening on stdio")
+		err = demo.Serve(ctx, os.Stdin, os.Stdout)
+	case "broken":
+		err = brokenServer().Run(ctx, &sdk.StdioTransport{})
+	case "legacy":
+		err = legacyServer().Run(ctx, &sdk.StdioTransport{})
+	case "silent":
+		// Reads its input and never answers anything.
+		buf := make([]byte, 4096)
+		for {
+			if _, err := os.Stdin.Read(buf); err != nil {
+				return 0
+			}
+		}
+	case "spawner":
+		// Starts a long-lived grandchild in its own process group, then
+		// serves: Close must reach the grandchild through the group kill.
+		child := exec.Command("sleep", "300")
+		if err := child.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, "spawn:", err)
+			return 1
+		}
+		_ = os.WriteFile(os.Getenv(grandchildPIDFileEnv), []byte(strconv.Itoa(child.Process.Pid)), 0o644)
+		err = demo.Serve(ctx, os.Stdin, os.Stdout)
+	default:
+		fmt.Fprintf(os.Stderr, "unknown test server mode %q\n", mode)
+		return 2
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "server error:", err)
+		return 1
+	}
+	return 0
+}
+
+// brokenServer misbehaves on request, one tool per failure.
+func brokenServer() *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "broken", Version: "1"}, nil)
+	text := func(s string) *sdk.CallToolResult {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
+	}
+	sdk.AddTool(s, &sdk.Tool{Name: "ok", Description: "answers ok"},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+			return text(fmt.Sprintf("ok from pid %d", os.Getpid())), nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "crash", Description: "exits in the middle of the call"},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+			fmt.Fprintln(os.Stderr, "fatal: simulated crash in the middle of a call")
+			os.Exit(3)
+			return nil, nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "hang", Description: "never answers"},
+		func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+			time.Sleep(time.Hour) // ignores ctx on purpose, like a stuck handler
+			return text("woke up"), nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "big", Description: "returns 5 MB of text"},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+			line := strings.Repeat("x", 99) + "\n"
+			return text("BEGIN\n" + strings.Repeat(line, 5<<20/len(line)) + "END"), nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "fail", Description: "reports a tool error"},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: "disk quota exceeded"}}}, nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "add_tool", Description: "adds the tool late_tool (tools/list_changed follows)"},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+			sdk.AddTool(s, &sdk.Tool{Name: "late_tool", Description: "added at run time"},
+				func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+					return text("late tool works"), nil, nil
+				})
+			return text("added late_tool"), nil, nil
+		})
+	yes := true
+	sdk.AddTool(s, &sdk.Tool{Name: "wipe", Description: "destructive", Annotations: &sdk.ToolAnnotations{DestructiveHint: &yes}},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+			return text("wiped"), nil, nil
+		})
+	return s
+}
+
+// legacyServer answers the initialize handshake but lets server/discover
+// go unanswered, like a pre-2026 server that ignores unknown methods.
+func legacyServer() *sdk.Server {
+	s := demo.NewServer(nil)
+	s.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			if method == "server/discover" {
+				<-ctx.Done()
+				return nil, ctx.Err()
+			}
+			return next(ctx, method, req)
+		}
+	})
+	return s
+}
+
+// testServer is the config of the test binary as the given server.
+func testServer(name, mode string) ServerConfig {
+	return ServerConfig{Name: name, Type: TypeStdio, Command: os.Args[0], Env: map[string]string{testServerEnv: mode}, Source: "test"}
+}
+
+// processGone reports whether pid no longer runs (a zombie counts as gone:
+// it runs nothing and its parent only has to reap it).
+func processGone(pid int) bool {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	fields := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
+	return len(fields) > 0 && (fields[0] == "Z" || fields[0] == "X")
+}
+
+// waitGone waits a little for pid to be gone.
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !processGone(pid) {
+		if time.Now().After(deadline) {
+			t.Errorf("process %d still running", pid)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
