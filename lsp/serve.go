@@ -33,6 +33,10 @@ type Options struct {
 	// AutoApprove approves every action the policy would ask about
 	// (--yes); initializationOptions.autoApprove overrides it.
 	AutoApprove bool
+	// StateDir is where sessions are stored, one JSONL file each, so that
+	// they survive a restart ("": agent.DefaultStateDir()). When it cannot
+	// be created the daemon logs a warning and keeps sessions in memory.
+	StateDir string
 }
 
 // readerGrace bounds the wait for the read loop after the input was

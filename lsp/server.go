@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
 
+	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
@@ -55,6 +56,7 @@ type server struct {
 	docs            *editorDocuments
 	registry        *tools.Registry
 	sessions        *sessionStore
+	store           *agent.Store // nil: sessions live in memory only
 }
 
 func newServer(ctx context.Context, conn jsonrpc2.Conn, opts Options) *server {
@@ -71,6 +73,7 @@ func newServer(ctx context.Context, conn jsonrpc2.Conn, opts Options) *server {
 	if s.getenv == nil {
 		s.getenv = os.Getenv
 	}
+	s.store = openStore(opts.StateDir, s.log)
 	s.sessions = newSessionStore(s)
 	return s
 }
@@ -128,6 +131,7 @@ func init() {
 		"agent/sessions":   {serve: (*server).listSessions},
 		"agent/tools":      {serve: (*server).listTools},
 		"agent/cancel":     {serve: (*server).cancelSession},
+		"agent/compact":    {serve: (*server).compact, async: true},
 	}
 }
 

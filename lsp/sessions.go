@@ -2,16 +2,12 @@ package lsp
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"go.uber.org/zap"
 
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/permission"
@@ -80,13 +76,16 @@ func shortTitle(prompt string) string {
 	return line
 }
 
-// sessionStore holds the daemon's sessions in memory.
+// sessionStore holds the daemon's loaded sessions. Sessions stored by an
+// earlier run of the daemon are loaded (resumed) on first use.
 type sessionStore struct {
 	s *server
 
+	resumeMu sync.Mutex // one resume at a time: a session is never loaded twice
+
 	mu        sync.Mutex
 	byID      map[string]*session
-	order     []*session // creation order
+	order     []*session // load order
 	defaultID string     // the session of agent.ask
 }
 
@@ -96,25 +95,23 @@ func newSessionStore(s *server) *sessionStore {
 
 var errNotInitialized = errors.New("server not initialized")
 
-// create starts a session wired to the editor: its tools read and edit
-// through the editor, its approvals are popups (or automatic).
-func (st *sessionStore) create(title string) (*session, error) {
+// agentConfig wires a session to the editor: its tools read and edit
+// through the editor, its approvals are popups (or automatic), and it is
+// written to the daemon's store when there is one. It also returns the
+// system prompt for a new session.
+func (st *sessionStore) agentConfig() (agent.Config, string, error) {
 	s := st.s
 	s.mu.Lock()
 	ws, docs, reg, model, cfg := s.ws, s.docs, s.registry, s.model, s.settings
 	s.mu.Unlock()
 	if ws == nil {
-		return nil, errNotInitialized
+		return agent.Config{}, "", errNotInitialized
 	}
 	var approver permission.Approver = popupApprover{s: s}
 	if cfg.autoApprove {
 		approver = permission.AutoApprover{}
 	}
-	id := newSessionID()
-	now := time.Now()
-	sess := &session{id: id, created: now, updated: now, title: strings.TrimSpace(title),
-		running: map[int]context.CancelCauseFunc{}}
-	sess.agent = agent.NewSession(agent.Config{
+	return agent.Config{
 		Provider:  model,
 		Model:     cfg.model.Model,
 		MaxTokens: cfg.model.MaxTokens,
@@ -124,14 +121,34 @@ func (st *sessionStore) create(title string) (*session, error) {
 		Tools:     reg,
 		Env:       &tools.Env{Workspace: ws, Docs: docs, Notes: docs.Notes},
 		Gate:      permission.NewPolicy(approver),
-		Logger:    s.log.With(zap.String("session", id)),
-	}, agent.SystemPrompt(ws, runtime.GOOS, shellName()))
+		Store:     s.store,
+		Logger:    s.log,
+	}, agent.SystemPrompt(ws, runtime.GOOS, shellName()), nil
+}
 
+// create starts a new session; its id is the agent session's, the one
+// its file in the store is named after.
+func (st *sessionStore) create(title string) (*session, error) {
+	cfg, system, err := st.agentConfig()
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now()
+	sess := newSession(agent.NewSession(cfg, system), strings.TrimSpace(title), now, now)
+	st.add(sess)
+	return sess, nil
+}
+
+func newSession(a *agent.Session, title string, created, updated time.Time) *session {
+	return &session{id: a.ID(), agent: a, title: title, created: created, updated: updated,
+		running: map[int]context.CancelCauseFunc{}}
+}
+
+func (st *sessionStore) add(sess *session) {
 	st.mu.Lock()
-	st.byID[id] = sess
+	st.byID[sess.id] = sess
 	st.order = append(st.order, sess)
 	st.mu.Unlock()
-	return sess, nil
 }
 
 func (st *sessionStore) get(id string) (*session, bool) {
@@ -175,10 +192,4 @@ func (st *sessionStore) cancelAll() int {
 		n += sess.cancel(errCancelledByClient)
 	}
 	return n
-}
-
-func newSessionID() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
-	return "s-" + hex.EncodeToString(b[:])
 }

@@ -4,6 +4,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/agent-lsp/agent-lsp/tools"
 )
 
 // The agent's own credentials (model API keys and the like) must not reach
@@ -13,27 +15,12 @@ import (
 // configuration sets explicitly, which are kept even when they are tokens:
 // the user gave them to that server on purpose.
 
-var secretNameSuffixes = []string{
-	"KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS",
-	"CREDENTIAL", "CREDENTIALS", "AUTH", "PAT",
-}
-
-func isSecretEnvName(name string) bool {
-	up := strings.ToUpper(name)
-	for _, s := range secretNameSuffixes {
-		if up == s || strings.HasSuffix(up, "_"+s) {
-			return true
-		}
-	}
-	return strings.Contains(up, "SECRET") || strings.Contains(up, "PASSWORD")
-}
-
 // childEnv is environ without secrets, with extra set on top.
 func childEnv(environ []string, extra map[string]string) []string {
 	out := make([]string, 0, len(environ)+len(extra))
 	for _, kv := range environ {
 		name, _, _ := strings.Cut(kv, "=")
-		if _, overridden := extra[name]; overridden || isSecretEnvName(name) {
+		if _, overridden := extra[name]; overridden || tools.IsSecretEnvName(name) {
 			continue
 		}
 		out = append(out, kv)

@@ -23,9 +23,10 @@ var secretNameSuffixes = []string{
 // secretNameWords mark a secret wherever they appear in the name.
 var secretNameWords = []string{"SECRET", "PASSWORD"}
 
-// isSecretEnvName reports whether an environment variable name looks like
-// it holds a credential.
-func isSecretEnvName(name string) bool {
+// IsSecretEnvName reports whether an environment variable name looks like
+// it holds a credential. Every child process the agent starts (commands,
+// MCP servers) goes without such variables.
+func IsSecretEnvName(name string) bool {
 	up := strings.ToUpper(name)
 	for _, s := range secretNameSuffixes {
 		if up == s || strings.HasSuffix(up, "_"+s) {
@@ -45,7 +46,7 @@ func scrubEnv(environ []string) []string {
 	out := make([]string, 0, len(environ))
 	for _, kv := range environ {
 		name, _, _ := strings.Cut(kv, "=")
-		if !isSecretEnvName(name) {
+		if !IsSecretEnvName(name) {
 			out = append(out, kv)
 		}
 	}

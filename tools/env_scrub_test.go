@@ -17,12 +17,12 @@ func TestIsSecretEnvName(t *testing.T) {
 		"GOPROXY", "HTTP_PROXY", "CLASSPATH", "EDITOR", "XDG_RUNTIME_DIR", "MONKEY", "PASSENGER_HOME",
 	}
 	for _, name := range secret {
-		if !isSecretEnvName(name) {
+		if !IsSecretEnvName(name) {
 			t.Errorf("%s: kept, want scrubbed", name)
 		}
 	}
 	for _, name := range kept {
-		if isSecretEnvName(name) {
+		if IsSecretEnvName(name) {
 			t.Errorf("%s: scrubbed, want kept", name)
 		}
 	}

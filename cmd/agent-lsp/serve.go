@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"go.uber.org/zap"
 
@@ -45,6 +47,10 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	ctx, stop := terminationContext()
 	defer stop()
+	// An editor that closed our stdout must not kill us by SIGPIPE before we
+	// kill our children: with SIGPIPE notified (not ignored, which children
+	// would inherit), a write to the closed pipe fails with EPIPE instead.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 
 	var rawDump io.Writer
 	if m.dumpRaw {
