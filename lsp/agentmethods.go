@@ -3,8 +3,6 @@ package lsp
 import (
 	"context"
 	"time"
-
-	"go.lsp.dev/jsonrpc2"
 )
 
 type newSessionParams struct {
@@ -42,14 +40,7 @@ func (s *server) listSessions(_ context.Context, r *request) (any, error) {
 	if err := decodeParams(r.params, &struct{}{}); err != nil {
 		return nil, err
 	}
-	res := sessionsResult{Sessions: []sessionInfo{}}
-	for _, sess := range s.sessions.all() {
-		sess.mu.Lock()
-		res.Sessions = append(res.Sessions, sessionInfo{SessionID: sess.id, Title: sess.title,
-			CreatedAt: sess.created.UTC(), UpdatedAt: sess.updated.UTC()})
-		sess.mu.Unlock()
-	}
-	return res, nil
+	return sessionsResult{Sessions: s.sessions.list()}, nil
 }
 
 type toolInfo struct {
@@ -97,7 +88,10 @@ func (s *server) cancelSession(_ context.Context, r *request) (any, error) {
 	}
 	sess, ok := s.sessions.get(p.SessionID)
 	if !ok {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: unknown session %q", p.SessionID)
+		if s.sessions.known(p.SessionID) {
+			return nil, nil // stored, not loaded: nothing of it runs
+		}
+		return nil, unknownSession(p.SessionID)
 	}
 	sess.cancel(errCancelledByClient)
 	return nil, nil

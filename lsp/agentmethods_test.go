@@ -41,7 +41,8 @@ func TestSessionsAndTools(t *testing.T) {
 	if len(list.Sessions) != 2 {
 		t.Fatalf("sessions = %+v", list.Sessions)
 	}
-	a, b := list.Sessions[0], list.Sessions[1]
+	// Newest first: the second session was prompted last.
+	b, a := list.Sessions[0], list.Sessions[1]
 	if a.Title != "Refactor" || !strings.HasPrefix(b.Title, "Explain the build system") || len([]rune(b.Title)) > 60 ||
 		strings.Contains(b.Title, "and more") {
 		t.Errorf("titles = %q, %q", a.Title, b.Title)

@@ -11,5 +11,6 @@
 // One file per feature, after gopls: serve (lifecycle), stream (framing),
 // dispatch, initialize, text sync and overlays, documents (applyEdit),
 // textedits (minimal UTF-16 edits), approver, updates, progress, sessions,
-// prompt, commands.
+// persist (the session store, resuming after a restart), prompt, compact,
+// commands.
 package lsp

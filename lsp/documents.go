@@ -97,6 +97,13 @@ func (d *editorDocuments) Apply(ctx context.Context, edit tools.FileEdit) error 
 		uri, version = ov.uri, &ov.version
 	}
 	edits := minimalEdits(current.Text, edit.After)
+	if current.Text == "" && len(edits) == 1 {
+		// An empty buffer is one empty line to Neovim, and it drops that
+		// line only when an edit reaches past it: end the insert at 1:0
+		// (clients clamp a position past the end to the end, as VS Code
+		// does) so a new file does not gain a trailing blank line.
+		edits[0].Range.End = protocol.Position{Line: 1, Character: 0}
+	}
 	var we workspaceEdit
 	switch {
 	case caps.documentChanges:

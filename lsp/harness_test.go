@@ -35,6 +35,7 @@ type setup struct {
 	fromSrv *io.PipeReader
 	served  chan served
 	caps    lsptest.Capabilities
+	stopped bool
 }
 
 type served struct {
@@ -48,6 +49,7 @@ type setupOptions struct {
 	handlers    lsptest.Handlers
 	autoApprove bool
 	files       map[string]string // written under the workspace root
+	stateDir    string            // the session store ("": a fresh temporary directory)
 }
 
 // pipeRW joins the editor's two pipe ends into one connection.
@@ -84,6 +86,9 @@ func start(t *testing.T, script providertest.Script, o setupOptions) *setup {
 		o.dialect = openai.Name
 	}
 	root := t.TempDir()
+	if o.stateDir == "" {
+		o.stateDir = t.TempDir()
+	}
 	for name, text := range o.files {
 		p := filepath.Join(root, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -112,6 +117,7 @@ func start(t *testing.T, script providertest.Script, o setupOptions) *setup {
 			NewProvider: newProviderFunc(model),
 			Logger:      zaptest.NewLogger(t),
 			AutoApprove: o.autoApprove,
+			StateDir:    o.stateDir,
 		})
 		srvOut.Close()
 		s.served <- served{code, err}
@@ -119,15 +125,25 @@ func start(t *testing.T, script providertest.Script, o setupOptions) *setup {
 	s.ed = lsptest.Connect(ctx, pipeRW{Reader: fromSrv, Writer: toSrv, closers: []io.Closer{toSrv, fromSrv}}, o.handlers)
 	t.Cleanup(func() {
 		cancel()
-		s.ed.Close()
-		select {
-		case <-s.served:
-		case <-time.After(5 * time.Second):
-			t.Error("Serve did not return after the test")
-		}
+		s.stop()
 	})
 	s.caps = o.caps
 	return s
+}
+
+// stop closes the editor's connection (the end of the daemon's input) and
+// waits for Serve to return.
+func (s *setup) stop() {
+	if s.stopped {
+		return
+	}
+	s.stopped = true
+	s.ed.Close()
+	select {
+	case <-s.served:
+	case <-time.After(5 * time.Second):
+		s.t.Error("Serve did not return after its input ended")
+	}
 }
 
 // initialize sends initialize/initialized with the setup's capabilities.
@@ -160,6 +176,15 @@ type update struct {
 	StopReason string          `json:"stopReason"`
 	Usage      provider.Usage  `json:"usage"`
 	Message    string          `json:"message"`
+	Cost       float64         `json:"cost"`
+	Totals     struct {
+		PromptTokens     int     `json:"promptTokens"`
+		CompletionTokens int     `json:"completionTokens"`
+		CachedTokens     int     `json:"cachedTokens"`
+		Cost             float64 `json:"cost"`
+	} `json:"totals"`
+	BeforeTokens int `json:"beforeTokens"`
+	AfterTokens  int `json:"afterTokens"`
 }
 
 func (s *setup) updates(sessionID string) []update {

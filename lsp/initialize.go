@@ -104,6 +104,9 @@ func (s *server) initialize(_ context.Context, r *request) (any, error) {
 	if err := decodeParams(p.InitializationOptions, &o); err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions: %v", err)
 	}
+	if (o.Budget != nil && *o.Budget < 0) || (o.Keep != nil && *o.Keep < 0) {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions: budget and keep must not be negative")
+	}
 	st := s.merge(o)
 	ws, err := workspaceOf(&p)
 	if err != nil {

@@ -52,16 +52,14 @@ func (s *server) prompt(ctx context.Context, r *request) (any, error) {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: prompt is empty")
 	}
 	var sess *session
+	var err error
 	if p.SessionID != "" {
-		var ok bool
-		if sess, ok = s.sessions.get(p.SessionID); !ok {
-			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: unknown session %q", p.SessionID)
-		}
+		sess, err = s.sessions.lookup(p.SessionID)
 	} else {
-		var err error
-		if sess, err = s.sessions.create(""); err != nil {
-			return nil, err
-		}
+		sess, err = s.sessions.create("")
+	}
+	if err != nil {
+		return nil, err
 	}
 	text := p.Prompt
 	if p.Context != nil {

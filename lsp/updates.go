@@ -46,13 +46,17 @@ type (
 		Kind       string         `json:"kind"`
 		StopReason string         `json:"stopReason"`
 		Usage      provider.Usage `json:"usage"`
+		Cost       float64        `json:"cost"`
+		Totals     totals         `json:"totals"`
 	}
 	compactedUpdate struct {
-		SessionID    string `json:"sessionId"`
-		Seq          int64  `json:"seq"`
-		Kind         string `json:"kind"`
-		BeforeTokens int    `json:"beforeTokens"`
-		AfterTokens  int    `json:"afterTokens"`
+		SessionID    string  `json:"sessionId"`
+		Seq          int64   `json:"seq"`
+		Kind         string  `json:"kind"`
+		BeforeTokens int     `json:"beforeTokens"`
+		AfterTokens  int     `json:"afterTokens"`
+		Cost         float64 `json:"cost"`
+		Totals       totals  `json:"totals"`
 	}
 	errorUpdate struct {
 		SessionID string `json:"sessionId"`
@@ -61,6 +65,20 @@ type (
 		Message   string `json:"message"`
 	}
 )
+
+// totals are a session's running usage and estimated cost (USD) over every
+// model call it made, across restarts.
+type totals struct {
+	PromptTokens     int     `json:"promptTokens"`
+	CompletionTokens int     `json:"completionTokens"`
+	CachedTokens     int     `json:"cachedTokens"`
+	Cost             float64 `json:"cost"`
+}
+
+func totalsOf(t agent.Totals) totals {
+	return totals{PromptTokens: t.Usage.PromptTokens, CompletionTokens: t.Usage.CompletionTokens,
+		CachedTokens: t.Usage.CachedTokens, Cost: t.Cost}
+}
 
 // updateListener is the agent.Listener of one prompt: it sends
 // agent/update notifications (numbered per session, deltas coalesced) and
@@ -123,10 +141,12 @@ func (l *updateListener) OnEvent(e agent.Event) {
 			Status: string(e.Status), Output: e.Output})
 	case agent.EventRoundEnd:
 		l.flushLocked()
-		l.send(&roundEndUpdate{Kind: "round_end", StopReason: string(e.ModelStop), Usage: e.Usage})
+		l.send(&roundEndUpdate{Kind: "round_end", StopReason: string(e.ModelStop), Usage: e.Usage,
+			Cost: e.Cost, Totals: totalsOf(e.Totals)})
 	case agent.EventCompacted:
 		l.flushLocked()
-		l.send(&compactedUpdate{Kind: "compacted", BeforeTokens: e.BeforeTokens, AfterTokens: e.AfterTokens})
+		l.send(&compactedUpdate{Kind: "compacted", BeforeTokens: e.BeforeTokens, AfterTokens: e.AfterTokens,
+			Cost: e.Cost, Totals: totalsOf(e.Totals)})
 	case agent.EventError:
 		l.flushLocked()
 		msg := "model call failed"

@@ -25,6 +25,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var m modelFlags
 	m.register(fs)
 	logFile := fs.String("log-file", "", "write debug logs to this file (default: warnings to stderr)")
+	stateDir := fs.String("state-dir", "", "where sessions are stored (default $XDG_STATE_HOME/agent-lsp/sessions)")
 	yes := fs.Bool("yes", false, "approve every action without asking (CRITICAL ones are still refused)")
 	fs.Bool("stdio", true, "serve on stdin/stdout (the only transport; accepted for editors that pass it)")
 	fs.Usage = func() {
@@ -78,6 +79,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Getenv:      os.Getenv,
 		Logger:      log,
 		AutoApprove: *yes,
+		StateDir:    *stateDir,
 	})
 	if err != nil {
 		log.Error("serve ended", zap.Error(err))

@@ -23,7 +23,9 @@ func Offset(text string, p protocol.Position) (int, error) {
 			i++
 		}
 		if i == len(text) {
-			return 0, fmt.Errorf("line %d is past the end (%d lines)", p.Line, line+1)
+			// Past the last line: the end of the document, as VS Code
+			// clamps it (LSP clients must accept such positions).
+			return len(text), nil
 		}
 		if text[i] == '\r' && i+1 < len(text) && text[i+1] == '\n' {
 			i++

@@ -1,0 +1,85 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/agent-lsp/agent-lsp/agent"
+)
+
+// codeRequestFailed is LSP's RequestFailed (-32803): the request was valid
+// but the server could not carry it out.
+const codeRequestFailed jsonrpc2.Code = -32803
+
+type compactParams struct {
+	SessionID     string          `json:"sessionId"`
+	WorkDoneToken json.RawMessage `json:"workDoneToken"`
+}
+
+type compactResult struct {
+	BeforeTokens int    `json:"beforeTokens"`
+	AfterTokens  int    `json:"afterTokens"`
+	Elided       int    `json:"elided"`
+	Summarised   int    `json:"summarised"`
+	Error        string `json:"error,omitempty"`
+}
+
+// compact serves agent/compact: the session's history is compacted now
+// (old tool outputs elided, the older messages summarised by a model
+// call), after any running prompt of the session. A compacted update is
+// sent when anything changed.
+func (s *server) compact(ctx context.Context, r *request) (any, error) {
+	var p compactParams
+	if err := decodeParams(r.params, &p); err != nil {
+		return nil, err
+	}
+	if p.SessionID == "" {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId is required")
+	}
+	sess, err := s.sessions.lookup(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	modelErr := s.modelErr
+	s.mu.Unlock()
+	if modelErr != nil { // the summary is a model call
+		return nil, jsonrpc2.Errorf(codeRequestFailed, "cannot compact: %v", modelErr)
+	}
+
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	untrack := sess.track(cancel)
+	defer untrack()
+	prog := s.startProgress(ctx, p.WorkDoneToken, "agent-lsp", cancel)
+	prog.report("Compacting")
+	l := newUpdateListener(s, sess, prog)
+	c, err := sess.agent.Compact(ctx, l)
+	l.close()
+
+	res := compactResult{BeforeTokens: c.BeforeTokens, AfterTokens: c.AfterTokens, Elided: c.Elided, Summarised: c.Summarised}
+	if c.Elided > 0 || c.Summarised > 0 {
+		sess.touchUpdated(time.Now())
+	}
+	switch {
+	case err != nil && ctx.Err() != nil:
+		prog.end("Cancelled")
+		return nil, errRequestCancelled
+	case err != nil:
+		prog.end("Failed: " + err.Error())
+		res.Error = err.Error()
+	default:
+		prog.end(compactedMessage(c))
+	}
+	return res, nil
+}
+
+func compactedMessage(c agent.Compaction) string {
+	if c.Elided == 0 && c.Summarised == 0 {
+		return "Nothing to compact"
+	}
+	return "Compacted"
+}

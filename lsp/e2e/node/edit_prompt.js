@@ -1,0 +1,189 @@
+// A real LSP client written by others (vscode-jsonrpc, as VS Code uses it)
+// driving agent-lsp through one prompt that edits an open document.
+//
+//   node edit_prompt.js <config.json>
+//
+// The config (written by the Go test) names the daemon's command line, the
+// workspace, the document and what the test expects. The script prints one
+// JSON summary on stdout and exits non-zero when any check failed.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const { spawn } = require('child_process');
+const { pathToFileURL } = require('url');
+const rpc = require('vscode-jsonrpc/node');
+
+const config = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+const failures = [];
+const check = (ok, what) => { if (!ok) failures.push(what); };
+
+// A document as the editor holds it: a JS string is UTF-16, so LSP
+// positions (UTF-16 code units) index it directly.
+class Document {
+  constructor(uri, text) { this.uri = uri; this.text = text; this.version = 1; }
+
+  offsetAt(pos) {
+    let line = 0;
+    let offset = 0;
+    while (line < pos.line) {
+      const nl = this.text.indexOf('\n', offset);
+      if (nl < 0) return this.text.length; // past the last line: the end, as VS Code clamps it
+      offset = nl + 1;
+      line++;
+    }
+    const end = this.text.indexOf('\n', offset);
+    const lineLength = (end < 0 ? this.text.length : end) - offset;
+    if (pos.character > lineLength) {
+      throw new Error(`character ${pos.character} is past the end of line ${pos.line} (${lineLength})`);
+    }
+    return offset + pos.character;
+  }
+
+  // apply applies the edits of one TextDocumentEdit. They are all relative
+  // to the text before the edit (LSP), so apply them from the end; it
+  // returns them in that order, as contentChanges that apply one after the
+  // other.
+  apply(edits) {
+    const sorted = edits
+      .map((e, i) => ({ e, i, start: this.offsetAt(e.range.start), end: this.offsetAt(e.range.end) }))
+      .sort((a, b) => b.start - a.start || b.i - a.i);
+    for (let k = 1; k < sorted.length; k++) {
+      if (sorted[k].end > sorted[k - 1].start) throw new Error('overlapping text edits');
+    }
+    let text = this.text;
+    for (const s of sorted) text = text.slice(0, s.start) + s.e.newText + text.slice(s.end);
+    this.text = text;
+    this.version++;
+    return sorted.map((s) => ({ range: s.e.range, text: s.e.newText }));
+  }
+}
+
+async function main() {
+  const child = spawn(config.command[0], config.command.slice(1), {
+    cwd: config.root, stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const conn = rpc.createMessageConnection(
+    new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin));
+
+  const rootUri = pathToFileURL(config.root).href;
+  const doc = new Document(pathToFileURL(path.join(config.root, config.file)).href, config.originalText);
+  const updates = [];
+  const popups = [];
+  const applyEdits = [];
+  const progress = {}; // token → kinds in order
+  const unhandledProgress = [];
+
+  conn.onNotification('agent/update', (u) => updates.push(u));
+  conn.onUnhandledProgress((p) => unhandledProgress.push(p));
+  conn.onRequest('window/workDoneProgress/create', (params) => {
+    // vscode-jsonrpc routes $/progress by token: register it right here.
+    progress[params.token] = [];
+    conn.onProgress(new rpc.ProgressType(), params.token, (v) => progress[params.token].push(v.kind));
+    return null;
+  });
+  conn.onRequest('window/showMessageRequest', (params) => {
+    popups.push(params);
+    const allow = params.actions.find((a) => a.title === config.popupAnswer);
+    return allow || null;
+  });
+  conn.onRequest('workspace/applyEdit', async (params) => {
+    applyEdits.push(params);
+    for (const change of params.edit.documentChanges || []) {
+      if (change.kind || change.textDocument.uri !== doc.uri) {
+        return { applied: false, failureReason: `unexpected change ${JSON.stringify(change)}` };
+      }
+      if (change.textDocument.version !== doc.version) {
+        return { applied: false, failureReason: `stale version ${change.textDocument.version}, buffer is at ${doc.version}` };
+      }
+    }
+    for (const change of params.edit.documentChanges || []) {
+      let contentChanges;
+      try {
+        contentChanges = doc.apply(change.edits);
+      } catch (err) {
+        return { applied: false, failureReason: String(err.message) };
+      }
+      // As an editor does: the buffer changed, so the server hears of it.
+      await conn.sendNotification('textDocument/didChange', {
+        textDocument: { uri: doc.uri, version: doc.version }, contentChanges,
+      });
+    }
+    return { applied: true };
+  });
+  conn.listen();
+
+  const init = await conn.sendRequest('initialize', {
+    processId: process.pid,
+    clientInfo: { name: 'vscode-jsonrpc e2e' },
+    rootUri,
+    workspaceFolders: [{ uri: rootUri, name: path.basename(config.root) }],
+    capabilities: {
+      workspace: {
+        applyEdit: true,
+        workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] },
+      },
+      window: { workDoneProgress: true, showMessage: { messageActionItem: { additionalPropertiesSupport: false } } },
+      textDocument: { synchronization: { didSave: true, dynamicRegistration: false } },
+    },
+  });
+  await conn.sendNotification('initialized', {});
+  await conn.sendNotification('textDocument/didOpen', {
+    textDocument: { uri: doc.uri, languageId: 'plaintext', version: doc.version, text: doc.text },
+  });
+
+  const result = await conn.sendRequest('agent/prompt', { prompt: config.prompt });
+
+  await conn.sendRequest('shutdown');
+  await conn.sendNotification('exit');
+  const exit = await Promise.race([
+    exited,
+    new Promise((resolve) => setTimeout(() => resolve({ code: null, signal: 'did not exit within 5s' }), 5000)),
+  ]);
+  conn.dispose();
+  if (exit.code === null) child.kill('SIGKILL');
+
+  check(init.serverInfo && init.serverInfo.name === 'agent-lsp', `serverInfo ${JSON.stringify(init.serverInfo)}`);
+  check(result.stopReason === 'end_turn', `stopReason ${result.stopReason} (${result.error || ''})`);
+  check(result.text === config.expectText, `result text ${JSON.stringify(result.text)}`);
+  const usage = result.usage || {};
+  check(['promptTokens', 'completionTokens', 'cachedTokens'].every((k) => usage[k] === config.expectUsage[k]),
+    `usage ${JSON.stringify(result.usage)}`);
+  check(doc.text === config.expectedText, `document text ${JSON.stringify(doc.text)}`);
+  check(doc.version === 2, `document version ${doc.version}`);
+  check(popups.length === 1 && popups[0].message.includes('edit_file'), `popups ${JSON.stringify(popups)}`);
+  check(applyEdits.length === 1, `${applyEdits.length} workspace/applyEdit requests`);
+  updates.forEach((u, i) => check(u.seq === i + 1 && u.sessionId === result.sessionId, `update ${i}: ${JSON.stringify(u)}`));
+  const kinds = updates.map((u) => u.kind);
+  const toolResult = updates.find((u) => u.kind === 'tool_result');
+  check(toolResult && toolResult.status === 'completed' && toolResult.name === 'edit_file', `tool_result ${JSON.stringify(toolResult)}`);
+  const streamed = updates.filter((u) => u.kind === 'text').map((u) => u.text).join('');
+  check(streamed === config.expectText, `streamed text ${JSON.stringify(streamed)}`);
+  const tokens = Object.keys(progress);
+  check(tokens.length === 1 && progress[tokens[0]][0] === 'begin' && progress[tokens[0]].at(-1) === 'end',
+    `progress ${JSON.stringify(progress)}`);
+  check(unhandledProgress.length === 0, `progress on unknown tokens ${JSON.stringify(unhandledProgress)}`);
+  check(exit.code === 0, `daemon exit ${JSON.stringify(exit)}`);
+
+  return {
+    ok: failures.length === 0, failures, result, documentText: doc.text, documentVersion: doc.version,
+    kinds, progress, popups: popups.map((p) => ({ message: p.message, actions: p.actions.map((a) => a.title) })),
+    applyEdits, exit,
+  };
+}
+
+const watchdog = setTimeout(() => {
+  process.stdout.write(JSON.stringify({ ok: false, failures: ['watchdog: no end within the time limit'] }) + '\n');
+  process.exit(3);
+}, config.timeoutMs || 30000);
+
+main().then((summary) => {
+  clearTimeout(watchdog);
+  process.stdout.write(JSON.stringify(summary) + '\n');
+  process.exit(summary.ok ? 0 : 1);
+}, (err) => {
+  clearTimeout(watchdog);
+  process.stdout.write(JSON.stringify({ ok: false, failures: [String(err && err.stack || err)] }) + '\n');
+  process.exit(2);
+});
