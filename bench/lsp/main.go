@@ -1,0 +1,179 @@
+// Command lsp measures agent-lsp's start-up: the time from spawning the
+// binary to its initialize response, and its resident memory once
+// initialized and idle, each the median of -n runs. With -gopls it measures
+// gopls the same way in the same run and prints the ratio. run.sh builds
+// the binaries and also runs the relay benchmark (relay_test.go).
+//
+//	go run ./bench/lsp -bin ./agent-lsp [-gopls gopls] [-n 20]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// settle is how long the server is left alone after initialized before its
+// memory is read: long enough for start-up work to finish, short enough
+// that a language server's workspace load of a one-file module is done.
+const settle = 300 * time.Millisecond
+
+func main() {
+	bin := flag.String("bin", "", "the agent-lsp binary (required)")
+	gopls := flag.String("gopls", "", "the gopls binary, the reference (optional)")
+	n := flag.Int("n", 20, "runs per server")
+	flag.Parse()
+	if *bin == "" {
+		fmt.Fprintln(os.Stderr, "usage: lsp -bin agent-lsp [-gopls gopls] [-n 20]")
+		os.Exit(2)
+	}
+	if err := run(*bin, *gopls, *n); err != nil {
+		fmt.Fprintln(os.Stderr, "bench/lsp:", err)
+		os.Exit(1)
+	}
+}
+
+type startup struct {
+	name  string
+	spawn time.Duration // median spawn → initialize response
+	rss   int64         // median VmRSS after initialized + settle
+}
+
+func run(bin, gopls string, n int) error {
+	work, err := os.MkdirTemp("", "bench-lsp-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	// A one-file module, so that gopls has a workspace like any project.
+	if err := os.WriteFile(filepath.Join(work, "go.mod"), []byte("module bench\n\ngo 1.22\n"), 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(work, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
+		return err
+	}
+	env := os.Environ()
+
+	agent, err := measure("agent-lsp", []string{bin, "--api-key-env", "none", "--state-dir", filepath.Join(work, "state")}, work, env, n)
+	if err != nil {
+		return err
+	}
+	results := []startup{agent}
+	note := ""
+	if gopls != "" {
+		ref, err := measure(goplsVersion(gopls), []string{gopls, "serve"}, work, env, n)
+		if err != nil {
+			note = fmt.Sprintf("reference skipped: gopls failed: %v", err)
+		} else {
+			results = append(results, ref)
+		}
+	} else {
+		note = "reference skipped: no gopls (run.sh installs it through the Go module proxy when it can)"
+	}
+	printTable(results, n, note)
+	return nil
+}
+
+func measure(name string, argv []string, dir string, env []string, n int) (startup, error) {
+	var spawns []time.Duration
+	var rsss []int64
+	for i := 0; i < n; i++ {
+		d, rss, err := startOnce(argv, dir, env)
+		if err != nil {
+			return startup{}, fmt.Errorf("%s run %d: %w", name, i+1, err)
+		}
+		spawns = append(spawns, d)
+		rsss = append(rsss, rss)
+	}
+	slices.Sort(spawns)
+	slices.Sort(rsss)
+	return startup{name: name, spawn: spawns[len(spawns)/2], rss: rsss[len(rsss)/2]}, nil
+}
+
+// startOnce spawns the server, initializes it and measures it, then shuts
+// it down.
+func startOnce(argv []string, dir string, env []string) (time.Duration, int64, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	uri := "file://" + dir
+	params := map[string]any{
+		"processId": os.Getpid(), "rootUri": uri,
+		"workspaceFolders": []map[string]any{{"uri": uri, "name": "bench"}},
+		"capabilities": map[string]any{
+			"workspace": map[string]any{"applyEdit": true, "workspaceEdit": map[string]any{"documentChanges": true}},
+		},
+	}
+	start := time.Now()
+	c, err := startClient(argv, dir, env, nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	if _, err := c.call(ctx, "initialize", params); err != nil {
+		_ = c.cmd.Process.Kill()
+		_ = c.cmd.Wait()
+		return 0, 0, err
+	}
+	spawn := time.Since(start)
+	if err := c.notify("initialized", map[string]any{}); err != nil {
+		return 0, 0, err
+	}
+	time.Sleep(settle)
+	rss, rssErr := rssBytes(c.cmd.Process.Pid)
+	if err := c.close(ctx); err != nil {
+		return 0, 0, fmt.Errorf("shutting down: %w", err)
+	}
+	return spawn, rss, rssErr
+}
+
+func goplsVersion(gopls string) string {
+	out, err := exec.Command(gopls, "version").Output()
+	if err != nil {
+		return "gopls"
+	}
+	for _, f := range strings.Fields(string(out)) {
+		if strings.HasPrefix(f, "v") {
+			return "gopls " + f
+		}
+	}
+	return "gopls"
+}
+
+func printTable(rs []startup, n int, note string) {
+	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	header := fmt.Sprintf("start-up (median of %d)\t", n)
+	for _, r := range rs {
+		header += r.name + "\t"
+	}
+	if len(rs) == 2 {
+		header += "ratio\t"
+	}
+	fmt.Fprintln(w, header+"target\t")
+	row := func(label string, vals []float64, unit, target string) {
+		line := label + "\t"
+		for _, v := range vals {
+			line += fmt.Sprintf("%.1f %s\t", v, unit)
+		}
+		if len(vals) == 2 {
+			line += fmt.Sprintf("%.2f\t", vals[0]/vals[1])
+		}
+		fmt.Fprintln(w, line+target+"\t")
+	}
+	var spawn, rss []float64
+	for _, r := range rs {
+		spawn = append(spawn, float64(r.spawn.Microseconds())/1000)
+		rss = append(rss, float64(r.rss)/(1<<20))
+	}
+	row("spawn → initialize response", spawn, "ms", "< 30 ms")
+	row("idle RSS after initialize", rss, "MiB", "< 30 MB")
+	_ = w.Flush()
+	if note != "" {
+		fmt.Println(note)
+	}
+}
