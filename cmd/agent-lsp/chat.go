@@ -55,7 +55,7 @@ func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f.prompt != "" {
 		progress = stderr
 	}
-	c, err := newChat(f, fs, stdin, progress, color, log)
+	c, err := newChat(ctx, f, fs, stdin, progress, color, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "agent-lsp chat: %v\n", err)
 		return 1
@@ -78,7 +78,7 @@ func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return c.repl(ctx, stdout, color, interactive)
 }
 
-func newChat(f *chatFlags, fs *flag.FlagSet, stdin io.Reader, progress io.Writer, color bool, log *zap.Logger) (*chat, error) {
+func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reader, progress io.Writer, color bool, log *zap.Logger) (*chat, error) {
 	cfg := f.config(fs, os.Getenv)
 	var rawDump io.Writer
 	if f.dumpRaw {
@@ -101,9 +101,13 @@ func newChat(f *chatFlags, fs *flag.FlagSet, stdin io.Reader, progress io.Writer
 		_ = closeModel()
 		return nil, err
 	}
+	closeAll := closeModel
+	if m := mountMCP(ctx, ws, reg, f.mcp, progress, log); m != nil {
+		closeAll = func() error { return errors.Join(m.Close(), closeModel()) }
+	}
 	store, err := openStore(f, log)
 	if err != nil {
-		_ = closeModel()
+		_ = closeAll()
 		return nil, err
 	}
 	approverTTY := permission.NewTerminalApprover(stdin, progress, color)
@@ -126,10 +130,10 @@ func newChat(f *chatFlags, fs *flag.FlagSet, stdin io.Reader, progress io.Writer
 	}
 	session, err := openSession(f, acfg, store, agent.SystemPrompt(ws, runtime.GOOS, shellName()))
 	if err != nil {
-		_ = closeModel()
+		_ = closeAll()
 		return nil, err
 	}
-	return &chat{session: session, approver: approverTTY, closeAll: closeModel}, nil
+	return &chat{session: session, approver: approverTTY, closeAll: closeAll}, nil
 }
 
 // openStore opens the session store unless the session stays in memory.

@@ -82,6 +82,7 @@ type chatFlags struct {
 	cont         bool
 	stateDir     string
 	noSave       bool
+	mcp          mcpFlags
 }
 
 func parseChatFlags(args []string, stderr io.Writer) (*chatFlags, *flag.FlagSet, error) {
@@ -99,6 +100,7 @@ func parseChatFlags(args []string, stderr io.Writer) (*chatFlags, *flag.FlagSet,
 	fs.StringVar(&c.resume, "resume", "", "resume the stored session with this ID")
 	fs.BoolVar(&c.cont, "continue", false, "resume the most recent stored session")
 	fs.StringVar(&c.stateDir, "state-dir", "", "where sessions are stored (default $XDG_STATE_HOME/agent-lsp/sessions)")
+	fs.Var(&c.mcp, "mcp", "mount an MCP server: demo, a command line, or name=command line (repeatable; .mcp.json in the workspace is read too)")
 	fs.BoolVar(&c.noSave, "no-save", false, "keep the session in memory only")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: agent-lsp chat [flags]\n\n")

@@ -37,6 +37,7 @@ const usage = `agent-lsp: an AI coding agent behind the editor
 usage:
   agent-lsp [serve flags]     serve LSP on stdin/stdout (editors start this)
   agent-lsp chat [flags]      chat in the terminal (agent-lsp chat -h for flags)
+  agent-lsp mcp-demo          serve the demo MCP server on stdio (--mcp=demo mounts it)
   agent-lsp version           print the version
 `
 
@@ -54,6 +55,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runChat(args, stdin, stdout, stderr)
 	case "", "serve":
 		return runServe(args, stdin, stdout, stderr)
+	case "mcp-demo":
+		return runMCPDemo(args, stdin, stdout, stderr)
 	case "version":
 		fmt.Fprintf(stdout, "agent-lsp %s\n", buildVersion())
 		return 0

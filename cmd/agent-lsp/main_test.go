@@ -1,0 +1,15 @@
+package main
+
+import (
+	"os"
+	"testing"
+)
+
+// TestMain lets the test binary stand in for agent-lsp itself where the
+// code re-executes its own binary (`--mcp=demo` starts `<self> mcp-demo`).
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "mcp-demo" {
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
