@@ -160,7 +160,7 @@ func (t *TerminalApprover) box(a Action) string {
 	if a.Summary != "" {
 		b.WriteString("│ " + printable(a.Summary) + "\n")
 	}
-	if a.Command != "" && a.Command != a.Summary {
+	if a.Command != "" && !strings.Contains(a.Summary, a.Command) {
 		for _, l := range strings.Split(a.Command, "\n") {
 			b.WriteString("│ $ " + printable(l) + "\n")
 		}
