@@ -3,6 +3,8 @@ package lsp
 import (
 	"context"
 	"time"
+
+	"github.com/agent-lsp/agent-lsp/mcp"
 )
 
 type newSessionParams struct {
@@ -50,13 +52,13 @@ type toolInfo struct {
 }
 
 type toolsResult struct {
-	Tools []toolInfo `json:"tools"`
+	Tools   []toolInfo       `json:"tools"`
+	Prompts []mcp.PromptInfo `json:"prompts"`
 }
 
-// sourced is implemented by tools that come from elsewhere (an MCP
-// adapter answers "mcp:<server>"); the others are built in.
-type sourced interface{ Source() string }
-
+// listTools serves agent/tools: the registry's tools as the next prompt
+// sees them (MCP tools mount when their server is ready), and the MCP
+// servers' prompts.
 func (s *server) listTools(_ context.Context, r *request) (any, error) {
 	if err := decodeParams(r.params, &struct{}{}); err != nil {
 		return nil, err
@@ -64,13 +66,9 @@ func (s *server) listTools(_ context.Context, r *request) (any, error) {
 	s.mu.Lock()
 	reg := s.registry
 	s.mu.Unlock()
-	res := toolsResult{Tools: []toolInfo{}}
+	res := toolsResult{Tools: []toolInfo{}, Prompts: s.mcpPrompts()}
 	for _, t := range reg.Tools() {
-		src := "builtin"
-		if st, ok := t.(sourced); ok && st.Source() != "" {
-			src = st.Source()
-		}
-		res.Tools = append(res.Tools, toolInfo{Name: t.Name(), Description: t.Description(), Source: src})
+		res.Tools = append(res.Tools, toolInfo{Name: t.Name(), Description: t.Description(), Source: toolSource(t)})
 	}
 	return res, nil
 }

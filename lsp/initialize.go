@@ -90,7 +90,7 @@ type initOptions struct {
 type settings struct {
 	model       provider.Config
 	autoApprove bool
-	mcpServers  json.RawMessage // stored for the MCP wiring; not used yet
+	mcpServers  json.RawMessage // as given; startMCP reads the whole initializationOptions
 	budget      int             // context budget in tokens; 0: the agent's default
 	keep        int             // messages kept by compaction; 0: the default
 }
@@ -129,6 +129,8 @@ func (s *server) initialize(_ context.Context, r *request) (any, error) {
 	s.model, s.modelErr = model, modelErr
 	s.docs = newEditorDocuments(s, ws)
 	s.mu.Unlock()
+	// The servers start in the background: initialize does not wait.
+	s.startMCP(ws.Roots(), reg, p.InitializationOptions)
 
 	s.log.Info("initialized", zap.Strings("roots", ws.Roots()), zap.String("provider", st.model.Provider),
 		zap.String("model", st.model.Model), zap.Bool("applyEdit", caps.applyEdit),
@@ -227,7 +229,8 @@ func workspaceOf(p *initializeParams) (*tools.Workspace, error) {
 	return tools.NewWorkspace(roots...)
 }
 
-// initialized tells the user, once, when the model cannot be used.
+// initialized tells the user, once, when the model cannot be used and
+// which MCP configuration entries were skipped.
 func (s *server) initialized(_ context.Context, _ *request) (any, error) {
 	s.mu.Lock()
 	err := s.modelErr
@@ -236,6 +239,7 @@ func (s *server) initialized(_ context.Context, _ *request) (any, error) {
 		s.notify("window/showMessage", protocol.ShowMessageParams{
 			Type: protocol.MessageTypeWarning, Message: "agent-lsp: " + err.Error()})
 	}
+	s.reportMCPConfig()
 	return nil, nil
 }
 

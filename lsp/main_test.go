@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/agent-lsp/agent-lsp/lsp"
+	"github.com/agent-lsp/agent-lsp/mcp/demo"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/provider/anthropic"
 	"github.com/agent-lsp/agent-lsp/provider/openai"
@@ -25,6 +26,15 @@ const (
 func TestMain(m *testing.M) {
 	if d := os.Getenv(envDaemonDialect); d != "" {
 		os.Exit(runDaemon(d))
+	}
+	// The test binary stands in for agent-lsp as the demo MCP server
+	// (mcp.DemoConfig runs os.Executable() mcp-demo).
+	if len(os.Args) == 2 && os.Args[1] == "mcp-demo" {
+		if err := demo.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "mcp-demo:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }

@@ -37,6 +37,9 @@ type Options struct {
 	// they survive a restart ("": agent.DefaultStateDir()). When it cannot
 	// be created the daemon logs a warning and keeps sessions in memory.
 	StateDir string
+	// MCP are `--mcp` values (a command line, `name=command line`, or
+	// `demo`), merged after .mcp.json and initializationOptions.mcpServers.
+	MCP []string
 }
 
 // readerGrace bounds the wait for the read loop after the input was
@@ -47,7 +50,8 @@ const readerGrace = 100 * time.Millisecond
 // Serve speaks LSP on in/out until the client sends exit, the input ends
 // or ctx is cancelled. At the end every prompt is cancelled, the commands
 // they run are killed (run_bash kills its process group when its context
-// ends) and Serve waits for them before returning.
+// ends) and Serve waits for them, then stops the MCP servers (their
+// process groups killed), before returning.
 //
 // The exit code follows LSP: 0 after shutdown then exit, 1 for exit
 // without shutdown; the end of the input counts as exit. err is nil when
@@ -81,6 +85,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) (exit
 	st.stopWriting()
 	cancel()
 	s.tasks.Wait()
+	s.closeMCP() // every MCP child is killed before the daemon ends
 	_ = st.Close()
 	select {
 	case <-conn.Done():

@@ -57,6 +57,7 @@ type server struct {
 	registry        *tools.Registry
 	sessions        *sessionStore
 	store           *agent.Store // nil: sessions live in memory only
+	mcp             mcpState     // the MCP servers (own lock)
 }
 
 func newServer(ctx context.Context, conn jsonrpc2.Conn, opts Options) *server {
@@ -132,6 +133,7 @@ func init() {
 		"agent/tools":      {serve: (*server).listTools},
 		"agent/cancel":     {serve: (*server).cancelSession},
 		"agent/compact":    {serve: (*server).compact, async: true},
+		"agent/mcpStatus":  {serve: (*server).mcpStatus},
 	}
 }
 

@@ -4,16 +4,10 @@ import (
 	"encoding/json"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/provider"
 )
-
-// coalesceDelay is the longest a text or reasoning delta waits to be sent
-// with the deltas after it: one notification per delta would flood the
-// editor at fast model speeds.
-var coalesceDelay = 50 * time.Millisecond
 
 // Payloads of agent/update, one per kind; the header fields come first.
 type (
@@ -81,25 +75,44 @@ func totalsOf(t agent.Totals) totals {
 }
 
 // updateListener is the agent.Listener of one prompt: it sends
-// agent/update notifications (numbered per session, deltas coalesced) and
-// keeps the prompt's progress message current.
+// agent/update notifications (numbered per session) and keeps the prompt's
+// progress message current.
+//
+// Updates go out through a queue drained by at most one writer goroutine
+// at a time, so a delta never waits for a timer: when nothing is being
+// written it is sent at once; deltas arriving while a write is in progress
+// accumulate and leave as one update right after it (coalescing happens
+// only under back-pressure, bounded by the write time). Every other update
+// waits until it, and everything queued before it, is written: it keeps
+// its place before the popups, edits and replies that follow it.
 type updateListener struct {
 	s    *server
 	sess *session
 	prog *progress
 
-	mu      sync.Mutex // guards the fields below and orders seq with sending
-	kind    agent.EventKind
-	pending strings.Builder
-	gen     int // identifies the armed flush timer; a stale one does nothing
-	armed   bool
-	timer   *time.Timer
+	mu      sync.Mutex // guards the fields below
+	drained sync.Cond  // broadcast when the writer has written a batch or stopped
+	queue   []*pendingUpdate
+	writing bool  // a writer goroutine owns the queue's draining
+	queued  int64 // queue entries ever made
+	written int64 // queue entries written (or dropped by a gone client)
 	closed  bool
 	running int // tool calls started and not finished
 }
 
+// pendingUpdate is one queued update: a text or reasoning delta, to which
+// later deltas of the same kind are appended while it waits, or any other
+// update, ready to send.
+type pendingUpdate struct {
+	deltaKind string // "text" or "reasoning"; "" for the other updates
+	text      strings.Builder
+	u         any
+}
+
 func newUpdateListener(s *server, sess *session, prog *progress) *updateListener {
-	return &updateListener{s: s, sess: sess, prog: prog}
+	l := &updateListener{s: s, sess: sess, prog: prog}
+	l.drained.L = &l.mu
+	return l
 }
 
 // OnEvent implements agent.Listener.
@@ -111,56 +124,41 @@ func (l *updateListener) OnEvent(e agent.Event) {
 	}
 	switch e.Kind {
 	case agent.EventText, agent.EventReasoning:
-		if l.kind != e.Kind {
-			l.flushLocked()
-			l.kind = e.Kind
-		}
-		l.pending.WriteString(e.Text)
-		if !l.armed {
-			l.armed = true
-			l.gen++
-			gen := l.gen
-			l.timer = time.AfterFunc(coalesceDelay, func() { l.flushTimer(gen) })
-		}
+		l.enqueueDeltaLocked(string(e.Kind), e.Text)
 		if l.running == 0 {
 			l.prog.report("Thinking")
 		}
 	case agent.EventToolCall:
-		l.flushLocked()
 		l.running++
 		l.prog.report(runningMessage(e.ToolName))
-		l.send(&toolCallUpdate{Kind: "tool_call", ToolCallID: e.ToolCallID, Name: e.ToolName, Arguments: e.Arguments})
+		l.sendLocked(&toolCallUpdate{Kind: "tool_call", ToolCallID: e.ToolCallID, Name: e.ToolName, Arguments: e.Arguments})
 	case agent.EventToolResult:
-		l.flushLocked()
 		l.running--
 		if l.running <= 0 {
 			l.running = 0
 			l.prog.report("Thinking")
 		}
-		l.send(&toolResultUpdate{Kind: "tool_result", ToolCallID: e.ToolCallID, Name: e.ToolName,
+		l.sendLocked(&toolResultUpdate{Kind: "tool_result", ToolCallID: e.ToolCallID, Name: e.ToolName,
 			Status: string(e.Status), Output: e.Output})
 	case agent.EventRoundEnd:
-		l.flushLocked()
-		l.send(&roundEndUpdate{Kind: "round_end", StopReason: string(e.ModelStop), Usage: e.Usage,
+		l.sendLocked(&roundEndUpdate{Kind: "round_end", StopReason: string(e.ModelStop), Usage: e.Usage,
 			Cost: e.Cost, Totals: totalsOf(e.Totals)})
 	case agent.EventCompacted:
-		l.flushLocked()
-		l.send(&compactedUpdate{Kind: "compacted", BeforeTokens: e.BeforeTokens, AfterTokens: e.AfterTokens,
+		l.sendLocked(&compactedUpdate{Kind: "compacted", BeforeTokens: e.BeforeTokens, AfterTokens: e.AfterTokens,
 			Cost: e.Cost, Totals: totalsOf(e.Totals)})
 	case agent.EventError:
-		l.flushLocked()
 		msg := "model call failed"
 		if e.Err != nil {
 			msg = e.Err.Error()
 		}
-		l.send(&errorUpdate{Kind: "error", Message: msg})
+		l.sendLocked(&errorUpdate{Kind: "error", Message: msg})
 	case agent.EventPromptEnd:
 		l.closeLocked()
 	}
 }
 
-// close flushes what is pending and stops sending; the prompt's reply
-// follows every update of the prompt.
+// close waits until every queued update is written and stops sending; the
+// prompt's reply follows every update of the prompt.
 func (l *updateListener) close() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -168,34 +166,72 @@ func (l *updateListener) close() {
 }
 
 func (l *updateListener) closeLocked() {
-	l.flushLocked()
 	l.closed = true
-	if l.timer != nil {
-		l.timer.Stop()
+	for l.writing {
+		l.drained.Wait()
 	}
 }
 
-func (l *updateListener) flushTimer(gen int) {
+// enqueueDeltaLocked appends a delta to the last queued update when that is
+// a delta of the same kind not yet taken by the writer, else queues it.
+func (l *updateListener) enqueueDeltaLocked(kind, text string) {
+	if n := len(l.queue); n > 0 && l.queue[n-1].deltaKind == kind {
+		l.queue[n-1].text.WriteString(text)
+		return
+	}
+	p := &pendingUpdate{deltaKind: kind}
+	p.text.WriteString(text)
+	l.enqueueLocked(p)
+}
+
+// sendLocked queues u behind the pending deltas and waits until it is
+// written.
+func (l *updateListener) sendLocked(u any) {
+	mine := l.enqueueLocked(&pendingUpdate{u: u})
+	for l.written < mine {
+		l.drained.Wait()
+	}
+}
+
+// enqueueLocked queues p, starts a writer when none runs, and returns the
+// number of entries that must be written for p to be out.
+func (l *updateListener) enqueueLocked(p *pendingUpdate) int64 {
+	l.queue = append(l.queue, p)
+	l.queued++
+	if !l.writing {
+		l.writing = true
+		go l.drain()
+	}
+	return l.queued
+}
+
+// drain is the writer: it takes the whole queue, writes it, and repeats
+// until the queue is empty, then ends. Only one runs at a time (writing),
+// so updates leave in queue order and seq grows by one per update.
+func (l *updateListener) drain() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if gen != l.gen || !l.armed {
-		return
+	for len(l.queue) > 0 {
+		batch := l.queue
+		l.queue = nil
+		l.mu.Unlock()
+		for _, p := range batch {
+			l.write(p)
+		}
+		l.mu.Lock()
+		l.written += int64(len(batch))
+		l.drained.Broadcast()
 	}
-	l.flushLocked()
+	l.writing = false
+	l.drained.Broadcast()
 }
 
-func (l *updateListener) flushLocked() {
-	l.armed = false
-	if l.pending.Len() == 0 || l.closed {
-		return
+// write numbers one update and sends it; only the writer calls it.
+func (l *updateListener) write(p *pendingUpdate) {
+	u := p.u
+	if p.deltaKind != "" {
+		u = &textUpdate{Kind: p.deltaKind, Text: p.text.String()}
 	}
-	text := l.pending.String()
-	l.pending.Reset()
-	l.send(&textUpdate{Kind: string(l.kind), Text: text})
-}
-
-// send numbers an update and writes it; the caller holds l.mu.
-func (l *updateListener) send(u any) {
 	seq := l.sess.nextSeq()
 	switch u := u.(type) {
 	case *textUpdate:
