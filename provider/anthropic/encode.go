@@ -53,6 +53,9 @@ func encodeRequest(req provider.Request) ([]byte, error) {
 		return nil, err
 	}
 	markNewestMessage(messages)
+	if thinking.Type != "disabled" && unsignedToolLoop(messages) {
+		thinking = wireThinking{Type: "disabled"}
+	}
 	tools, err := encodeTools(req.Tools)
 	if err != nil {
 		return nil, err

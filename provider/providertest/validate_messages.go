@@ -72,7 +72,13 @@ func validateMessages(body []byte, mem *memory) *rejection {
 	if len(messages) == 0 {
 		return badRequest("messages: at least one message is required")
 	}
-	return validateMessagesList(messages, thinking, mem)
+	if rej := validateMessagesList(messages, thinking, mem); rej != nil {
+		return rej
+	}
+	if thinking {
+		return checkOpenToolLoopThinking(messages)
+	}
+	return nil
 }
 
 func validateSystem(req object) *rejection {

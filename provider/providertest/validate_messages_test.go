@@ -123,5 +123,15 @@ func TestMessagesRejections(t *testing.T) {
 				user([]obj{toolResult("toolu_prior")})), "max_tokens", 8192)),
 			want: "Invalid `signature` in `thinking` block",
 		},
+		{
+			// A turn the server never produced (the other dialect's, or one
+			// made with thinking off) cannot continue a tool loop with
+			// thinking on either: the real API demands a thinking block of
+			// the final assistant message whoever wrote it.
+			name: "tool loop of a foreign turn continued with thinking on",
+			body: thinkingOn(with(messagesBody(user("hi"), messagesAssistantToolUse(toolUse("toolu_foreign")),
+				user([]obj{toolResult("toolu_foreign")})), "max_tokens", 8192)),
+			want: "To avoid this requirement, disable `thinking`",
+		},
 	})
 }
