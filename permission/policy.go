@@ -23,6 +23,8 @@ const ReasonDenied = "denied by the user"
 //
 //   - CRITICAL is refused without asking, whatever the approver (even --yes);
 //   - read-only actions below HIGH run without asking;
+//   - with SetAutoAllowWorkspaceEdits(true), edits inside the workspace
+//     below HIGH run without asking;
 //   - an action whose tool and scope were allowed for this session runs
 //     without asking, unless it is HIGH;
 //   - HIGH is asked every time and "allow for this session" is not offered
@@ -35,6 +37,8 @@ type Policy struct {
 	mu       sync.Mutex // guards approver and granted
 	approver Approver
 	granted  map[string]bool // tool + "\x00" + scope
+	// autoEdits lets workspace edits below HIGH through without asking.
+	autoEdits bool
 
 	asking chan struct{} // holds a token while a question is open
 }
@@ -59,6 +63,21 @@ func (p *Policy) Forget() {
 	p.mu.Unlock()
 }
 
+// SetAutoAllowWorkspaceEdits turns on (or off) running edits inside the
+// workspace (Action.WorkspaceEdit) below HIGH without asking. Commands and
+// everything else still ask; HIGH is still asked and CRITICAL refused.
+func (p *Policy) SetAutoAllowWorkspaceEdits(on bool) {
+	p.mu.Lock()
+	p.autoEdits = on
+	p.mu.Unlock()
+}
+
+func (p *Policy) autoAllowsEdits() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.autoEdits
+}
+
 func grantKey(a Action) string { return a.Tool + "\x00" + a.Scope }
 
 func (p *Policy) isGranted(a Action) bool {
@@ -78,6 +97,9 @@ func (p *Policy) Check(ctx context.Context, a Action) (Verdict, error) {
 		return Verdict{Reason: "refused: CRITICAL risk: " + why}, nil
 	}
 	if a.ReadOnly && a.Risk < High {
+		return Verdict{Allowed: true}, nil
+	}
+	if a.WorkspaceEdit && a.Risk < High && p.autoAllowsEdits() {
 		return Verdict{Allowed: true}, nil
 	}
 	if a.Risk < High && p.isGranted(a) {

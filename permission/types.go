@@ -45,6 +45,10 @@ type Action struct {
 	Command  string   // the shell command, for run_bash
 	Diff     string   // compact unified diff, for edits
 	Reasons  []string // why the risk is what it is (danger findings), for the prompt
+	// WorkspaceEdit marks a change to a file's text inside the workspace
+	// (write_file, edit_file): what Policy.SetAutoAllowWorkspaceEdits lets
+	// through without asking.
+	WorkspaceEdit bool
 }
 
 // Decision is a person's answer to an approval request.

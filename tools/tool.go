@@ -36,6 +36,9 @@ type Env struct {
 	// Notes, when set, returns extra text appended to a command's result,
 	// e.g. which edited files are unsaved in the editor. May be nil.
 	Notes func() string
+	// Plan receives the session's plan when todo_write replaces it; nil:
+	// the session keeps no plan (todo_write then fails).
+	Plan PlanSink
 }
 
 // Doc is one file's current text.

@@ -117,7 +117,8 @@ func fileAction(tool, summary, rel, before, after string) permission.Action {
 	risk, reason := writeRisk(rel)
 	a := permission.Action{
 		Tool: tool, Summary: summary, Scope: tool, Risk: risk, Path: rel,
-		Diff: Truncate(UnifiedDiff(rel, before, after, 3), approvalDiffBytes),
+		Diff:          Truncate(UnifiedDiff(rel, before, after, 3), approvalDiffBytes),
+		WorkspaceEdit: true, // the path was resolved inside the sandbox
 	}
 	if isBinary(before) || isBinary(after) {
 		a.Diff = fmt.Sprintf("(binary content: %d bytes → %d bytes)", len(before), len(after))
