@@ -43,7 +43,7 @@ func (s *Session) Compact(ctx context.Context, l Listener) (Compaction, error) {
 		return Compaction{}, context.Cause(ctx)
 	}
 	defer func() { <-s.busy }()
-	c, err := s.compact(ctx, ToolSpecs(s.cfg.Tools), 0, &serialListener{l: l}, true)
+	c, err := s.compact(ctx, s.offeredSpecs(), 0, &serialListener{l: l}, true)
 	s.commit()
 	return c, err
 }
@@ -55,7 +55,8 @@ func (s *Session) checkBudget(ctx context.Context, specs []provider.ToolSpec, ro
 	s.mu.Lock()
 	est := s.calib.estimate(s.history, specs)
 	s.mu.Unlock()
-	if est <= s.cfg.Budget {
+	budget := s.current().budget
+	if est <= budget {
 		return nil
 	}
 	c, err := s.compact(ctx, specs, round, out, false)
@@ -67,9 +68,9 @@ func (s *Session) checkBudget(ctx context.Context, specs []provider.ToolSpec, ro
 			zap.Int("round", round), zap.Int("estimate", est), zap.Error(err))
 		return nil
 	}
-	if c.AfterTokens > s.cfg.Budget {
+	if c.AfterTokens > budget {
 		s.cfg.Logger.Warn("history is over budget even after compaction (the kept messages alone are too large)",
-			zap.Int("estimate", c.AfterTokens), zap.Int("budget", s.cfg.Budget), zap.Int("keep", s.cfg.Keep))
+			zap.Int("estimate", c.AfterTokens), zap.Int("budget", budget), zap.Int("keep", s.cfg.Keep))
 	}
 	return nil
 }
@@ -100,7 +101,7 @@ func (s *Session) compact(ctx context.Context, specs []provider.ToolSpec, round 
 		usage provider.Usage
 		err   error
 	)
-	if force || n == 0 || calib.scaled(toolsEst+estimateMessages(next)) > compactTarget(s.cfg.Budget) {
+	if force || n == 0 || calib.scaled(toolsEst+estimateMessages(next)) > compactTarget(s.current().budget) {
 		var summary string
 		summary, usage, err = s.summarise(ctx, h[:lead], elided)
 		if err == nil {
@@ -188,18 +189,19 @@ func joinHistory(parts ...[]provider.Message) []provider.Message {
 // message rather than as the messages themselves: no dialect then needs
 // tool definitions or reasoning round-trips for it.
 func (s *Session) summarise(ctx context.Context, system, older []provider.Message) (string, provider.Usage, error) {
+	m := s.current()
 	maxTokens := summaryMaxTokens
-	if s.cfg.MaxTokens > 0 {
-		maxTokens = min(maxTokens, s.cfg.MaxTokens)
+	if m.MaxTokens > 0 {
+		maxTokens = min(maxTokens, m.MaxTokens)
 	}
 	req := provider.Request{
-		Model: s.cfg.Model,
+		Model: m.Model,
 		Messages: append(append([]provider.Message(nil), system...),
 			provider.Message{Role: provider.RoleUser, Text: summaryInstruction + "\n\n<conversation>\n" + transcript(older) + "</conversation>"}),
 		MaxTokens: maxTokens,
 	}
 	t := &turn{}
-	for ev := range s.cfg.Provider.Stream(ctx, req) {
+	for ev := range m.Provider.Stream(ctx, req) {
 		if !t.add(ev) {
 			break
 		}

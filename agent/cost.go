@@ -64,6 +64,9 @@ var DeepSeekFlashPricing = Pricing{
 // end that knows better sets Config.Pricing.
 var Prices = map[string]Pricing{
 	"deepseek-flash": DeepSeekFlashPricing,
+	// The providers' published list prices.
+	"gpt-4.1":           {OffPeak: Price{CacheHit: 0.50, CacheMiss: 2.00, Output: 8.00}},
+	"claude-sonnet-4-5": {OffPeak: Price{CacheHit: 0.30, CacheMiss: 3.00, Output: 15.00}},
 }
 
 // PricingFor returns the table's entry for model, or the default entry.

@@ -58,6 +58,9 @@ const (
 	// EventError: the model call failed; Err says why. A prompt_end with
 	// StopReason "error" follows.
 	EventError EventKind = "error"
+	// EventPlan: todo_write replaced the session's plan: Plan is the whole
+	// list. It comes between the call's tool_call and tool_result.
+	EventPlan EventKind = "plan"
 )
 
 // Event is one piece of a prompt's progress. Round numbers the model call
@@ -86,7 +89,9 @@ type Event struct {
 	// BeforeTokens and AfterTokens are set on compacted.
 	BeforeTokens int
 	AfterTokens  int
-	Err          error
+	// Plan is set on plan.
+	Plan []tools.TodoItem
+	Err  error
 }
 
 // Listener receives a prompt's events.

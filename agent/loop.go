@@ -16,10 +16,11 @@ import (
 // tool calls, and go again while the model stops to use tools.
 func (s *Session) run(ctx context.Context, out *serialListener) Outcome {
 	var o Outcome
-	specs := ToolSpecs(s.cfg.Tools)
-	toolTokens := estimateTools(specs)
 	for o.Rounds < s.cfg.MaxRounds {
 		round := o.Rounds + 1
+		// The mode may change between rounds: the tools are those it offers now.
+		specs := s.offeredSpecs()
+		toolTokens := estimateTools(specs)
 		if err := s.checkBudget(ctx, specs, round, out); err != nil {
 			o.StopReason, o.Err = StopCancelled, err
 			return o
@@ -77,15 +78,16 @@ func (s *Session) run(ctx context.Context, out *serialListener) Outcome {
 // stream makes one model call and accumulates its turn, forwarding text and
 // reasoning deltas as they arrive.
 func (s *Session) stream(ctx context.Context, round int, msgs []provider.Message, specs []provider.ToolSpec, out *serialListener) (*turn, error) {
+	m := s.current() // a model switched meanwhile takes effect here
 	req := provider.Request{
-		Model:     s.cfg.Model,
+		Model:     m.Model,
 		Messages:  msgs,
 		Tools:     specs,
-		MaxTokens: s.cfg.MaxTokens,
-		Thinking:  s.cfg.Thinking,
+		MaxTokens: m.MaxTokens,
+		Thinking:  m.Thinking,
 	}
 	t := &turn{}
-	for ev := range s.cfg.Provider.Stream(ctx, req) {
+	for ev := range m.Provider.Stream(ctx, req) {
 		switch ev.Type {
 		case provider.EventText:
 			out.emit(Event{Kind: EventText, Round: round, Text: ev.Text})
@@ -139,8 +141,8 @@ func (s *Session) runTools(ctx context.Context, round int, calls []provider.Tool
 	}
 	var outcomes []tools.Outcome
 	if s.cfg.Tools != nil {
-		outcomes = s.cfg.Tools.Execute(ctx, s.cfg.Env, tcalls, tools.ExecOptions{
-			Gate:        s.cfg.Gate,
+		outcomes = s.cfg.Tools.Execute(ctx, s.env, tcalls, tools.ExecOptions{
+			Gate:        s.gate,
 			MaxParallel: s.cfg.MaxParallel,
 			MaxOutput:   s.cfg.MaxOutput,
 			OnStart:     start,

@@ -14,9 +14,9 @@ import (
 // conversation, such as a summary), so a resumed session can calibrate.
 func (s *Session) account(u provider.Usage, promptMessages, toolTokens int) (float64, Totals) {
 	now := s.cfg.Now()
-	cost := s.cfg.Pricing.At(now).Cost(u)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	cost := s.model.pricing.At(now).Cost(u)
 	s.totals = s.totals.add(u, cost)
 	if s.cfg.Store != nil {
 		s.pending = append(s.pending, record{Type: recUsage, Usage: &u, Cost: cost, Time: &now,
@@ -67,7 +67,7 @@ func (s *Session) commit() {
 	s.pending = nil
 	if !s.started {
 		created := s.created
-		header := record{Type: recSession, ID: s.id, Model: s.cfg.Model, Created: &created}
+		header := record{Type: recSession, ID: s.id, Model: s.model.Model, Created: &created}
 		for _, m := range s.history {
 			if m.Role == provider.RoleUser {
 				header.Title = title(m.Text)

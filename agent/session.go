@@ -53,6 +53,9 @@ type Config struct {
 	// Now is the clock for prices and records; nil: time.Now.
 	Now    func() time.Time
 	Logger *zap.Logger // nil: no logging
+	// Mode is the session's mode at the start ("": ModeDefault); a resumed
+	// session keeps the mode it had stored instead.
+	Mode Mode
 }
 
 // Session is one conversation. Its history starts with the system prompt
@@ -71,7 +74,19 @@ type Session struct {
 	created time.Time
 	busy    chan struct{} // a one-slot semaphore: held while a prompt or a compaction runs
 
+	// env is Config.Env with the session's plan sink; gate is Config.Gate
+	// behind the mode's refusal of tools it does not offer.
+	env  *tools.Env
+	gate tools.Gate
+	// budgetFixed and pricingFixed: Config set them, so a model switch
+	// keeps them.
+	budgetFixed, pricingFixed bool
+
 	mu      sync.Mutex // guards the fields below
+	model   modelState
+	mode    Mode
+	plan    []tools.TodoItem
+	out     *serialListener // the running prompt's listener, for plan events
 	history []provider.Message
 	calib   calibration
 	totals  Totals
@@ -91,6 +106,9 @@ func NewSession(cfg Config, systemPrompt string) *Session {
 	if systemPrompt != "" {
 		s.append(provider.Message{Role: provider.RoleSystem, Text: systemPrompt})
 	}
+	if s.mode != ModeDefault && cfg.Store != nil {
+		s.pending = append(s.pending, record{Type: recMode, Mode: s.mode}) // written with the first round
+	}
 	return s
 }
 
@@ -106,8 +124,12 @@ func ResumeSession(cfg Config, id string) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resume session: %w", err)
 	}
+	if l.mode != "" {
+		cfg.Mode = l.mode
+	}
 	s := newSession(cfg)
 	s.id, s.history, s.totals, s.calib, s.started = id, l.history, l.totals, l.calib, true
+	s.plan = l.plan
 	if l.header.Created != nil {
 		s.created = *l.header.Created
 	}
@@ -127,6 +149,7 @@ func newSession(cfg Config) *Session {
 	if cfg.Logger == nil {
 		cfg.Logger = zap.NewNop()
 	}
+	budgetFixed, pricingFixed := cfg.Budget > 0, cfg.Pricing != nil
 	if cfg.Budget <= 0 {
 		cfg.Budget = DefaultBudget(cfg.Model)
 	}
@@ -140,7 +163,24 @@ func newSession(cfg Config) *Session {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Session{cfg: cfg, created: cfg.Now(), busy: make(chan struct{}, 1)}
+	if cfg.Mode == "" {
+		cfg.Mode = ModeDefault
+	}
+	s := &Session{cfg: cfg, created: cfg.Now(), busy: make(chan struct{}, 1),
+		budgetFixed: budgetFixed, pricingFixed: pricingFixed, mode: cfg.Mode,
+		model: modelState{ModelSettings: ModelSettings{Provider: cfg.Provider, Model: cfg.Model,
+			MaxTokens: cfg.MaxTokens, Thinking: cfg.Thinking}, budget: cfg.Budget, pricing: *cfg.Pricing}}
+	env := tools.Env{}
+	if cfg.Env != nil {
+		env = *cfg.Env
+	}
+	env.Plan = s.setPlan
+	s.env = &env
+	s.gate = modeGate{s: s, inner: cfg.Gate}
+	if g, ok := cfg.Gate.(autoEditGate); ok {
+		g.SetAutoAllowWorkspaceEdits(cfg.Mode == ModeAutoEdit)
+	}
+	return s
 }
 
 // ID names the session in its store (and to front ends).
@@ -197,8 +237,17 @@ func (s *Session) Prompt(ctx context.Context, text string, l Listener) Outcome {
 	if text == "" {
 		return s.end(out, Outcome{StopReason: StopError, Err: errors.New("empty prompt")})
 	}
+	if note := s.Mode().note(); note != "" {
+		text += "\n\n" + note
+	}
 	s.append(provider.Message{Role: provider.RoleUser, Text: text})
+	s.mu.Lock()
+	s.out = out
+	s.mu.Unlock()
 	o := s.run(ctx, out)
+	s.mu.Lock()
+	s.out = nil
+	s.mu.Unlock()
 	s.commit() // the user message of a prompt whose first round failed
 	return s.end(out, o)
 }

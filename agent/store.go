@@ -21,6 +21,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/agent-lsp/agent-lsp/provider"
+	"github.com/agent-lsp/agent-lsp/tools"
 )
 
 // A session file is JSON Lines, append-only, one record per line:
@@ -29,6 +30,8 @@ import (
 //	{"type":"message","message":{…provider.Message…}}
 //	{"type":"usage","usage":{…},"cost":…,"time":…,"promptMessages":N}
 //	{"type":"compaction","beforeTokens":…,"afterTokens":…,"history":[…]}
+//	{"type":"mode","mode":"plan"}
+//	{"type":"plan","items":[{"content":…,"status":…}]}
 //	{"type":"commit"}
 //
 // Records are written in batches, one per complete round, each ended by a
@@ -44,6 +47,8 @@ const (
 	recUsage      = "usage"
 	recCompaction = "compaction"
 	recCommit     = "commit"
+	recMode       = "mode"
+	recPlan       = "plan"
 )
 
 // record is one line of a session file; Type says which fields are set.
@@ -66,6 +71,10 @@ type record struct {
 	BeforeTokens int                `json:"beforeTokens,omitempty"`
 	AfterTokens  int                `json:"afterTokens,omitempty"`
 	History      []provider.Message `json:"history,omitempty"`
+	// mode
+	Mode Mode `json:"mode,omitempty"`
+	// plan: the whole list (none: the plan was cleared)
+	Items []tools.TodoItem `json:"items,omitempty"`
 }
 
 // titleRunes bounds a session title: the first prompt, shortened.
@@ -240,6 +249,8 @@ type loaded struct {
 	history []provider.Message
 	totals  Totals
 	calib   calibration
+	mode    Mode // "" when none was stored
+	plan    []tools.TodoItem
 }
 
 // load reads a session file, applying committed batches only. A line that
@@ -328,5 +339,11 @@ func (l *loaded) apply(r record) {
 	case recCompaction:
 		l.history = slices.Clone(r.History)
 		l.calib.invalidate()
+	case recMode:
+		if slices.Contains(Modes, r.Mode) {
+			l.mode = r.Mode
+		}
+	case recPlan:
+		l.plan = slices.Clone(r.Items)
 	}
 }

@@ -1,0 +1,98 @@
+package agent
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/agent-lsp/agent-lsp/provider"
+)
+
+// ModelSettings is the model a session talks to. SetModel replaces it
+// between two model calls: the history is vendor-neutral, and each
+// dialect's encoder drops what it cannot send (reasoning without a
+// signature in the Messages dialect), so a session may change model or
+// dialect at any point.
+type ModelSettings struct {
+	Provider  provider.Provider
+	Model     string
+	MaxTokens int // 0: the dialect's default
+	Thinking  provider.Thinking
+	// Pricing and ContextWindow, when set, replace what the tables say
+	// of Model (a user's preset may know better).
+	Pricing       *Pricing
+	ContextWindow int
+}
+
+// modelState is the session's current model and what follows from it.
+type modelState struct {
+	ModelSettings
+	budget  int
+	pricing Pricing
+}
+
+// SetModel switches the session to another model (or dialect, or
+// endpoint); it takes effect at the next model call. The budget and the
+// price table follow the new model unless the session's Config fixed them.
+// The calibration of the estimate is dropped: the new model counts tokens
+// with its own tokenizer.
+func (s *Session) SetModel(m ModelSettings) error {
+	if m.Provider == nil {
+		return errors.New("set model: no provider")
+	}
+	if m.Model == "" {
+		return errors.New("set model: no model name")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := modelState{ModelSettings: m, budget: s.cfg.Budget, pricing: *s.cfg.Pricing}
+	if !s.budgetFixed {
+		st.budget = DefaultBudget(m.Model)
+		if m.ContextWindow > 0 {
+			st.budget = int(float64(m.ContextWindow) * budgetShare)
+		}
+	}
+	if !s.pricingFixed {
+		st.pricing = PricingFor(m.Model)
+		if m.Pricing != nil {
+			st.pricing = *m.Pricing
+		}
+	}
+	s.model = st
+	s.calib.invalidate()
+	return nil
+}
+
+// Model returns the session's current model settings.
+func (s *Session) Model() ModelSettings {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.model.ModelSettings
+}
+
+// current returns the model state for one call.
+func (s *Session) current() modelState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.model
+}
+
+// KnownContextWindow returns the model's context window when the table
+// knows it (an exact or a prefix entry), unlike ContextWindow, which falls
+// back to a conservative guess.
+func KnownContextWindow(model string) (int, bool) {
+	if w, ok := ContextWindows[model]; ok {
+		return w, true
+	}
+	for name := range ContextWindows {
+		if strings.HasSuffix(name, "-") && strings.HasPrefix(model, name) {
+			return ContextWindow(model), true
+		}
+	}
+	return 0, false
+}
+
+// KnownPricing returns the model's entry of the price table, if any.
+func KnownPricing(model string) (Pricing, bool) {
+	p, ok := Prices[model]
+	return p, ok
+}
