@@ -43,10 +43,7 @@ func (s *server) compact(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	modelErr := s.modelErr
-	s.mu.Unlock()
-	if modelErr != nil { // the summary is a model call
+	if modelErr := s.sessionModelErr(sess); modelErr != nil { // the summary is a model call
 		return nil, jsonrpc2.Errorf(codeRequestFailed, "cannot compact: %v", modelErr)
 	}
 

@@ -48,8 +48,10 @@ type setupOptions struct {
 	caps        lsptest.Capabilities
 	handlers    lsptest.Handlers
 	autoApprove bool
-	files       map[string]string // written under the workspace root
-	stateDir    string            // the session store ("": a fresh temporary directory)
+	files       map[string]string    // written under the workspace root
+	stateDir    string               // the session store ("": a fresh temporary directory)
+	thinking    bool                 // ask for the model's reasoning
+	model       *providertest.Server // reuse this fake model (a daemon restarted against the same one)
 }
 
 // pipeRW joins the editor's two pipe ends into one connection.
@@ -98,10 +100,13 @@ func start(t *testing.T, script providertest.Script, o setupOptions) *setup {
 			t.Fatal(err)
 		}
 	}
-	model := providertest.NewServer(t, script, providertest.WithSeed(7))
+	model := o.model
+	if model == nil {
+		model = providertest.NewServer(t, script, providertest.WithSeed(7))
+	}
 	cfg := provider.DefaultConfig(o.dialect)
 	cfg.APIKeyEnv = "none"
-	cfg.Thinking = false
+	cfg.Thinking = o.thinking
 	cfg.BaseURL = model.OpenAIBaseURL()
 	if o.dialect == anthropic.Name {
 		cfg.BaseURL = model.AnthropicBaseURL()

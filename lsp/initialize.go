@@ -107,6 +107,9 @@ func (s *server) initialize(_ context.Context, r *request) (any, error) {
 	if (o.Budget != nil && *o.Budget < 0) || (o.Keep != nil && *o.Keep < 0) {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions: budget and keep must not be negative")
 	}
+	if err := s.control.configure(p.InitializationOptions); err != nil { // mode, models
+		return nil, err
+	}
 	st := s.merge(o)
 	ws, err := workspaceOf(&p)
 	if err != nil {

@@ -27,10 +27,11 @@ type promptParams struct {
 }
 
 // promptContext points at what the user is looking at: a document and,
-// optionally, a selection in it.
+// optionally, a selection in it; and files to attach (mentions.go).
 type promptContext struct {
 	URI   string          `json:"uri"`
 	Range *protocol.Range `json:"range"`
+	Files []string        `json:"files"`
 }
 
 type promptResult struct {
@@ -39,6 +40,10 @@ type promptResult struct {
 	Text       string         `json:"text"`
 	Usage      provider.Usage `json:"usage"`
 	Error      string         `json:"error,omitempty"`
+	// Mentions say what became of each @mention and context file.
+	Mentions []agent.MentionReport `json:"mentions,omitempty"`
+	// Command is the slash command the prompt ran (slash.go).
+	Command string `json:"command,omitempty"`
 }
 
 // prompt serves agent/prompt on its own goroutine; it answers when the
@@ -61,16 +66,24 @@ func (s *server) prompt(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if name, args, ok := parseCommand(p.Prompt); ok {
+		return s.runCommand(ctx, sess, name, args, p)
+	}
 	text := p.Prompt
+	var files []string
 	if p.Context != nil {
+		files = p.Context.Files
+	}
+	if p.Context != nil && p.Context.URI != "" {
 		extra, err := s.contextText(ctx, p.Context)
 		if err != nil {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: context: %v", err)
 		}
 		text += extra
 	}
+	text, mentions := s.attachMentions(ctx, sess, text, files)
 	o := s.runPrompt(ctx, sess, text, p.WorkDoneToken)
-	res := promptResult{SessionID: sess.id, StopReason: string(o.StopReason), Text: o.Text, Usage: o.Usage}
+	res := promptResult{SessionID: sess.id, StopReason: string(o.StopReason), Text: o.Text, Usage: o.Usage, Mentions: mentions}
 	if o.StopReason == agent.StopError && o.Err != nil {
 		res.Error = o.Err.Error()
 	}
@@ -89,16 +102,14 @@ func (s *server) runPrompt(ctx context.Context, sess *session, text string, toke
 
 	prog := s.startProgress(ctx, token, "agent-lsp", cancel)
 	l := newUpdateListener(s, sess, prog)
-	s.mu.Lock()
-	modelErr := s.modelErr
-	s.mu.Unlock()
+	modelErr := s.sessionModelErr(sess)
 
 	var o agent.Outcome
 	if modelErr != nil {
 		o = agent.Outcome{StopReason: agent.StopError, Err: modelErr}
 		l.OnEvent(agent.Event{Kind: agent.EventError, Err: modelErr})
 	} else {
-		o = sess.agent.Prompt(withProgress(ctx, prog), text, l)
+		o = sess.agent.Prompt(withProgress(ctx, prog), text, controlListener{Listener: l, s: s, sess: sess})
 	}
 	l.close()
 	prog.end(endMessage(o))

@@ -58,6 +58,7 @@ type server struct {
 	sessions        *sessionStore
 	store           *agent.Store // nil: sessions live in memory only
 	mcp             mcpState     // the MCP servers (own lock)
+	control         control      // modes, model presets, switched models (own lock)
 }
 
 func newServer(ctx context.Context, conn jsonrpc2.Conn, opts Options) *server {
@@ -134,6 +135,11 @@ func init() {
 		"agent/cancel":     {serve: (*server).cancelSession},
 		"agent/compact":    {serve: (*server).compact, async: true},
 		"agent/mcpStatus":  {serve: (*server).mcpStatus},
+		"agent/setMode":    {serve: (*server).setMode},
+		"agent/setModel":   {serve: (*server).setModel},
+		"agent/models":     {serve: (*server).listModels},
+		"agent/commands":   {serve: (*server).listCommands},
+		"agent/session":    {serve: (*server).sessionState},
 	}
 }
 

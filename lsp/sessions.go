@@ -123,6 +123,7 @@ func (st *sessionStore) agentConfig() (agent.Config, string, error) {
 		Gate:      permission.NewPolicy(approver),
 		Store:     s.store,
 		Logger:    s.log,
+		Mode:      s.control.initialMode(),
 	}, agent.SystemPrompt(ws, runtime.GOOS, shellName()), nil
 }
 
