@@ -24,6 +24,7 @@ import (
 // chat is one terminal conversation: the session and what it talks to.
 type chat struct {
 	session  *agent.Session
+	ctl      *chatControl // /mode, /model and @mentions
 	approver *permission.TerminalApprover
 	closeAll func() error
 }
@@ -68,7 +69,7 @@ func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	if f.prompt != "" {
 		p := newPrinter(stdout, progress, color)
-		o := c.promptInterruptible(ctx, f.prompt, p)
+		o := c.promptInterruptible(ctx, c.attach(ctx, f.prompt, p), p)
 		if o.StopReason == agent.StopError || o.StopReason == agent.StopCancelled {
 			fmt.Fprintf(stderr, "agent-lsp chat: %s: %v\n", o.StopReason, o.Err)
 			return 1
@@ -123,6 +124,7 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 		Tools:     reg,
 		Env:       &tools.Env{Workspace: ws, Docs: &tools.DiskDocuments{Workspace: ws}},
 		Gate:      permission.NewPolicy(approver),
+		Mode:      f.mode,
 		Budget:    f.budget,
 		Keep:      f.keep,
 		Store:     store,
@@ -133,7 +135,10 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 		_ = closeAll()
 		return nil, err
 	}
-	return &chat{session: session, approver: approverTTY, closeAll: closeAll}, nil
+	ctl := &chatControl{session: session, ws: ws, docs: acfg.Env.Docs, cfg: cfg,
+		opts: connect.Options{Getenv: os.Getenv, RawDump: rawDump, Logger: log}}
+	return &chat{session: session, ctl: ctl, approver: approverTTY,
+		closeAll: func() error { return errors.Join(ctl.close(), closeAll()) }}, nil
 }
 
 // openStore opens the session store unless the session stays in memory.
@@ -233,11 +238,29 @@ func (c *chat) repl(ctx context.Context, stdout io.Writer, color, interactive bo
 			fmt.Fprintf(stdout, "session %s\n", c.session.ID())
 			continue
 		}
-		c.promptInterruptible(ctx, line, p)
+		if msg, handled, err := c.ctl.command(line); handled {
+			if err != nil {
+				p.OnEvent(agent.Event{Kind: agent.EventError, Err: err})
+			} else {
+				fmt.Fprintln(stdout, msg)
+			}
+			continue
+		}
+		c.promptInterruptible(ctx, c.attach(ctx, line, p), p)
 		if ctx.Err() != nil {
 			return 1
 		}
 	}
+}
+
+// attach returns the prompt with its @mentioned files attached, and says
+// which mentions could not be.
+func (c *chat) attach(ctx context.Context, prompt string, p *printer) string {
+	text, notes := c.ctl.attach(ctx, prompt)
+	for _, n := range notes {
+		p.write(p.progress, p.style(ansiRed, n)+"\n")
+	}
+	return text
 }
 
 // compact runs a manual compaction and reports it.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/provider"
 )
 
@@ -83,6 +84,7 @@ type chatFlags struct {
 	stateDir     string
 	noSave       bool
 	mcp          mcpFlags
+	mode         agent.Mode
 }
 
 func parseChatFlags(args []string, stderr io.Writer) (*chatFlags, *flag.FlagSet, error) {
@@ -101,6 +103,11 @@ func parseChatFlags(args []string, stderr io.Writer) (*chatFlags, *flag.FlagSet,
 	fs.BoolVar(&c.cont, "continue", false, "resume the most recent stored session")
 	fs.StringVar(&c.stateDir, "state-dir", "", "where sessions are stored (default $XDG_STATE_HOME/agent-lsp/sessions)")
 	fs.Var(&c.mcp, "mcp", "mount an MCP server: demo, a command line, or name=command line (repeatable; .mcp.json in the workspace is read too)")
+	fs.Func("mode", "starting mode: ask (read-only), plan, default, auto-edit (edits without asking; commands still ask)", func(v string) error {
+		m, err := agent.ParseMode(v)
+		c.mode = m
+		return err
+	})
 	fs.BoolVar(&c.noSave, "no-save", false, "keep the session in memory only")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: agent-lsp chat [flags]\n\n")
