@@ -1,0 +1,216 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-lsp/agent-lsp/provider"
+	"github.com/agent-lsp/agent-lsp/provider/providertest"
+)
+
+// The document the extension edits: its second line holds characters
+// outside the BMP, so UTF-16 and UTF-8 columns differ after them.
+const (
+	docBefore = "package demo\n\n// héllo wörld 🎉 say ünïcode 🚀 twice: ünïcode\nfunc main() {}\n"
+	docAfter  = "package demo\n\n// héllo wörld 🎉 say ÜNÏCODE 🚀 twice: ünïcode\nfunc main() {}\n"
+	docEdit   = `{"path":"demo.go","old_string":"say ünïcode","new_string":"say ÜNÏCODE"}`
+	selection = 2 // the line the inline edit selects (0-based)
+
+	editPrompt   = "Shout the first ünïcode."
+	editAnswer   = "Shouted the first `ünïcode`; the second is left as it was."
+	stallPrompt  = "Explain the file slowly."
+	resumePrompt = "What did you change before?"
+	resumeAnswer = "I changed `say ünïcode` to `say ÜNÏCODE` in demo.go."
+)
+
+// summary is what out/e2e/protocolClient.js prints.
+type summary struct {
+	OK           bool              `json:"ok"`
+	Failures     []string          `json:"failures"`
+	SessionID    string            `json:"sessionId"`
+	DocumentText string            `json:"documentText"`
+	SavedText    string            `json:"savedText"`
+	Kinds        []string          `json:"kinds"`
+	ApplyEdits   []json.RawMessage `json:"applyEdits"`
+	CancelMs     int               `json:"cancelMs"`
+	Entries      []string          `json:"entries"`
+}
+
+// The extension's request sequence, with its own modules: initialize with
+// the initializationOptions its settings mapping makes (the fake model's
+// URL reaches the daemon only that way), newSession, an inline edit
+// (agent/prompt with {uri, range}) whose popup is parsed and whose diff is
+// applied as "Show diff" does before Allow, applyEdit and the save of
+// autoSave, sessions, tools, agent/cancel mid-stream, then a crash
+// (SIGKILL) and a second daemon resuming the session by its id.
+func TestExtensionProtocolAgainstDaemon(t *testing.T) {
+	node, ext := requireExtensionBuild(t)
+
+	script := providertest.Script{
+		{Reasoning: "The selection holds ünïcode twice; only the first one is to be shouted, so the old string must include \"say\".",
+			ToolCalls: []providertest.Call{{ID: "call_edit", Name: "edit_file", Arguments: docEdit}},
+			Usage:     provider.Usage{PromptTokens: 900, CompletionTokens: 40}},
+		{Text: editAnswer, Usage: provider.Usage{PromptTokens: 1000, CompletionTokens: 25, CachedTokens: 896}},
+		{Text: "The file declares package demo and an empty main function, which", Usage: provider.Usage{PromptTokens: 1100, CompletionTokens: 30},
+			Fault: &providertest.Fault{Stall: providertest.Forever, StallAfterFrames: 3}},
+		{Text: resumeAnswer, Usage: provider.Usage{PromptTokens: 1200, CompletionTokens: 20, CachedTokens: 1024}},
+	}
+	model := providertest.NewServer(t, script)
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "demo.go"), []byte(docBefore), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logFile := filepath.Join(t.TempDir(), "agent-lsp.log")
+	t.Cleanup(func() {
+		if b, err := os.ReadFile(logFile); err == nil && t.Failed() {
+			t.Logf("daemon log:\n%s", tail(b, 60))
+		}
+	})
+	htmlOut := os.Getenv("AGENT_LSP_VSCODE_HTML_OUT") // the README's screenshot is rendered from this
+	cfg := map[string]any{
+		// The flags name a model that cannot answer (another dialect, a
+		// closed loopback port, an unset key variable): the fake model is
+		// reached only when the settings' initializationOptions win.
+		"command": []string{daemonBinary, "--provider", "anthropic", "--base-url", "http://127.0.0.1:9",
+			"--api-key-env", "AGENT_LSP_E2E_UNSET_KEY", "--thinking=false", "--log-file", logFile},
+		"root": root, "file": "demo.go", "originalText": docBefore, "expectedText": docAfter, "selectionLine": selection,
+		"settings":   map[string]any{"provider": "openai", "baseUrl": model.OpenAIBaseURL(), "apiKeyEnv": "none", "model": "deepseek-flash"},
+		"editPrompt": editPrompt, "expectAnswer": editAnswer, "stallPrompt": stallPrompt,
+		"resumePrompt": resumePrompt, "expectResumeAnswer": resumeAnswer, "htmlOut": htmlOut, "timeoutMs": 40000,
+	}
+	out, runErr := runNode(t, node, ext, cfg)
+	var sum summary
+	if err := json.Unmarshal(out, &sum); err != nil {
+		t.Fatalf("node: %v; stdout %q: %v", runErr, out, err)
+	}
+	if !sum.OK || runErr != nil {
+		t.Fatalf("protocol client failed (%v):\n  %s", runErr, strings.Join(sum.Failures, "\n  "))
+	}
+
+	// What the client saw, checked once more from here.
+	wantEntries := []string{"prompt", "reasoning", "round", "tool", "text", "round", // the inline edit
+		"prompt", "text", "notice", // the cancelled prompt
+		"notice", "prompt", "text", "round"} // the crash, the resumed session
+	if strings.Join(sum.Entries, " ") != strings.Join(wantEntries, " ") {
+		t.Errorf("transcript entries %v, want %v", sum.Entries, wantEntries)
+	}
+	if sum.DocumentText != docAfter || sum.SavedText != docAfter {
+		t.Errorf("document %q, saved %q", sum.DocumentText, sum.SavedText)
+	}
+	if disk, _ := os.ReadFile(filepath.Join(root, "demo.go")); string(disk) != docAfter {
+		t.Errorf("autoSave: the file on disk is %q", disk)
+	}
+	if len(sum.ApplyEdits) != 1 || !strings.Contains(string(sum.ApplyEdits[0]), `"label":"agent: edit_file demo.go"`) {
+		t.Errorf("applyEdit requests = %s", sum.ApplyEdits)
+	}
+
+	// What the model saw: the selection as context, the tool result, and
+	// after the crash the whole conversation again.
+	reqs := model.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d model requests, want 4", len(reqs))
+	}
+	first := string(reqs[0].Body)
+	if !strings.Contains(first, "say ünïcode 🚀 twice") || !strings.Contains(first, "demo.go") {
+		t.Errorf("the first request does not carry the selection: %s", first)
+	}
+	last := string(reqs[3].Body)
+	for _, want := range []string{editPrompt, "call_edit", "Shouted the first", resumePrompt} {
+		if !strings.Contains(last, jsonText(want)) {
+			t.Errorf("the request after the restart lacks %q: %s", want, last)
+		}
+	}
+}
+
+// jsonText is s as it appears inside a JSON string.
+func jsonText(s string) string {
+	b, _ := json.Marshal(s)
+	return strings.Trim(string(b), `"`)
+}
+
+// requireExtensionBuild returns node and the extension's directory, after
+// compiling the extension (tsc: a second, so the test runs the current
+// sources). Without node or the npm packages (scripts/build-vscode) the test
+// skips, or fails under CI.
+func requireExtensionBuild(t *testing.T) (node, ext string) {
+	t.Helper()
+	missing := func(format string, args ...any) {
+		t.Helper()
+		if os.Getenv("CI") != "" {
+			t.Fatalf(format+" (scripts/build-vscode installs it)", args...)
+		}
+		t.Skipf(format+" (run scripts/build-vscode)", args...)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		missing("node is not installed: %v", err)
+	}
+	ext, err = filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pkg := range []string{"typescript", "vscode-jsonrpc"} {
+		if _, err := os.Stat(filepath.Join(ext, "node_modules", pkg, "package.json")); err != nil {
+			missing("the extension's npm packages are not installed: %v", err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	tsc := exec.CommandContext(ctx, node, filepath.Join(ext, "node_modules", "typescript", "bin", "tsc"), "-p", ext)
+	if out, err := tsc.CombinedOutput(); err != nil {
+		t.Fatalf("tsc: %v\n%s", err, out)
+	}
+	return node, ext
+}
+
+// runNode runs the compiled protocol client with cfg in an isolated home
+// (the daemons store the session under its XDG_STATE_HOME) and returns its
+// stdout.
+func runNode(t *testing.T, node, ext string, cfg map[string]any) ([]byte, error) {
+	t.Helper()
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfgPath := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(cfgPath, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8",
+		"XDG_STATE_HOME=" + filepath.Join(home, "state"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config")}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, filepath.Join(ext, "out", "e2e", "protocolClient.js"), cfgPath)
+	cmd.Dir = ext
+	cmd.Env = env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = 2 * time.Second
+	err = cmd.Run()
+	if stderr.Len() > 0 {
+		t.Logf("node stderr:\n%s", tail(stderr.Bytes(), 40))
+	}
+	if ctx.Err() != nil {
+		err = fmt.Errorf("node did not finish within 60s: %w", err)
+	}
+	return stdout.Bytes(), err
+}
+
+// tail keeps the last n lines of b.
+func tail(b []byte, n int) string {
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,201 @@
+// The agent-lsp daemon as a vscode-languageclient LanguageClient: start,
+// restart after a crash (with a clear message), approvals through our own
+// window/showMessageRequest handler, and saving after applied edits.
+
+import * as vscode from 'vscode';
+import {
+  CancellationToken,
+  CloseAction,
+  ErrorAction,
+  LanguageClient,
+  State,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
+import { AgentClient, Methods, answerApproval, type MessageActionItem, type ShowMessageRequestParams, type Update } from './protocol';
+import { type Approval } from './logic/approval';
+import { RestartPolicy } from './logic/restartPolicy';
+import { daemonEnvironment, hasApiKey, apiKeyVariable, initializationOptions, readSettings, secretKey, type AgentSettings } from './logic/settings';
+import { editedUris } from './logic/workspaceEdit';
+
+export interface DaemonHooks {
+  onUpdate(u: Update): void;
+  decideApproval(a: Approval, offered: string[]): Promise<string | undefined>;
+  /** The daemon is down (a reason) or up again (undefined). */
+  onAvailability(down: string | undefined): void;
+}
+
+export function currentSettings(): AgentSettings {
+  const cfg = vscode.workspace.getConfiguration('agentLsp');
+  return readSettings((k) => cfg.get(k));
+}
+
+export class Daemon implements vscode.Disposable {
+  private client?: LanguageClient;
+  private starting?: Promise<LanguageClient>;
+  private readonly policy = new RestartPolicy();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly output: vscode.LogOutputChannel,
+    private readonly hooks: DaemonHooks,
+    /** The session to name in the crash message. */
+    private readonly sessionLabel: () => string | undefined,
+  ) {}
+
+  /** ready starts the daemon when it is not running and returns its client. */
+  async ready(): Promise<LanguageClient> {
+    const client = this.client;
+    if (client && client.state === State.Running) return client;
+    if (client && client.state === State.Starting && !this.starting) {
+      // The client is restarting the daemon after a crash: wait for it.
+      if (await runningWithin(client, 30_000)) return client;
+    }
+    if (!this.starting) {
+      this.starting = this.start().finally(() => {
+        this.starting = undefined;
+      });
+    }
+    return this.starting;
+  }
+
+  /** agent is the agent/* requests over the running daemon. */
+  async agent(): Promise<{ client: LanguageClient; agent: AgentClient }> {
+    const client = await this.ready();
+    const agent = new AgentClient({
+      sendRequest: <R>(method: string, params: unknown) => client.sendRequest<R>(method, params),
+      sendNotification: (method: string, params: unknown) => client.sendNotification(method, params),
+    });
+    return { client, agent };
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    this.policy.reset();
+    await this.ready();
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    while (this.disposables.length > 0) this.disposables.pop()?.dispose();
+    if (client) {
+      try {
+        await client.stop(2000);
+      } catch (err) {
+        this.output.appendLine(`stopping agent-lsp: ${String(err)}`);
+      }
+    }
+  }
+
+  dispose(): void {
+    void this.stop();
+  }
+
+  private async start(): Promise<LanguageClient> {
+    await this.stop();
+    const settings = currentSettings();
+    const variable = apiKeyVariable(settings, process.env);
+    const stored = variable ? await this.context.secrets.get(secretKey(variable)) : undefined;
+    if (!hasApiKey(settings, process.env, stored)) {
+      void vscode.window
+        .showWarningMessage(`agent-lsp: no API key. Set ${variable} in the environment or store one with "Agent: Set API Key".`, 'Set API Key')
+        .then((pick) => pick && vscode.commands.executeCommand('agentLsp.setApiKey'));
+    }
+    const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const serverOptions: ServerOptions = {
+      command: settings.path,
+      args: [],
+      options: { env: daemonEnvironment(process.env, settings, stored), ...(cwd ? { cwd } : {}) },
+    };
+    const clientOptions: LanguageClientOptions = {
+      // Every file document is synchronised: the agent reads the buffers
+      // (unsaved changes included) of whatever it is asked about.
+      documentSelector: [{ scheme: 'file' }, { scheme: 'untitled' }],
+      initializationOptions: () => initializationOptions(currentSettings()),
+      outputChannel: this.output,
+      errorHandler: {
+        error: (_err, _msg, count) => ({ action: count !== undefined && count <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown }),
+        closed: () => this.onClosed(),
+      },
+      middleware: {
+        workspace: {
+          handleApplyEdit: async (params, next) => {
+            const result = await next(params, CancellationToken.None);
+            if (!(result instanceof Error) && result.applied && currentSettings().autoSave) {
+              await saveDocuments(editedUris(params.edit), this.output);
+            }
+            return result;
+          },
+        },
+      },
+    };
+    const client = new LanguageClient('agentLsp', 'agent-lsp', serverOptions, clientOptions);
+    client.onNotification(Methods.update, (u: Update) => this.hooks.onUpdate(u));
+    // Our handler replaces the client's default popup: agent-lsp's
+    // approvals get the diff preview.
+    client.onRequest(Methods.showMessageRequest, (params: ShowMessageRequestParams): Promise<MessageActionItem | null> =>
+      answerApproval(params, (a, offered) => this.hooks.decideApproval(a, offered)),
+    );
+    this.disposables.push(
+      client.onDidChangeState((e) => {
+        if (e.newState === State.Running) this.hooks.onAvailability(undefined);
+        else if (e.newState === State.Starting) this.hooks.onAvailability('starting');
+        else this.hooks.onAvailability('stopped');
+      }),
+    );
+    this.client = client;
+    try {
+      await client.start();
+    } catch (err) {
+      this.client = undefined;
+      this.hooks.onAvailability('not running');
+      const msg = `agent-lsp could not start (${settings.path}): ${err instanceof Error ? err.message : String(err)}`;
+      void vscode.window.showErrorMessage(msg, 'Open Settings').then((pick) => {
+        if (pick) void vscode.commands.executeCommand('workbench.action.openSettings', 'agentLsp.path');
+      });
+      throw new Error(msg);
+    }
+    return client;
+  }
+
+  private onClosed(): { action: CloseAction; message?: string; handled?: boolean } {
+    const session = this.sessionLabel();
+    const resume = session ? ` The conversation resumes in session ${session} from its last complete round.` : '';
+    if (this.policy.onCrash(Date.now())) {
+      void vscode.window.showWarningMessage(`agent-lsp stopped unexpectedly and is being restarted.${resume}`, 'Show Log').then((pick) => {
+        if (pick) this.output.show(true);
+      });
+      return { action: CloseAction.Restart, handled: true };
+    }
+    return {
+      action: CloseAction.DoNotRestart,
+      message: `agent-lsp crashed ${this.policy.recentCrashes} times in 3 minutes and is left stopped; see the "agent-lsp" output. "Agent: Restart Daemon" starts it again.${resume}`,
+    };
+  }
+}
+
+async function saveDocuments(uris: string[], output: vscode.LogOutputChannel): Promise<void> {
+  for (const uri of uris) {
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === vscode.Uri.parse(uri).toString());
+    if (doc && doc.isDirty && !(await doc.save())) output.appendLine(`autoSave: could not save ${uri}`);
+  }
+}
+
+/** runningWithin waits until the client is running; false when it stopped or the time ran out. */
+function runningWithin(client: LanguageClient, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => done(false), ms);
+    const sub = client.onDidChangeState((e) => {
+      if (e.newState === State.Running) done(true);
+      else if (e.newState === State.Stopped) done(false);
+    });
+    function done(ok: boolean): void {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(ok);
+    }
+    if (client.state === State.Running) done(true);
+  });
+}

@@ -1,0 +1,303 @@
+// The protocol test's client (run by e2e/protocol_test.go): it plays the
+// request sequence of the extension against the real daemon over
+// vscode-jsonrpc, with the extension's own modules: the settings mapping
+// for initializationOptions, AgentClient for the agent/* requests,
+// answerApproval and the diff reconstruction for the popup, the
+// transcript for the updates.
+//
+//   node out/e2e/protocolClient.js <config.json>
+//
+// It prints one JSON summary on stdout and exits non-zero when a check failed.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import * as rpc from 'vscode-jsonrpc/node';
+import { AgentClient, ApprovalAction, Methods, answerApproval, newProgressToken, promptParams, type PromptResult, type ShowMessageRequestParams, type Update } from '../protocol';
+import { initializationOptions, readSettings } from '../logic/settings';
+import { proposedText, type Approval } from '../logic/approval';
+import { Transcript } from '../logic/transcript';
+import { renderPage, renderTranscript } from '../logic/render';
+import { editedUris } from '../logic/workspaceEdit';
+
+interface Config {
+  command: string[];
+  root: string;
+  file: string;
+  originalText: string;
+  expectedText: string;
+  selectionLine: number;
+  settings: Record<string, unknown>;
+  editPrompt: string;
+  expectAnswer: string;
+  stallPrompt: string;
+  resumePrompt: string;
+  expectResumeAnswer: string;
+  htmlOut?: string;
+  timeoutMs: number;
+}
+
+const config = JSON.parse(fs.readFileSync(process.argv[2], 'utf8')) as Config;
+const failures: string[] = [];
+const check = (ok: boolean, what: string): void => {
+  if (!ok) failures.push(what);
+};
+
+interface Position { line: number; character: number }
+interface TextEdit { range: { start: Position; end: Position }; newText: string }
+
+/** A document as the editor holds it: a JS string is UTF-16, as LSP positions count. */
+class Document {
+  version = 1;
+  saved: string;
+  constructor(readonly uri: string, readonly file: string, public text: string) {
+    this.saved = text;
+  }
+
+  offsetAt(pos: Position): number {
+    let offset = 0;
+    for (let line = 0; line < pos.line; line++) {
+      const nl = this.text.indexOf('\n', offset);
+      if (nl < 0) return this.text.length;
+      offset = nl + 1;
+    }
+    return offset + pos.character;
+  }
+
+  apply(edits: TextEdit[]): Array<{ range: TextEdit['range']; text: string }> {
+    const sorted = edits
+      .map((e, i) => ({ e, i, start: this.offsetAt(e.range.start), end: this.offsetAt(e.range.end) }))
+      .sort((a, b) => b.start - a.start || b.i - a.i);
+    for (const s of sorted) this.text = this.text.slice(0, s.start) + s.e.newText + this.text.slice(s.end);
+    this.version++;
+    return sorted.map((s) => ({ range: s.e.range, text: s.e.newText }));
+  }
+}
+
+/** One daemon process and its connection, wired as the extension wires its client. */
+class Daemon {
+  readonly child: ChildProcess;
+  readonly conn: rpc.MessageConnection;
+  readonly agent: AgentClient;
+  readonly exited: Promise<{ code: number | null; signal: string | null }>;
+  readonly updates: Update[] = [];
+  readonly popups: Array<{ approval: Approval; proposed?: string; proposedError?: string; answer: string | null }> = [];
+  readonly applyEdits: unknown[] = [];
+  readonly saves: string[] = [];
+  readonly progress = new Map<string, string[]>();
+  readonly onUpdate: Array<(u: Update) => void> = [];
+
+  constructor(readonly doc: Document) {
+    this.child = spawn(config.command[0], config.command.slice(1), { cwd: config.root, stdio: ['pipe', 'pipe', 'inherit'] });
+    this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve({ code, signal })));
+    this.conn = rpc.createMessageConnection(new rpc.StreamMessageReader(this.child.stdout!), new rpc.StreamMessageWriter(this.child.stdin!));
+    this.agent = new AgentClient({
+      sendRequest: <R>(method: string, params: unknown) => this.conn.sendRequest<R>(method, params),
+      sendNotification: (method: string, params: unknown) => this.conn.sendNotification(method, params),
+    });
+    this.conn.onNotification(Methods.update, (u: Update) => {
+      this.updates.push(u);
+      for (const f of this.onUpdate) f(u);
+    });
+    this.conn.onRequest(Methods.showMessageRequest, (params: ShowMessageRequestParams) =>
+      answerApproval(params, async (approval) => {
+        // What "Show diff" shows: the popup's diff applied to the buffer.
+        const popup: Daemon['popups'][number] = { approval, answer: ApprovalAction.allow };
+        try {
+          popup.proposed = proposedText(this.doc.text, approval).text;
+        } catch (err) {
+          popup.proposedError = String(err);
+        }
+        this.popups.push(popup);
+        return ApprovalAction.allow;
+      }),
+    );
+    this.conn.onRequest('workspace/applyEdit', async (params: { label?: string; edit: { documentChanges?: Array<{ textDocument: { uri: string; version: number | null }; edits: TextEdit[] }> } }) => {
+      this.applyEdits.push(params);
+      for (const change of params.edit.documentChanges ?? []) {
+        if (change.textDocument.uri !== this.doc.uri || change.textDocument.version !== this.doc.version) {
+          return { applied: false, failureReason: `unexpected change ${JSON.stringify(change)}` };
+        }
+      }
+      for (const change of params.edit.documentChanges ?? []) {
+        const contentChanges = this.doc.apply(change.edits);
+        await this.conn.sendNotification('textDocument/didChange', { textDocument: { uri: this.doc.uri, version: this.doc.version }, contentChanges });
+      }
+      // agentLsp.autoSave: the extension saves what the edit touched once it is applied.
+      for (const uri of editedUris(params.edit)) {
+        if (uri !== this.doc.uri) continue;
+        fs.writeFileSync(this.doc.file, this.doc.text);
+        this.doc.saved = this.doc.text;
+        this.saves.push(uri);
+        await this.conn.sendNotification('textDocument/didSave', { textDocument: { uri } });
+      }
+      return { applied: true };
+    });
+    this.conn.listen();
+  }
+
+  async initialize(): Promise<{ serverInfo?: { name: string } }> {
+    const rootUri = pathToFileURL(config.root).href;
+    const settings = readSettings((k) => config.settings[k]);
+    const init = await this.conn.sendRequest<{ serverInfo?: { name: string } }>('initialize', {
+      processId: process.pid,
+      clientInfo: { name: 'agent-lsp vscode protocol test' },
+      rootUri,
+      workspaceFolders: [{ uri: rootUri, name: path.basename(config.root) }],
+      initializationOptions: initializationOptions(settings),
+      capabilities: {
+        workspace: { applyEdit: true, workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] } },
+        window: { workDoneProgress: true, showMessage: { messageActionItem: { additionalPropertiesSupport: true } } },
+        textDocument: { synchronization: { didSave: true, dynamicRegistration: true } },
+      },
+    });
+    await this.conn.sendNotification('initialized', {});
+    await this.conn.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: this.doc.uri, languageId: 'go', version: this.doc.version, text: this.doc.text },
+    });
+    return init;
+  }
+
+  /** prompt sends agent/prompt with a fresh progress token, as Session.ask does. */
+  async prompt(prompt: string, sessionId: string, context?: { uri: string; range?: TextEdit['range'] }): Promise<{ result: PromptResult; progress: string[] }> {
+    const token = newProgressToken();
+    const kinds: string[] = [];
+    this.progress.set(token, kinds);
+    const sub = this.conn.onProgress(new rpc.ProgressType<{ kind: string }>(), token, (v) => {
+      kinds.push(v.kind);
+    });
+    try {
+      const result = await this.agent.prompt(promptParams(prompt, { sessionId, context, workDoneToken: token }));
+      return { result, progress: kinds };
+    } finally {
+      sub.dispose();
+    }
+  }
+
+  async shutdown(): Promise<{ code: number | null; signal: string | null }> {
+    await this.conn.sendRequest('shutdown');
+    await this.conn.sendNotification('exit');
+    return this.waitExit();
+  }
+
+  async waitExit(): Promise<{ code: number | null; signal: string | null }> {
+    const exit = await Promise.race([
+      this.exited,
+      new Promise<{ code: null; signal: string }>((resolve) => setTimeout(() => resolve({ code: null, signal: 'did not exit within 5s' }), 5000)),
+    ]);
+    this.conn.dispose();
+    if (exit.code === null && exit.signal === 'did not exit within 5s') this.child.kill('SIGKILL');
+    return exit;
+  }
+}
+
+async function main(): Promise<Record<string, unknown>> {
+  const file = path.join(config.root, config.file);
+  const doc = new Document(pathToFileURL(file).href, file, config.originalText);
+  const transcript = new Transcript();
+
+  // Daemon A: the whole life of a conversation.
+  const a = new Daemon(doc);
+  const init = await a.initialize();
+  check(init.serverInfo?.name === 'agent-lsp', `serverInfo ${JSON.stringify(init.serverInfo)}`);
+  const sessionId = await a.agent.newSession('vscode e2e');
+  check(typeof sessionId === 'string' && sessionId !== '', `newSession ${sessionId}`);
+  a.onUpdate.push((u) => transcript.apply(u));
+
+  const line = doc.text.split('\n')[config.selectionLine];
+  const range = { start: { line: config.selectionLine, character: 0 }, end: { line: config.selectionLine, character: line.length } };
+  transcript.addPrompt(config.editPrompt, `${config.file}:${config.selectionLine + 1}`);
+  const edit = await a.prompt(config.editPrompt, sessionId, { uri: doc.uri, range });
+  transcript.finish(edit.result);
+  check(edit.result.stopReason === 'end_turn', `edit prompt: stopReason ${edit.result.stopReason} (${edit.result.error ?? ''})`);
+  check(edit.result.sessionId === sessionId, `edit prompt: session ${edit.result.sessionId}`);
+  check(edit.result.text === config.expectAnswer, `edit prompt: text ${JSON.stringify(edit.result.text)}`);
+  check(edit.progress[0] === 'begin' && edit.progress[edit.progress.length - 1] === 'end', `edit prompt: progress ${JSON.stringify(edit.progress)}`);
+  check(a.popups.length === 1, `${a.popups.length} popups`);
+  const popup = a.popups[0];
+  check(popup?.approval.tool === 'edit_file' && popup.approval.path === config.file && popup.approval.risk !== '',
+    `popup parsed as ${JSON.stringify(popup?.approval)}`);
+  check(popup?.proposed === config.expectedText, `"Show diff" proposed ${JSON.stringify(popup?.proposed)} (${popup?.proposedError ?? ''})`);
+  check(doc.text === config.expectedText, `document ${JSON.stringify(doc.text)}`);
+  check(a.saves.length === 1, `${a.saves.length} saves after the applied edit`);
+  a.updates.forEach((u, i) => check(u.seq === i + 1 && u.sessionId === sessionId, `update ${i}: ${JSON.stringify(u)}`));
+  const card = transcript.entries.find((e) => e.kind === 'tool');
+  check(card?.kind === 'tool' && card.status === 'completed' && card.name === 'edit_file', `tool card ${JSON.stringify(card)}`);
+  check(transcript.totals !== undefined && transcript.totals.promptTokens > 0, `totals ${JSON.stringify(transcript.totals)}`);
+
+  const sessions = await a.agent.sessions();
+  check(sessions.some((s) => s.sessionId === sessionId && s.title === 'vscode e2e'), `sessions ${JSON.stringify(sessions)}`);
+  const tools = await a.agent.tools();
+  const toolNames = tools.map((t) => t.name);
+  check(['read_file', 'edit_file', 'write_file', 'run_bash'].every((n) => toolNames.includes(n)), `tools ${JSON.stringify(toolNames)}`);
+
+  // Cancel mid-stream: the model stalls after its first words; the first
+  // text update of this prompt triggers agent/cancel, as the Cancel command.
+  transcript.addPrompt(config.stallPrompt);
+  const seqBefore = a.updates.length;
+  const firstText = new Promise<void>((resolve) => a.onUpdate.push((u) => {
+    if (u.kind === 'text' && u.seq > seqBefore) resolve();
+  }));
+  const stalled = a.prompt(config.stallPrompt, sessionId);
+  // A prompt that ends without any text (a failure) must not hang the test.
+  await Promise.race([firstText, stalled]);
+  const cancelAt = Date.now();
+  await a.agent.cancel(sessionId);
+  const cancelled = await stalled;
+  const cancelMs = Date.now() - cancelAt;
+  transcript.finish(cancelled.result);
+  check(cancelled.result.stopReason === 'cancelled', `stalled prompt: stopReason ${cancelled.result.stopReason}`);
+  check(cancelMs < 2000, `cancel took ${cancelMs} ms`);
+
+  // The daemon crashes (SIGKILL): daemon B resumes the session by its id,
+  // as the extension does after languageclient restarts the server.
+  a.child.kill('SIGKILL');
+  const crash = await a.waitExit();
+  check(crash.signal === 'SIGKILL', `crash ${JSON.stringify(crash)}`);
+  transcript.addNotice('agent-lsp stopped unexpectedly and was restarted; the conversation resumes.');
+
+  const b = new Daemon(doc);
+  await b.initialize();
+  b.onUpdate.push((u) => transcript.apply(u));
+  transcript.addPrompt(config.resumePrompt);
+  const resumed = await b.prompt(config.resumePrompt, sessionId);
+  transcript.finish(resumed.result);
+  check(resumed.result.stopReason === 'end_turn' && resumed.result.sessionId === sessionId,
+    `resumed prompt: ${resumed.result.stopReason} in ${resumed.result.sessionId} (${resumed.result.error ?? ''})`);
+  check(resumed.result.text === config.expectResumeAnswer, `resumed prompt: text ${JSON.stringify(resumed.result.text)}`);
+  check(b.updates.length > 0 && b.updates[0].seq === 1, `resumed updates ${JSON.stringify(b.updates.slice(0, 1))}`);
+  const exit = await b.shutdown();
+  check(exit.code === 0, `daemon B exit ${JSON.stringify(exit)}`);
+
+  if (config.htmlOut) {
+    fs.writeFileSync(config.htmlOut, renderPage({
+      nonce: 'screenshot', cspSource: '', transcriptHtml: renderTranscript(transcript.entries),
+      status: 'agent-lsp · session ' + sessionId,
+    }));
+  }
+  return {
+    ok: failures.length === 0, failures, sessionId, documentText: doc.text, savedText: doc.saved,
+    kinds: a.updates.map((u) => u.kind), resumedKinds: b.updates.map((u) => u.kind),
+    popups: a.popups.map((p) => ({ tool: p.approval.tool, risk: p.approval.risk, path: p.approval.path, summary: p.approval.summary })),
+    applyEdits: a.applyEdits, cancelMs, exit, entries: transcript.entries.map((e) => e.kind),
+  };
+}
+
+const watchdog = setTimeout(() => {
+  process.stdout.write(JSON.stringify({ ok: false, failures: [...failures, 'watchdog: no end within the time limit'] }) + '\n');
+  process.exit(3);
+}, config.timeoutMs);
+
+main().then(
+  (summary) => {
+    clearTimeout(watchdog);
+    process.stdout.write(JSON.stringify(summary) + '\n');
+    process.exit(summary.ok ? 0 : 1);
+  },
+  (err: unknown) => {
+    clearTimeout(watchdog);
+    process.stdout.write(JSON.stringify({ ok: false, failures: [...failures, String(err instanceof Error ? err.stack : err)] }) + '\n');
+    process.exit(2);
+  },
+);

@@ -1,0 +1,161 @@
+// The extension's entry point: wiring of the daemon, the session, the chat
+// view, approvals, the status bar and the commands.
+
+import * as vscode from 'vscode';
+import { ApprovalUi, ProposedTexts, proposedScheme } from './approvals';
+import { ChatView, chatViewId } from './chatView';
+import { Daemon, currentSettings } from './daemon';
+import { Session } from './session';
+import { apiKeyVariable, needsRestart, secretKey } from './logic/settings';
+
+let daemon: Daemon | undefined;
+
+export function activate(context: vscode.ExtensionContext): void {
+  const output = vscode.window.createOutputChannel('agent-lsp', { log: true });
+  const statusItem = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 100);
+  statusItem.command = 'agentLsp.showChat';
+  statusItem.show();
+
+  const texts = new ProposedTexts();
+  const approvals = new ApprovalUi(texts);
+  const session: Session = new Session(context, () => d, statusItem);
+  const d: Daemon = new Daemon(context, output, {
+    onUpdate: (u) => session.onUpdate(u),
+    decideApproval: (a, offered) => approvals.decide(a, offered),
+    onAvailability: (down) => session.setDown(down),
+  }, () => session.id);
+  daemon = d;
+
+  const view = new ChatView(context.extensionUri, session.transcript, {
+    prompt: (text) => void session.ask(text),
+    cancel: () => void session.cancel(),
+  });
+  session.view = view;
+
+  let settings = currentSettings();
+  const command = (id: string, run: () => unknown): vscode.Disposable =>
+    vscode.commands.registerCommand(id, async () => {
+      try {
+        await run();
+      } catch (err) {
+        void vscode.window.showErrorMessage(`agent-lsp: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    });
+
+  context.subscriptions.push(
+    output,
+    statusItem,
+    d,
+    vscode.window.registerWebviewViewProvider(chatViewId, view, { webviewOptions: { retainContextWhenHidden: true } }),
+    vscode.workspace.registerTextDocumentContentProvider(proposedScheme, texts),
+    command('agentLsp.showChat', () => view.reveal()),
+    command('agentLsp.ask', async () => {
+      const prompt = await vscode.window.showInputBox({ prompt: 'Ask agent-lsp', placeHolder: 'What should the agent do?' });
+      if (!prompt) return;
+      await view.reveal();
+      await session.ask(prompt);
+    }),
+    command('agentLsp.inlineEdit', () => inlineEdit(session)),
+    command('agentLsp.cancel', () => session.cancel()),
+    command('agentLsp.newSession', () => session.resume(undefined)),
+    command('agentLsp.sessions', () => pickSession(d, session)),
+    command('agentLsp.tools', () => showTools(d)),
+    command('agentLsp.setApiKey', () => setApiKey(context, d)),
+    command('agentLsp.clearApiKey', async () => {
+      const variable = apiKeyVariable(currentSettings(), process.env);
+      if (variable) await context.secrets.delete(secretKey(variable));
+      void vscode.window.showInformationMessage(`agent-lsp: the stored key for ${variable ?? 'the model'} was removed.`);
+      await d.restart();
+    }),
+    command('agentLsp.restart', () => d.restart()),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration('agentLsp')) return;
+      const next = currentSettings();
+      if (needsRestart(settings, next)) void d.restart().catch(() => undefined);
+      settings = next;
+    }),
+  );
+}
+
+export async function deactivate(): Promise<void> {
+  await daemon?.stop();
+}
+
+async function inlineEdit(session: Session): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) {
+    void vscode.window.showInformationMessage('agent-lsp: open a file and select the code to edit.');
+    return;
+  }
+  const doc = editor.document;
+  // An empty selection means the line under the cursor.
+  const sel = editor.selection.isEmpty ? doc.lineAt(editor.selection.active.line).range : editor.selection;
+  const instruction = await vscode.window.showInputBox({
+    prompt: `Inline edit of ${vscode.workspace.asRelativePath(doc.uri)}:${sel.start.line + 1}-${sel.end.line + 1}`,
+    placeHolder: 'How should the selection change?',
+  });
+  if (!instruction) return;
+  const rel = vscode.workspace.asRelativePath(doc.uri);
+  const range = {
+    start: { line: sel.start.line, character: sel.start.character },
+    end: { line: sel.end.line, character: sel.end.character },
+  };
+  const label = `${rel}:${sel.start.line + 1}-${sel.end.line + 1}`;
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `agent-lsp: ${label}`, cancellable: true },
+    async (progress, token) => {
+      const sub = token.onCancellationRequested(() => void session.cancel());
+      try {
+        await session.ask(`Edit the selected code in ${rel}: ${instruction}`, { uri: doc.uri.toString(), range }, label, (m) =>
+          progress.report({ message: m }),
+        );
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+}
+
+async function pickSession(d: Daemon, session: Session): Promise<void> {
+  const { agent } = await d.agent();
+  const sessions = await agent.sessions();
+  type Item = vscode.QuickPickItem & { id?: string };
+  const items: Item[] = [
+    { label: '$(add) New session', id: undefined },
+    ...sessions.map((s) => ({
+      label: (s.sessionId === session.id ? '$(check) ' : '') + (s.title || '(untitled)'),
+      description: new Date(s.updatedAt).toLocaleString(),
+      detail: s.sessionId,
+      id: s.sessionId,
+    })),
+  ];
+  const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Resume an agent-lsp session', matchOnDetail: true });
+  if (!pick) return;
+  await session.resume(pick.id, pick.id ? pick.label.replace(/^\$\(check\) /, '') : undefined);
+}
+
+async function showTools(d: Daemon): Promise<void> {
+  const { agent } = await d.agent();
+  const tools = await agent.tools();
+  await vscode.window.showQuickPick(
+    tools.map((t) => ({ label: t.name, description: t.source, detail: t.description })),
+    { placeHolder: `${tools.length} tools the agent can use`, matchOnDescription: true, matchOnDetail: true },
+  );
+}
+
+async function setApiKey(context: vscode.ExtensionContext, d: Daemon): Promise<void> {
+  const variable = apiKeyVariable(currentSettings(), process.env);
+  if (!variable) {
+    void vscode.window.showInformationMessage('agent-lsp: agentLsp.apiKeyEnv is "none": this model needs no key.');
+    return;
+  }
+  const key = await vscode.window.showInputBox({
+    prompt: `API key, passed to agent-lsp as ${variable} (kept in VS Code's secret storage, never in settings)`,
+    password: true,
+    ignoreFocusOut: true,
+  });
+  if (!key) return;
+  await context.secrets.store(secretKey(variable), key.trim());
+  void vscode.window.showInformationMessage(`agent-lsp: key stored for ${variable}; restarting the daemon.`);
+  await d.restart();
+}

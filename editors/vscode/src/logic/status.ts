@@ -1,0 +1,45 @@
+// The status bar item's text: what the agent is doing and what the session
+// has cost so far.
+
+import type { Totals } from '../protocol';
+
+/** formatTokens: 950 → "950", 12_345 → "12.3k", 1_234_567 → "1.23M". */
+export function formatTokens(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 2 : 1).replace(/\.?0+$/, '')}k`;
+  return `${(n / 1_000_000).toFixed(2).replace(/\.?0+$/, '')}M`;
+}
+
+/** formatCost: US dollars with enough digits to see a cheap model's calls. */
+export function formatCost(usd: number): string {
+  if (usd === 0) return '$0';
+  if (usd < 0.01) return `$${usd.toFixed(4)}`;
+  if (usd < 1) return `$${usd.toFixed(3)}`;
+  return `$${usd.toFixed(2)}`;
+}
+
+export interface StatusState {
+  /** The progress message while a prompt runs ("Thinking", "Running edit_file", …); undefined when idle. */
+  progress?: string;
+  totals?: Totals;
+  /** The daemon is not running (crashed, restarting, not started). */
+  down?: string;
+}
+
+export interface StatusView {
+  text: string;
+  tooltip: string;
+}
+
+export function statusView(s: StatusState): StatusView {
+  const usage = s.totals
+    ? `${formatTokens(s.totals.promptTokens + s.totals.completionTokens)} tok · ${formatCost(s.totals.cost)}`
+    : '';
+  const tooltip = s.totals
+    ? `Session: ${s.totals.promptTokens} prompt tokens (${s.totals.cachedTokens} cached), ` +
+      `${s.totals.completionTokens} completion tokens, ${formatCost(s.totals.cost)} estimated`
+    : 'agent-lsp: no model call in this session yet';
+  if (s.down) return { text: `$(warning) agent: ${s.down}`, tooltip };
+  if (s.progress) return { text: `$(sync~spin) agent: ${s.progress}${usage ? ' · ' + usage : ''}`, tooltip };
+  return { text: `$(hubot) agent${usage ? ': ' + usage : ''}`, tooltip };
+}

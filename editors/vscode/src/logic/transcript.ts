@@ -1,0 +1,141 @@
+// The chat transcript as a view model, built from the user's prompts and
+// the daemon's agent/update notifications. Rendering is in render.ts.
+
+import type { PromptResult, Totals, ToolStatus, Update, Usage } from '../protocol';
+
+export type ToolCardStatus = 'running' | ToolStatus;
+
+export type Entry =
+  | { kind: 'prompt'; text: string; context?: string }
+  | { kind: 'text'; text: string }
+  | { kind: 'reasoning'; text: string }
+  | { kind: 'tool'; toolCallId: string; name: string; detail: string; status: ToolCardStatus; output?: string }
+  | { kind: 'round'; usage: Usage; cost: number }
+  | { kind: 'compacted'; beforeTokens: number; afterTokens: number }
+  | { kind: 'error'; message: string }
+  | { kind: 'notice'; text: string };
+
+export class Transcript {
+  readonly entries: Entry[] = [];
+  totals?: Totals;
+  private readonly toolCards = new Map<string, number>();
+
+  /** addPrompt appends the user's prompt and returns its index. */
+  addPrompt(text: string, context?: string): number {
+    return this.push(context ? { kind: 'prompt', text, context } : { kind: 'prompt', text });
+  }
+
+  addNotice(text: string): number {
+    return this.push({ kind: 'notice', text });
+  }
+
+  /**
+   * apply folds one update into the transcript and returns the indices of
+   * the entries it added or changed (a text delta extends the last entry
+   * when it is text of the same kind).
+   */
+  apply(u: Update): number[] {
+    switch (u.kind) {
+      case 'text':
+      case 'reasoning': {
+        const last = this.entries[this.entries.length - 1];
+        if (last && last.kind === u.kind) {
+          last.text += u.text;
+          return [this.entries.length - 1];
+        }
+        return [this.push({ kind: u.kind, text: u.text })];
+      }
+      case 'tool_call': {
+        const i = this.push({ kind: 'tool', toolCallId: u.toolCallId, name: u.name, detail: toolDetail(u.arguments), status: 'running' });
+        this.toolCards.set(u.toolCallId, i);
+        return [i];
+      }
+      case 'tool_result': {
+        const i = this.toolCards.get(u.toolCallId);
+        const card = i === undefined ? undefined : this.entries[i];
+        if (i === undefined || !card || card.kind !== 'tool') {
+          // A result without its call (a transcript opened mid-prompt): a card of its own.
+          return [this.push({ kind: 'tool', toolCallId: u.toolCallId, name: u.name, detail: '', status: u.status, output: u.output })];
+        }
+        card.status = u.status;
+        card.output = u.output;
+        return [i];
+      }
+      case 'round_end':
+        this.totals = u.totals;
+        return [this.push({ kind: 'round', usage: u.usage, cost: u.cost })];
+      case 'compacted':
+        this.totals = u.totals;
+        return [this.push({ kind: 'compacted', beforeTokens: u.beforeTokens, afterTokens: u.afterTokens })];
+      case 'error':
+        return [this.push({ kind: 'error', message: u.message })];
+      default:
+        // A kind this version does not know (a newer daemon): nothing to show.
+        return [];
+    }
+  }
+
+  /**
+   * finish notes how a prompt ended when that is not plain: cancelled,
+   * stopped at a limit, failed. Tool cards still running are settled.
+   */
+  finish(r: Pick<PromptResult, 'stopReason' | 'error'>): number[] {
+    const changed: number[] = [];
+    this.entries.forEach((e, i) => {
+      if (e.kind === 'tool' && e.status === 'running') {
+        e.status = r.stopReason === 'cancelled' ? 'denied' : 'failed';
+        e.output = e.output ?? (r.stopReason === 'cancelled' ? 'cancelled' : 'did not finish');
+        changed.push(i);
+      }
+    });
+    const note = stopNote(r);
+    if (note) changed.push(this.addNotice(note));
+    return changed;
+  }
+
+  clear(): void {
+    this.entries.length = 0;
+    this.toolCards.clear();
+    this.totals = undefined;
+  }
+
+  private push(e: Entry): number {
+    this.entries.push(e);
+    return this.entries.length - 1;
+  }
+}
+
+function stopNote(r: Pick<PromptResult, 'stopReason' | 'error'>): string | undefined {
+  switch (r.stopReason) {
+    case 'cancelled':
+      return 'Cancelled.';
+    case 'max_tokens':
+      return 'Stopped: the model reached its output limit.';
+    case 'max_rounds':
+      return 'Stopped: the prompt reached the round limit.';
+    case 'error':
+      return `Failed: ${r.error ?? 'the model call failed'}`;
+  }
+  return undefined;
+}
+
+/** The one-line gist of a tool call's arguments shown on its card. */
+export function toolDetail(args: unknown): string {
+  if (typeof args === 'string') return clip(args, 160);
+  if (typeof args !== 'object' || args === null) return '';
+  const a = args as Record<string, unknown>;
+  const pick = (k: string): string | undefined => (typeof a[k] === 'string' ? (a[k] as string) : undefined);
+  const command = pick('command');
+  if (command !== undefined) return clip(`$ ${command}`, 160);
+  const path = pick('path') ?? pick('file_path');
+  const pattern = pick('pattern');
+  if (path !== undefined && pattern !== undefined) return clip(`${pattern} in ${path}`, 160);
+  if (path !== undefined) return clip(path, 160);
+  if (pattern !== undefined) return clip(pattern, 160);
+  return clip(JSON.stringify(args), 160);
+}
+
+function clip(s: string, max: number): string {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length <= max ? one : one.slice(0, max - 1) + '…';
+}

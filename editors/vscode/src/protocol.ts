@@ -1,0 +1,191 @@
+// The agent-lsp editor protocol (docs/protocol.md) as the extension speaks
+// it: the wire types, the method names and the requests it sends. It never
+// imports vscode, so the protocol test (e2e/) drives the real daemon with
+// exactly these requests over a plain vscode-jsonrpc connection.
+
+import { parseApproval, type Approval } from './logic/approval';
+
+export const Methods = {
+  newSession: 'agent/newSession',
+  prompt: 'agent/prompt',
+  sessions: 'agent/sessions',
+  tools: 'agent/tools',
+  compact: 'agent/compact',
+  cancel: 'agent/cancel',
+  update: 'agent/update',
+  showMessageRequest: 'window/showMessageRequest',
+} as const;
+
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+/** What a prompt is about: a file, or a selection in it. */
+export interface PromptContext {
+  uri: string;
+  range?: Range;
+}
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+}
+
+export interface Totals extends Usage {
+  cost: number;
+}
+
+export interface PromptParams {
+  sessionId?: string;
+  prompt: string;
+  context?: PromptContext;
+  workDoneToken?: string;
+}
+
+export type StopReason = 'end_turn' | 'max_tokens' | 'max_rounds' | 'cancelled' | 'error';
+
+export interface PromptResult {
+  sessionId: string;
+  stopReason: StopReason;
+  text: string;
+  usage: Usage;
+  error?: string;
+}
+
+export interface SessionInfo {
+  sessionId: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ToolInfo {
+  name: string;
+  description: string;
+  source: string;
+}
+
+export interface CompactResult {
+  beforeTokens: number;
+  afterTokens: number;
+  elided: number;
+  summarised: number;
+  error?: string;
+}
+
+interface UpdateBase {
+  sessionId: string;
+  seq: number;
+}
+
+export type ToolStatus = 'completed' | 'failed' | 'denied';
+
+/** One agent/update notification, by kind. */
+export type Update =
+  | (UpdateBase & { kind: 'text' | 'reasoning'; text: string })
+  | (UpdateBase & { kind: 'tool_call'; toolCallId: string; name: string; arguments: unknown })
+  | (UpdateBase & { kind: 'tool_result'; toolCallId: string; name: string; status: ToolStatus; output: string })
+  | (UpdateBase & { kind: 'round_end'; stopReason: string; usage: Usage; cost: number; totals: Totals })
+  | (UpdateBase & { kind: 'compacted'; beforeTokens: number; afterTokens: number; cost: number; totals: Totals })
+  | (UpdateBase & { kind: 'error'; message: string });
+
+export interface MessageActionItem {
+  title: string;
+}
+
+export interface ShowMessageRequestParams {
+  type: number;
+  message: string;
+  actions?: MessageActionItem[];
+}
+
+/** The popup's answers, exactly as the daemon names them. */
+export const ApprovalAction = {
+  allow: 'Allow',
+  allowSession: 'Allow for this session',
+  deny: 'Deny',
+} as const;
+
+/** The smallest connection both a LanguageClient and a vscode-jsonrpc MessageConnection provide. */
+export interface RpcConnection {
+  sendRequest<R>(method: string, params: unknown): Promise<R>;
+  sendNotification(method: string, params: unknown): Promise<void>;
+}
+
+/**
+ * AgentClient sends the agent/* requests. The extension wraps its
+ * LanguageClient in it; the protocol test wraps a MessageConnection.
+ */
+export class AgentClient {
+  constructor(private readonly conn: RpcConnection) {}
+
+  async newSession(title?: string): Promise<string> {
+    const r = await this.conn.sendRequest<{ sessionId: string }>(Methods.newSession, title ? { title } : {});
+    return r.sessionId;
+  }
+
+  prompt(params: PromptParams): Promise<PromptResult> {
+    return this.conn.sendRequest<PromptResult>(Methods.prompt, params);
+  }
+
+  async sessions(): Promise<SessionInfo[]> {
+    const r = await this.conn.sendRequest<{ sessions: SessionInfo[] | null }>(Methods.sessions, {});
+    return r.sessions ?? [];
+  }
+
+  async tools(): Promise<ToolInfo[]> {
+    const r = await this.conn.sendRequest<{ tools: ToolInfo[] | null }>(Methods.tools, {});
+    return r.tools ?? [];
+  }
+
+  compact(sessionId: string, workDoneToken?: string): Promise<CompactResult> {
+    return this.conn.sendRequest<CompactResult>(Methods.compact, workDoneToken ? { sessionId, workDoneToken } : { sessionId });
+  }
+
+  /** Cancels every running or queued prompt of the session (a notification: no answer). */
+  cancel(sessionId: string): Promise<void> {
+    return this.conn.sendNotification(Methods.cancel, { sessionId });
+  }
+}
+
+/** promptParams builds agent/prompt's params, leaving out what is not set. */
+export function promptParams(prompt: string, opts: { sessionId?: string; context?: PromptContext; workDoneToken?: string } = {}): PromptParams {
+  const p: PromptParams = { prompt };
+  if (opts.sessionId) p.sessionId = opts.sessionId;
+  if (opts.context) p.context = opts.context.range ? { uri: opts.context.uri, range: opts.context.range } : { uri: opts.context.uri };
+  if (opts.workDoneToken) p.workDoneToken = opts.workDoneToken;
+  return p;
+}
+
+/**
+ * Decides one window/showMessageRequest: decide gets the parsed approval
+ * (recognised false for a message not in the approval format) and the
+ * offered titles and returns the chosen title (undefined: dismissed). Any answer that is not an offered title is
+ * sent as null, which the daemon takes as Deny.
+ */
+export async function answerApproval(
+  params: ShowMessageRequestParams,
+  decide: (approval: Approval, offered: string[]) => Promise<string | undefined>,
+): Promise<MessageActionItem | null> {
+  const approval = parseApproval(params.message);
+  const offered = (params.actions ?? []).map((a) => a.title);
+  if (offered.length === 0) return null;
+  const chosen = await decide(approval, offered);
+  const item = (params.actions ?? []).find((a) => a.title === chosen);
+  return item ?? null;
+}
+
+let tokenCounter = 0;
+
+/** A fresh work-done progress token for one request of this client. */
+export function newProgressToken(prefix = 'agent-lsp-vscode'): string {
+  tokenCounter += 1;
+  return `${prefix}/${process.pid}/${tokenCounter}`;
+}

@@ -1,0 +1,128 @@
+// The conversation the editor shows: its session id (kept in the
+// workspace state, so a restarted daemon or window resumes it), its
+// transcript, the running prompt, progress and cost.
+
+import * as vscode from 'vscode';
+import { WorkDoneProgress, type WorkDoneProgressBegin, type WorkDoneProgressReport, type WorkDoneProgressEnd } from 'vscode-languageclient/node';
+import type { Daemon } from './daemon';
+import type { ChatView } from './chatView';
+import { newProgressToken, promptParams, type PromptContext, type Update } from './protocol';
+import { Transcript } from './logic/transcript';
+import { statusView, type StatusState } from './logic/status';
+
+const sessionKey = 'agentLsp.sessionId';
+
+export class Session {
+  readonly transcript = new Transcript();
+  private running = false;
+  private state: StatusState = {};
+  view?: ChatView;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly daemon: () => Daemon,
+    private readonly statusItem: vscode.StatusBarItem,
+  ) {
+    this.render();
+  }
+
+  get id(): string | undefined {
+    return this.context.workspaceState.get<string>(sessionKey);
+  }
+
+  get busy(): boolean {
+    return this.running;
+  }
+
+  private async setId(id: string | undefined): Promise<void> {
+    await this.context.workspaceState.update(sessionKey, id);
+  }
+
+  onUpdate(u: Update): void {
+    if (u.sessionId !== this.id) return;
+    const changed = this.transcript.apply(u);
+    if (this.transcript.totals) this.state.totals = this.transcript.totals;
+    this.view?.changed(changed);
+    this.render();
+  }
+
+  setDown(reason: string | undefined): void {
+    this.state.down = reason;
+    this.render();
+  }
+
+  /**
+   * ask runs one prompt in this session (a new one when there is none) and
+   * resolves when it is over. progress, when given, also hears the
+   * daemon's progress messages (the inline edit's notification).
+   */
+  async ask(prompt: string, context?: PromptContext, contextLabel?: string, progress?: (message: string) => void): Promise<void> {
+    if (this.running) {
+      void vscode.window.showInformationMessage('agent-lsp is still working on the last prompt: wait, or run "Agent: Cancel".');
+      return;
+    }
+    this.running = true;
+    this.view?.changed([this.transcript.addPrompt(prompt, contextLabel)]);
+    this.setProgress('Starting');
+    const token = newProgressToken();
+    let progressSub: vscode.Disposable | undefined;
+    try {
+      const { client, agent } = await this.daemon().agent();
+      if (!this.id) await this.setId(await agent.newSession());
+      progressSub = client.onProgress(WorkDoneProgress.type, token, (v: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd) => {
+        if (v.kind === 'end') return;
+        if (v.message) {
+          this.setProgress(v.message);
+          progress?.(v.message);
+        }
+      });
+      const result = await agent.prompt(promptParams(prompt, { sessionId: this.id, context, workDoneToken: token }));
+      if (result.sessionId !== this.id) await this.setId(result.sessionId);
+      this.view?.changed(this.transcript.finish(result));
+      if (result.stopReason === 'error') void vscode.window.showErrorMessage(`agent-lsp: ${result.error ?? 'the prompt failed'}`);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const resume = this.id ? ' The session keeps its last complete round: ask again to continue.' : '';
+      this.view?.changed([...this.transcript.finish({ stopReason: 'error', error: message }), this.transcript.addNotice(`The prompt did not finish.${resume}`)]);
+    } finally {
+      progressSub?.dispose();
+      this.running = false;
+      this.setProgress(undefined);
+    }
+  }
+
+  async cancel(): Promise<void> {
+    const id = this.id;
+    if (!this.running || !id) {
+      void vscode.window.showInformationMessage('agent-lsp: nothing is running.');
+      return;
+    }
+    const { agent } = await this.daemon().agent();
+    await agent.cancel(id);
+  }
+
+  /** resume switches to another session (undefined: a new one on the next prompt). */
+  async resume(id: string | undefined, title?: string): Promise<void> {
+    if (this.running) await this.cancel();
+    await this.setId(id);
+    this.transcript.clear();
+    this.state.totals = undefined;
+    if (id) {
+      this.transcript.addNotice(`Resumed session "${title ?? id}". The daemon keeps its history; new messages appear here.`);
+    }
+    this.view?.reset();
+    this.render();
+  }
+
+  private setProgress(message: string | undefined): void {
+    this.state.progress = message;
+    this.view?.setStatus(message ? `${message}…` : '');
+    this.render();
+  }
+
+  private render(): void {
+    const v = statusView(this.state);
+    this.statusItem.text = v.text;
+    this.statusItem.tooltip = v.tooltip;
+  }
+}
