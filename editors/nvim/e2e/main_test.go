@@ -1,0 +1,251 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-lsp/agent-lsp/provider/providertest"
+)
+
+// daemonBinary is the agent-lsp binary TestMain built for this run.
+var daemonBinary string
+
+// repoRoot is the module's root, from this package's directory.
+var repoRoot = filepath.Join("..", "..", "..")
+
+func TestMain(m *testing.M) {
+	os.Exit(runTests(m))
+}
+
+func runTests(m *testing.M) int {
+	// A binary built elsewhere (a release, or a tree other helpers are
+	// not editing) can be tested as it is.
+	if bin := os.Getenv("AGENT_LSP_E2E_BINARY"); bin != "" {
+		daemonBinary = bin
+		return m.Run()
+	}
+	dir, err := os.MkdirTemp("", "agent-lsp-nvim-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	daemonBinary = filepath.Join(dir, "agent-lsp")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	build := exec.CommandContext(ctx, "go", "build", "-o", daemonBinary, "./cmd/agent-lsp")
+	build.Dir = repoRoot
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: building agent-lsp: %v\n%s", err, out)
+		return 1
+	}
+	return m.Run()
+}
+
+// requireNvim returns Neovim's path, or skips the test when it is not
+// installed: CI installs it (scripts/install-test-peers), so there a
+// missing one fails instead.
+func requireNvim(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("nvim")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("nvim is not installed (scripts/install-test-peers installs it): %v", err)
+		}
+		t.Skipf("nvim is not installed (run scripts/install-test-peers): %v", err)
+	}
+	return p
+}
+
+// tail keeps the last n lines of b.
+func tail(b []byte, n int) string {
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// workspace makes a workspace folder holding files.
+func workspace(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// isolatedEnv is Neovim's environment (and so the daemon's): its own HOME
+// and XDG directories (Neovim writes logs, shada and swap files there; the
+// daemon stores sessions under XDG_STATE_HOME), the PATH, and nothing else
+// of ours.
+func isolatedEnv(t *testing.T) []string {
+	t.Helper()
+	home := t.TempDir()
+	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8",
+		"NVIM_LOG_FILE=" + filepath.Join(home, "nvim.log")}
+	for _, d := range []string{"CONFIG_HOME", "DATA_HOME", "STATE_HOME", "CACHE_HOME", "RUNTIME_DIR"} {
+		dir := filepath.Join(home, strings.ToLower(d))
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		env = append(env, "XDG_"+d+"="+dir)
+	}
+	return env
+}
+
+// scenario is one run of a Lua scenario script in headless Neovim.
+type scenario struct {
+	script string // file name under e2e/nvim
+	root   string // the workspace, Neovim's cwd
+	model  *providertest.Server
+	config map[string]any // extra config for the script
+}
+
+// run runs the scenario to its end and decodes the report into rep. The
+// daemon's log is shown when the test fails.
+func (s scenario) run(t *testing.T, rep any) {
+	t.Helper()
+	nvim := requireNvim(t)
+	plugin, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scripts := filepath.Join(plugin, "e2e", "nvim")
+	dir := t.TempDir()
+	logFile := filepath.Join(dir, "agent-lsp.log")
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		if b, err := os.ReadFile(logFile); err == nil {
+			t.Logf("daemon log:\n%s", tail(b, 60))
+		}
+	})
+	cfg := map[string]any{
+		"command":    []string{daemonBinary, "--thinking=false", "--log-file", logFile},
+		"base_url":   s.model.OpenAIBaseURL(),
+		"root":       s.root,
+		"report":     filepath.Join(dir, "report.json"),
+		"timeout_ms": 30000,
+	}
+	for k, v := range s.config {
+		cfg[k] = v
+	}
+	raw, err := json.Marshal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfgPath := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(cfgPath, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := append(isolatedEnv(t), "E2E_CONFIG="+cfgPath, "E2E_HARNESS="+filepath.Join(scripts, "harness.lua"))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-n", "-i", "NONE", "-u", "NONE",
+		"--cmd", "set rtp^="+plugin, "-c", "luafile "+filepath.Join(scripts, s.script))
+	cmd.Dir = s.root
+	cmd.Env = env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = 2 * time.Second
+	runErr := cmd.Run()
+	if stderr.Len() > 0 {
+		t.Logf("nvim stderr:\n%s", tail(stderr.Bytes(), 40))
+	}
+	if ctx.Err() != nil {
+		runErr = fmt.Errorf("nvim did not finish: %w", runErr)
+	}
+	out, err := os.ReadFile(cfg["report"].(string))
+	if err != nil {
+		t.Fatalf("nvim (%v) wrote no report: %v", runErr, err)
+	}
+	var head struct {
+		OK       bool     `json:"ok"`
+		Failures []string `json:"failures"`
+	}
+	if err := json.Unmarshal(out, &head); err != nil {
+		t.Fatalf("report %s: %v", out, err)
+	}
+	if err := json.Unmarshal(out, rep); err != nil {
+		t.Fatalf("report %s: %v", out, err)
+	}
+	if !head.OK || runErr != nil {
+		t.Fatalf("nvim failed (%v):\n  %s\nreport: %s", runErr, strings.Join(head.Failures, "\n  "), out)
+	}
+}
+
+// waitProcessGone fails the test when pid is still running (a zombie
+// counts as gone) after the wait.
+func waitProcessGone(t *testing.T, pid int, within time.Duration) {
+	t.Helper()
+	if pid <= 0 {
+		t.Errorf("no daemon pid to check (%d)", pid)
+		return
+	}
+	deadline := time.Now().Add(within)
+	for {
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			return
+		}
+		// The state follows the command name in parentheses.
+		if i := bytes.LastIndexByte(stat, ')'); i >= 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("daemon process %d is still running %v after Neovim exited: %s", pid, within, stat)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// requestMessages decodes the messages of the model's i-th request.
+func requestMessages(t *testing.T, model *providertest.Server, i int) []chatMessage {
+	t.Helper()
+	reqs := model.Requests()
+	if len(reqs) <= i {
+		t.Fatalf("%d model requests, want more than %d", len(reqs), i)
+	}
+	var body struct {
+		Messages []chatMessage `json:"messages"`
+	}
+	if err := reqs[i].Decode(&body); err != nil {
+		t.Fatal(err)
+	}
+	return body.Messages
+}
+
+// chatMessage is a Chat Completions message, as the fake model received it.
+type chatMessage struct {
+	Role       string `json:"role"`
+	Content    any    `json:"content"`
+	ToolCallID string `json:"tool_call_id"`
+}
+
+func (m chatMessage) text() string {
+	switch c := m.Content.(type) {
+	case string:
+		return c
+	case nil:
+		return ""
+	default:
+		b, _ := json.Marshal(c)
+		return string(b)
+	}
+}

@@ -1,0 +1,97 @@
+-- :AgentChat, then :AgentAsk (streaming into the chat), a second prompt
+-- typed into the chat's prompt line, :AgentTools, :AgentSessions and
+-- :checkhealth agent_lsp. Reports the transcript with each line's
+-- highlight groups, the chat window's status line, the tools buffer, the
+-- sessions offered and the health report.
+local H = dofile(os.getenv('E2E_HARNESS'))
+
+local function window_of(buf)
+  for _, win in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_buf(win) == buf then
+      return win
+    end
+  end
+end
+
+-- transcript returns the chat lines with their highlight groups.
+local function transcript()
+  local buf = H.buffer_named('agent-lsp://chat')
+  local ns = vim.api.nvim_get_namespaces()['agent_lsp_chat']
+  local groups = {}
+  for _, mark in ipairs(vim.api.nvim_buf_get_extmarks(buf, ns, 0, -1, { details = true })) do
+    local row, details = mark[2], mark[4] or {}
+    if details.hl_group then
+      groups[row] = groups[row] or {}
+      table.insert(groups[row], details.hl_group)
+    end
+  end
+  local lines = {}
+  for i, text in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, true)) do
+    table.insert(lines, { text = text, groups = groups[i - 1] or {} })
+  end
+  return lines
+end
+
+H.run(function()
+  local cfg = H.config
+  H.setup()
+  vim.cmd('edit ' .. vim.fn.fnameescape(cfg.root .. '/main.go'))
+
+  vim.cmd('AgentChat')
+  local chat_buf = H.buffer_named('agent-lsp://chat')
+  local input_buf = H.buffer_named('agent-lsp://prompt')
+  H.check(chat_buf and window_of(chat_buf), 'the chat window is not shown')
+  H.check(input_buf and window_of(input_buf), 'the prompt line is not shown')
+  H.check(input_buf and vim.api.nvim_buf_get_option(input_buf, 'buftype') == 'prompt', 'the prompt line is no prompt buffer')
+  -- :AgentChat leaves the cursor in the prompt line; come back to the file.
+  vim.cmd('stopinsert')
+  vim.cmd('wincmd t')
+
+  vim.cmd('AgentAsk ' .. cfg.first_prompt)
+  local streamed = false
+  H.wait(20000, function()
+    streamed = streamed or (H.status().running and H.chat_text():find(cfg.first_streamed, 1, true) ~= nil)
+    return not H.status().running and H.status().last ~= nil
+  end, 'the first prompt to end')
+  H.report.first_last = H.status().last
+  H.report.streamed_while_running = streamed
+  H.report.statusline = vim.api.nvim_win_get_option(window_of(chat_buf), 'statusline')
+
+  -- A second prompt typed into the prompt line.
+  vim.api.nvim_set_current_win(window_of(input_buf))
+  local keys = vim.api.nvim_replace_termcodes('A' .. cfg.second_prompt .. '<CR>', true, false, true)
+  vim.api.nvim_feedkeys(keys, 'xt', false)
+  H.wait(20000, function()
+    return not H.status().running and H.status().last and H.status().last.text == cfg.second_answer
+  end, 'the typed prompt to end')
+  H.report.second_last = H.status().last
+  H.report.transcript = transcript()
+  H.report.input_lines = vim.api.nvim_buf_get_lines(input_buf, 0, -1, true)
+  vim.cmd('wincmd t')
+
+  vim.cmd('AgentTools')
+  H.wait(5000, function()
+    return H.buffer_named('agent-lsp://tools') ~= nil
+  end, 'the tools buffer')
+  local tools = H.buffer_named('agent-lsp://tools')
+  H.report.tools = tools and vim.api.nvim_buf_get_lines(tools, 0, -1, true) or {}
+  if tools then
+    vim.cmd('bwipeout ' .. tools)
+  end
+
+  local picked
+  vim.ui.select = function(items, opts, on_choice)
+    H.report.sessions = vim.tbl_map(opts.format_item, items)
+    picked = items[1]
+    on_choice(items[1])
+  end
+  vim.cmd('AgentSessions')
+  H.wait(5000, function()
+    return picked ~= nil
+  end, 'the sessions picker')
+  H.report.session_id = H.status().session_id
+  H.report.picked = picked and picked.sessionId
+
+  vim.cmd('checkhealth agent_lsp')
+  H.report.health = vim.api.nvim_buf_get_lines(0, 0, -1, true)
+end)

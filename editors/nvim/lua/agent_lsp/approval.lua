@@ -1,0 +1,188 @@
+-- Approvals and edits for agent-lsp's client only (other servers keep
+-- Neovim's handlers): window/showMessageRequest asks with vim.ui.select,
+-- after showing an edit's diff in a floating window; workspace/applyEdit
+-- is Neovim's handler, followed by a write of the edited buffers when
+-- auto_save is on.
+local config = require('agent_lsp.config')
+
+local M = {}
+
+-- extract_diff returns the unified diff lines of an approval message
+-- (lsp/approver.go: summary line, "--- a/p", "+++ b/p", hunks, maybe
+-- "… (N more diff lines)", then "Why RISK: …"), or nil.
+function M.extract_diff(message)
+  local lines = vim.split(message or '', '\n', { plain = true })
+  local first
+  for i = 1, #lines - 1 do
+    if vim.startswith(lines[i], '--- ') and vim.startswith(lines[i + 1], '+++ ') then
+      first = i
+      break
+    end
+  end
+  if not first then
+    return nil
+  end
+  local diff = {}
+  for i = first, #lines do
+    local line = lines[i]
+    if i > first + 1 and not line:match('^[ +%-@\\]') and not vim.startswith(line, '…') and line ~= '' then
+      break
+    end
+    table.insert(diff, line)
+  end
+  return diff
+end
+
+-- open_float shows lines in a centred floating window and returns it.
+local function open_float(lines, filetype, title)
+  local buf = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, true, lines)
+  vim.api.nvim_buf_set_option(buf, 'filetype', filetype)
+  vim.api.nvim_buf_set_option(buf, 'modifiable', false)
+  vim.api.nvim_buf_set_option(buf, 'bufhidden', 'wipe')
+  local width = 20
+  for _, line in ipairs(lines) do
+    width = math.max(width, vim.fn.strdisplaywidth(line))
+  end
+  width = math.min(width + 2, math.max(20, vim.o.columns - 8))
+  local height = math.min(#lines, math.max(3, vim.o.lines - 10))
+  local win_opts = {
+    relative = 'editor',
+    width = width,
+    height = height,
+    row = math.max(0, math.floor((vim.o.lines - height) / 2) - 3),
+    col = math.max(0, math.floor((vim.o.columns - width) / 2)),
+    style = 'minimal',
+    border = 'rounded',
+    focusable = false,
+  }
+  if vim.fn.has('nvim-0.9') == 1 then
+    win_opts.title = ' ' .. title .. ' '
+  end
+  local win = vim.api.nvim_open_win(buf, false, win_opts)
+  vim.api.nvim_win_set_option(win, 'wrap', false)
+  return win
+end
+
+-- can_yield: Neovim 0.10+ runs a server request's handler in a coroutine
+-- (vim.schedule(coroutine.wrap(...))), so it may yield until the picker
+-- answers; 0.7.2 runs it on the main thread, which must block in vim.wait.
+-- PUC Lua cannot yield across the pcall around the handler: LuaJIT only.
+local function running_coroutine()
+  local co, is_main = coroutine.running()
+  if co ~= nil and not is_main and jit ~= nil then
+    return co
+  end
+  return nil
+end
+
+-- ask runs vim.ui.select over the action titles and returns the chosen
+-- title or nil, waiting (yield or vim.wait) for an asynchronous picker.
+local function ask(titles, prompt)
+  local done, choice = false, nil
+  local co = running_coroutine()
+  local waiting = false
+  vim.ui.select(titles, { prompt = prompt, kind = 'agent_lsp_approval' }, function(item)
+    if done then
+      return
+    end
+    done, choice = true, item
+    if waiting and co then
+      vim.schedule(function()
+        coroutine.resume(co)
+      end)
+    end
+  end)
+  if not done then
+    waiting = true
+    if co then
+      coroutine.yield()
+    else
+      vim.wait(config.options.approval_timeout_ms, function()
+        return done
+      end, 20)
+    end
+  end
+  return choice
+end
+
+-- show_message_request answers window/showMessageRequest: the chosen
+-- MessageActionItem, or vim.NIL (the daemon reads null as Deny).
+function M.show_message_request(_, params)
+  local actions = params.actions or {}
+  local titles = vim.tbl_map(function(a)
+    return a.title
+  end, actions)
+  local message = params.message or ''
+  local lines = vim.split(message, '\n', { plain = true })
+  local diff = M.extract_diff(message)
+  local float
+  if diff then
+    float = open_float(diff, 'diff', 'agent-lsp: proposed edit')
+  elseif #lines > 1 then
+    float = open_float(lines, 'text', 'agent-lsp: approval')
+  end
+  vim.cmd('redraw')
+  local ok, choice = pcall(ask, titles, lines[1])
+  if float and vim.api.nvim_win_is_valid(float) then
+    vim.api.nvim_win_close(float, true)
+  end
+  if not ok then
+    vim.notify('agent-lsp: approval failed, denying: ' .. tostring(choice), vim.log.levels.WARN)
+    return vim.NIL
+  end
+  for _, action in ipairs(actions) do
+    if action.title == choice then
+      return action
+    end
+  end
+  return vim.NIL
+end
+
+-- edited_uris lists the documents a WorkspaceEdit touches.
+local function edited_uris(edit)
+  local uris = {}
+  for uri in pairs(edit.changes or {}) do
+    table.insert(uris, uri)
+  end
+  for _, change in ipairs(edit.documentChanges or {}) do
+    if change.textDocument and change.textDocument.uri then
+      table.insert(uris, change.textDocument.uri)
+    elseif change.kind == 'create' and change.uri then
+      table.insert(uris, change.uri)
+    end
+  end
+  return uris
+end
+
+-- save writes the buffers of uris that have unsaved changes. The write
+-- sends didSave (after the pending didChange), which tells the daemon the
+-- disk holds the edit.
+local function save(uris)
+  for _, uri in ipairs(uris) do
+    local bufnr = vim.uri_to_bufnr(uri)
+    if vim.api.nvim_buf_is_loaded(bufnr) and vim.api.nvim_buf_get_option(bufnr, 'modified') then
+      local ok, err = pcall(vim.api.nvim_buf_call, bufnr, function()
+        vim.cmd('silent update')
+      end)
+      if not ok then
+        vim.notify('agent-lsp: could not save ' .. vim.uri_to_fname(uri) .. ': ' .. tostring(err), vim.log.levels.WARN)
+      end
+    end
+  end
+end
+
+-- apply_edit wraps Neovim's workspace/applyEdit handler; the write runs
+-- after the handler has answered, so the daemon hears applied first.
+function M.apply_edit(err, params, ctx, cfg)
+  local result = vim.lsp.handlers['workspace/applyEdit'](err, params, ctx, cfg)
+  if config.options.auto_save and result and result.applied and params and params.edit then
+    local uris = edited_uris(params.edit)
+    vim.schedule(function()
+      save(uris)
+    end)
+  end
+  return result
+end
+
+return M

@@ -1,0 +1,380 @@
+-- The chat: a transcript buffer (streaming text, dimmed reasoning, one line
+-- per tool call whose status changes when its result arrives) above a
+-- one-line prompt buffer, in a column on the right. Usage and cost of the
+-- last model call go into the transcript window's status line.
+local config = require('agent_lsp.config')
+
+local M = {}
+
+local ns = vim.api.nvim_create_namespace('agent_lsp_chat')
+
+local chat = {
+  buf = nil, -- transcript
+  input = nil, -- prompt buffer
+  kind = nil, -- kind of the last streamed line: 'text', 'reasoning' or nil
+  tool_lines = {}, -- toolCallId -> { line, head }
+  status = { state = 'idle' },
+}
+
+-- M.submit(text) is called for a line typed in the prompt buffer; set by
+-- the plugin.
+M.submit = function() end
+
+function M.define_highlights()
+  local links = {
+    AgentLspReasoning = 'Comment',
+    AgentLspUser = 'Title',
+    AgentLspTool = 'Special',
+    AgentLspToolOk = 'DiagnosticOk',
+    AgentLspToolFailed = 'DiagnosticError',
+    AgentLspToolDenied = 'DiagnosticWarn',
+    AgentLspNote = 'NonText',
+    AgentLspError = 'ErrorMsg',
+    AgentLspProgress = 'DiagnosticInfo',
+  }
+  if vim.fn.hlexists('DiagnosticOk') == 0 then
+    links.AgentLspToolOk = 'String' -- DiagnosticOk is 0.9+
+  end
+  for group, target in pairs(links) do
+    vim.api.nvim_set_hl(0, group, { link = target, default = true })
+  end
+end
+
+local function valid(buf)
+  return buf ~= nil and vim.api.nvim_buf_is_valid(buf)
+end
+
+local function make_transcript()
+  local buf = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_name(buf, 'agent-lsp://chat')
+  vim.api.nvim_buf_set_option(buf, 'buftype', 'nofile')
+  vim.api.nvim_buf_set_option(buf, 'bufhidden', 'hide')
+  vim.api.nvim_buf_set_option(buf, 'swapfile', false)
+  vim.api.nvim_buf_set_option(buf, 'filetype', 'agent_lsp_chat')
+  vim.api.nvim_buf_set_option(buf, 'modifiable', false)
+  chat.buf, chat.kind, chat.tool_lines = buf, nil, {}
+  return buf
+end
+
+local function make_input()
+  local buf = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_name(buf, 'agent-lsp://prompt')
+  vim.api.nvim_buf_set_option(buf, 'buftype', 'prompt')
+  vim.api.nvim_buf_set_option(buf, 'bufhidden', 'hide')
+  vim.api.nvim_buf_set_option(buf, 'swapfile', false)
+  vim.fn.prompt_setprompt(buf, 'Ask> ')
+  vim.fn.prompt_setcallback(buf, function(text)
+    -- Keep the prompt buffer to one line: the transcript holds the history.
+    vim.schedule(function()
+      if valid(buf) then
+        vim.api.nvim_buf_set_lines(buf, 0, -1, false, {})
+      end
+    end)
+    if vim.trim(text) ~= '' then
+      M.submit(text)
+    end
+  end)
+  chat.input = buf
+  return buf
+end
+
+function M.buffer()
+  if not valid(chat.buf) then
+    make_transcript()
+  end
+  return chat.buf
+end
+
+function M.input_buffer()
+  if not valid(chat.input) then
+    make_input()
+  end
+  return chat.input
+end
+
+local function window_of(buf)
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    if vim.api.nvim_win_get_buf(win) == buf then
+      return win
+    end
+  end
+end
+
+function M.is_chat_buffer(bufnr)
+  return bufnr == chat.buf or bufnr == chat.input
+end
+
+-- open shows the chat column (transcript above, prompt below) in the
+-- current tab, or focuses it. enter: put the cursor in the prompt.
+function M.open(enter)
+  local opts = config.options.chat
+  local buf, input = M.buffer(), M.input_buffer()
+  local win = window_of(buf)
+  local current = vim.api.nvim_get_current_win()
+  if not win then
+    vim.cmd('botright vsplit')
+    win = vim.api.nvim_get_current_win()
+    vim.api.nvim_win_set_buf(win, buf)
+    vim.api.nvim_win_set_width(win, opts.width)
+    for option, value in pairs({ wrap = true, linebreak = true, number = false, relativenumber = false,
+      signcolumn = 'no', winfixwidth = true }) do
+      vim.api.nvim_win_set_option(win, option, value)
+    end
+  end
+  local input_win = window_of(input)
+  if not input_win then
+    vim.api.nvim_set_current_win(win)
+    vim.cmd('belowright split')
+    input_win = vim.api.nvim_get_current_win()
+    vim.api.nvim_win_set_buf(input_win, input)
+    vim.api.nvim_win_set_height(input_win, opts.input_height)
+    vim.api.nvim_win_set_option(input_win, 'winfixheight', true)
+    vim.api.nvim_win_set_option(input_win, 'number', false)
+    vim.api.nvim_win_set_option(input_win, 'relativenumber', false)
+    vim.api.nvim_win_set_option(input_win, 'statusline', ' agent-lsp: Enter sends, :AgentCancel stops')
+  end
+  M.refresh_statusline()
+  M.scroll()
+  if enter then
+    vim.api.nvim_set_current_win(input_win)
+    vim.cmd('startinsert!')
+  elseif vim.api.nvim_win_is_valid(current) then
+    vim.api.nvim_set_current_win(current)
+  end
+end
+
+-- with_modifiable runs fn with the transcript writable.
+local function with_modifiable(fn)
+  local buf = M.buffer()
+  vim.api.nvim_buf_set_option(buf, 'modifiable', true)
+  local ok, err = pcall(fn, buf)
+  vim.api.nvim_buf_set_option(buf, 'modifiable', false)
+  if not ok then
+    error(err)
+  end
+end
+
+local function last_line(buf)
+  return vim.api.nvim_buf_line_count(buf) - 1
+end
+
+local function is_empty(buf)
+  return vim.api.nvim_buf_line_count(buf) == 1 and vim.api.nvim_buf_get_lines(buf, 0, 1, true)[1] == ''
+end
+
+-- add_lines appends whole lines, each highlighted with hl (or nil), and
+-- returns the index of the first.
+local function add_lines(lines, hl)
+  local first
+  with_modifiable(function(buf)
+    if is_empty(buf) then
+      first = 0
+      vim.api.nvim_buf_set_lines(buf, 0, -1, true, lines)
+    else
+      first = last_line(buf) + 1
+      vim.api.nvim_buf_set_lines(buf, -1, -1, true, lines)
+    end
+    if hl then
+      for i = 0, #lines - 1 do
+        vim.api.nvim_buf_add_highlight(buf, ns, hl, first + i, 0, -1)
+      end
+    end
+  end)
+  chat.kind = nil
+  return first
+end
+
+function M.scroll()
+  local buf = chat.buf
+  if not valid(buf) then
+    return
+  end
+  local last = vim.api.nvim_buf_line_count(buf)
+  for _, win in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_buf(win) == buf and win ~= vim.api.nvim_get_current_win() then
+      vim.api.nvim_win_set_cursor(win, { last, 0 })
+    end
+  end
+end
+
+-- stream appends a text or reasoning delta: it continues the last line
+-- while the kind stays the same.
+local function stream(kind, delta)
+  local hl = kind == 'reasoning' and 'AgentLspReasoning' or nil
+  with_modifiable(function(buf)
+    local parts = vim.split(delta, '\n', { plain = true })
+    local row
+    if chat.kind == kind then
+      row = last_line(buf)
+      local current = vim.api.nvim_buf_get_lines(buf, row, row + 1, true)[1]
+      parts[1] = current .. parts[1]
+      vim.api.nvim_buf_set_lines(buf, row, row + 1, true, parts)
+    elseif is_empty(buf) then
+      row = 0
+      vim.api.nvim_buf_set_lines(buf, 0, -1, true, parts)
+    else
+      row = last_line(buf) + 1
+      vim.api.nvim_buf_set_lines(buf, -1, -1, true, parts)
+    end
+    if hl then
+      for i = row, row + #parts - 1 do
+        vim.api.nvim_buf_add_highlight(buf, ns, hl, i, 0, -1)
+      end
+    end
+  end)
+  chat.kind = kind
+end
+
+-- describe_arguments is the short form of a tool call's arguments.
+local function describe_arguments(args)
+  if type(args) ~= 'table' then
+    return tostring(args or '')
+  end
+  local parts = {}
+  for _, key in ipairs({ 'path', 'pattern', 'command', 'query' }) do
+    if type(args[key]) == 'string' then
+      table.insert(parts, (key == 'command' and '$ ' or '') .. args[key])
+    end
+  end
+  if #parts == 0 then
+    local ok, text = pcall(vim.json.encode, args)
+    parts = { ok and text or '' }
+  end
+  local text = table.concat(parts, ' '):gsub('\n', ' ')
+  if #text > 60 then
+    text = text:sub(1, 57) .. '...'
+  end
+  return text
+end
+
+local status_marks = {
+  running = { '… running', 'AgentLspTool' },
+  completed = { '✓ completed', 'AgentLspToolOk' },
+  failed = { '✗ failed', 'AgentLspToolFailed' },
+  denied = { '⊘ denied', 'AgentLspToolDenied' },
+}
+
+local function set_tool_status(id, status)
+  local entry = chat.tool_lines[id]
+  if not entry then
+    return
+  end
+  local mark = status_marks[status] or { status, 'AgentLspTool' }
+  with_modifiable(function(buf)
+    local text = entry.head .. '  ' .. mark[1]
+    vim.api.nvim_buf_set_lines(buf, entry.line, entry.line + 1, true, { text })
+    vim.api.nvim_buf_add_highlight(buf, ns, 'AgentLspTool', entry.line, 0, #entry.head)
+    vim.api.nvim_buf_add_highlight(buf, ns, mark[2], entry.line, #entry.head, -1)
+  end)
+end
+
+local function short_number(n)
+  n = tonumber(n) or 0
+  if n >= 10000 then
+    return string.format('%.1fk', n / 1000)
+  end
+  return tostring(n)
+end
+
+-- status_text is the transcript window's status line.
+local function status_text()
+  local s = chat.status
+  local parts = { 'agent-lsp: ' .. s.state }
+  if s.usage then
+    table.insert(
+      parts,
+      string.format(
+        'in %s (%s cached) out %s $%.4f',
+        short_number(s.usage.promptTokens),
+        short_number(s.usage.cachedTokens),
+        short_number(s.usage.completionTokens),
+        tonumber(s.cost) or 0
+      )
+    )
+  end
+  if s.totals then
+    table.insert(parts, string.format('session $%.4f', tonumber(s.totals.cost) or 0))
+  end
+  return ' ' .. table.concat(parts, ' │ '):gsub('%%', '%%%%')
+end
+
+function M.status_text()
+  return status_text()
+end
+
+function M.refresh_statusline()
+  local win = chat.buf and window_of(chat.buf)
+  if win then
+    vim.api.nvim_win_set_option(win, 'statusline', status_text())
+  end
+end
+
+function M.set_state(state)
+  chat.status.state = state
+  M.refresh_statusline()
+end
+
+-- user_prompt starts a turn in the transcript.
+function M.user_prompt(text, where)
+  if not is_empty(M.buffer()) then
+    add_lines({ '' })
+  end
+  local lines = vim.split('▶ ' .. text, '\n', { plain = true })
+  if where then
+    lines[1] = lines[1] .. '   (' .. where .. ')'
+  end
+  add_lines(lines, 'AgentLspUser')
+  add_lines({ '' })
+  M.scroll()
+end
+
+function M.note(text, hl)
+  add_lines(vim.split(text, '\n', { plain = true }), hl or 'AgentLspNote')
+  M.scroll()
+end
+
+-- update renders one agent/update notification.
+function M.update(u)
+  if u.kind == 'text' or u.kind == 'reasoning' then
+    stream(u.kind, u.text or '')
+    M.set_state(u.kind == 'text' and 'answering' or 'thinking')
+  elseif u.kind == 'tool_call' then
+    local head = '⚙ ' .. tostring(u.name) .. ' ' .. describe_arguments(u.arguments)
+    local line = add_lines({ head })
+    chat.tool_lines[u.toolCallId or ''] = { line = line, head = head }
+    set_tool_status(u.toolCallId or '', 'running')
+    M.set_state('running ' .. tostring(u.name))
+  elseif u.kind == 'tool_result' then
+    set_tool_status(u.toolCallId or '', u.status)
+    M.set_state('thinking')
+  elseif u.kind == 'round_end' then
+    chat.status.usage, chat.status.cost, chat.status.totals = u.usage, u.cost, u.totals
+    M.refresh_statusline()
+  elseif u.kind == 'compacted' then
+    chat.status.totals = u.totals or chat.status.totals
+    M.note(string.format('⟲ history compacted: %s → %s tokens', short_number(u.beforeTokens), short_number(u.afterTokens)))
+  elseif u.kind == 'error' then
+    M.note('✗ ' .. tostring(u.message), 'AgentLspError')
+  end
+  M.scroll()
+end
+
+-- finish ends a turn: a line for anything but a normal end.
+function M.finish(stop_reason, message)
+  if stop_reason and stop_reason ~= 'end_turn' then
+    local text = '⊘ ' .. stop_reason
+    if message and message ~= '' then
+      text = text .. ': ' .. message
+    end
+    M.note(text, stop_reason == 'cancelled' and 'AgentLspToolDenied' or 'AgentLspError')
+  end
+  M.set_state('idle')
+end
+
+-- reset_status forgets the usage shown (another session was picked).
+function M.reset_status()
+  chat.status = { state = 'idle' }
+  M.refresh_statusline()
+end
+
+return M

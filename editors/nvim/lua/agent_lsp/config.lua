@@ -1,0 +1,95 @@
+-- The plugin's options: defaults, validation, and what the daemon gets as
+-- initializationOptions.
+local M = {}
+
+M.defaults = {
+  -- The daemon's command line (a list, or a string for one word).
+  cmd = { 'agent-lsp' },
+  -- Model settings sent as initializationOptions; nil leaves the daemon's
+  -- own configuration (flags, AGENT_LSP_* environment) in charge.
+  provider = nil, -- 'openai' (Chat Completions) or 'anthropic' (Messages)
+  model = nil,
+  base_url = nil,
+  api_key_env = nil, -- name of the variable holding the key; 'none': no key
+  mcp_servers = nil, -- table, passed through as mcpServers
+  auto_approve = nil, -- true: the daemon approves without asking (CRITICAL still refused)
+  -- Write the buffers an approved edit touched, so commands see the edit.
+  auto_save = true,
+  -- The workspace root of a buffer: a function(bufnr) -> path, or nil for
+  -- the nearest directory holding one of root_markers, else the cwd.
+  root_dir = nil,
+  root_markers = { '.git', '.hg', '.jj', 'go.mod', 'package.json', 'Cargo.toml', 'pyproject.toml' },
+  -- Start the daemon when a file of a workspace is opened, not only on the
+  -- first command.
+  autostart = false,
+  -- Key maps; set one to false to leave it out.
+  keymaps = {
+    chat = '<leader>ac', -- normal: :AgentChat
+    inline = '<leader>ai', -- visual: :'<,'>AgentInline {prompt}
+    cancel = '<leader>ax', -- normal: :AgentCancel
+  },
+  chat = {
+    width = 80, -- of the chat column (vertical split on the right)
+    input_height = 2,
+  },
+  -- How long an approval waits for an answer before it counts as Deny.
+  approval_timeout_ms = 10 * 60 * 1000,
+}
+
+M.options = vim.deepcopy(M.defaults)
+
+function M.set(user)
+  user = user or {}
+  vim.validate({
+    cmd = { user.cmd, { 'table', 'string' }, true },
+    provider = { user.provider, 'string', true },
+    model = { user.model, 'string', true },
+    base_url = { user.base_url, 'string', true },
+    api_key_env = { user.api_key_env, 'string', true },
+    mcp_servers = { user.mcp_servers, 'table', true },
+    auto_save = { user.auto_save, 'boolean', true },
+    root_dir = { user.root_dir, 'function', true },
+    keymaps = { user.keymaps, { 'table', 'boolean' }, true },
+  })
+  local opts = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), user)
+  if user.keymaps == false then
+    opts.keymaps = {}
+  end
+  if type(opts.cmd) == 'string' then
+    opts.cmd = { opts.cmd }
+  end
+  M.options = opts
+  return opts
+end
+
+-- initialization_options maps the options onto the daemon's contract
+-- (docs/protocol.md, "initializationOptions"); unset fields are left out so
+-- the daemon's own defaults apply.
+function M.initialization_options(opts)
+  opts = opts or M.options
+  local init = {
+    provider = opts.provider,
+    model = opts.model,
+    baseURL = opts.base_url,
+    apiKeyEnv = opts.api_key_env,
+    mcpServers = opts.mcp_servers,
+    autoApprove = opts.auto_approve,
+  }
+  return init
+end
+
+-- api_key_variable is the variable the daemon reads the key from ('none'
+-- when no key is needed), for :checkhealth.
+function M.api_key_variable(opts)
+  opts = opts or M.options
+  local name = opts.api_key_env
+  if name == nil or name == '' then
+    name = os.getenv('AGENT_LSP_API_KEY_ENV')
+  end
+  if name == nil or name == '' then
+    name = 'DEEPSEEK_API_KEY'
+  end
+  return name
+end
+
+return M

@@ -1,0 +1,232 @@
+-- One agent-lsp daemon per workspace root: start it on demand, attach the
+-- root's file buffers, notice when it dies, and start it again on the next
+-- command. The root's state (the chat's session id above all) outlives the
+-- process, so a restarted daemon resumes the conversation from its stored
+-- session.
+local config = require('agent_lsp.config')
+
+local M = {}
+
+M.client_name = 'agent-lsp'
+
+-- root path -> state
+local states = {}
+
+-- Set by the plugin's setup: make_handlers(state) returns the client's
+-- handlers; on_crash(state, code, signal) settles what the dead daemon left
+-- running.
+M.make_handlers = function()
+  return {}
+end
+M.on_crash = function() end
+
+local function is_dir(path)
+  return vim.fn.isdirectory(path) == 1
+end
+
+-- find_marker returns the nearest directory at or above dir holding one of
+-- markers (a file or a directory), or nil.
+local function find_marker(dir, markers)
+  local current = dir
+  while current and current ~= '' do
+    for _, marker in ipairs(markers) do
+      if vim.loop.fs_stat(current .. '/' .. marker) then
+        return current
+      end
+    end
+    local parent = vim.fn.fnamemodify(current, ':h')
+    if parent == current then
+      return nil
+    end
+    current = parent
+  end
+end
+
+-- file_of returns the absolute path of a buffer's file, or nil when the
+-- buffer is not a file (chat, help, terminal, unnamed).
+function M.file_of(bufnr)
+  if not vim.api.nvim_buf_is_valid(bufnr) or vim.api.nvim_buf_get_option(bufnr, 'buftype') ~= '' then
+    return nil
+  end
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name == '' or name:match('^%a[%w+.-]*://') then
+    return nil
+  end
+  return vim.fn.fnamemodify(name, ':p')
+end
+
+-- root_of is the workspace root of a buffer: the configured function, the
+-- nearest marker directory, the cwd when the file is under it, else the
+-- file's directory.
+function M.root_of(bufnr)
+  local opts = config.options
+  if opts.root_dir then
+    local root = opts.root_dir(bufnr)
+    if root then
+      return vim.fn.fnamemodify(root, ':p'):gsub('/$', '')
+    end
+  end
+  local cwd = vim.fn.getcwd()
+  local file = M.file_of(bufnr)
+  if not file then
+    return cwd
+  end
+  local dir = vim.fn.fnamemodify(file, ':h')
+  local found = is_dir(dir) and find_marker(dir, opts.root_markers)
+  if found then
+    return found
+  end
+  if vim.startswith(file, cwd .. '/') then
+    return cwd
+  end
+  return dir
+end
+
+-- state returns the root's state, made on first use.
+function M.state(root)
+  local st = states[root]
+  if not st then
+    st = { root = root, waiters = {}, crashes = 0, expected_exits = {} }
+    states[root] = st
+  end
+  return st
+end
+
+function M.states()
+  return states
+end
+
+-- client returns the root's running client, or nil.
+function M.client(st)
+  if not st.client_id then
+    return nil
+  end
+  local client = vim.lsp.get_client_by_id(st.client_id)
+  if client == nil or client.is_stopped() then
+    return nil
+  end
+  return client
+end
+
+local function under_root(st, file)
+  return file == st.root or vim.startswith(file, st.root .. '/')
+end
+
+-- attach attaches a file buffer of the root to its running daemon.
+function M.attach(st, bufnr)
+  local client = M.client(st)
+  local file = M.file_of(bufnr)
+  if client and st.ready and file and under_root(st, file) then
+    vim.lsp.buf_attach_client(bufnr, client.id)
+  end
+end
+
+local function attach_all(st)
+  for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(bufnr) then
+      M.attach(st, bufnr)
+    end
+  end
+end
+
+local function settle_waiters(st, client, err)
+  local waiters = st.waiters
+  st.waiters = {}
+  for _, waiter in ipairs(waiters) do
+    waiter(client, err)
+  end
+end
+
+local function on_exit(st, client_id, code, signal)
+  local expected = st.expected_exits[client_id] or st.quitting
+  st.expected_exits[client_id] = nil
+  if st.client_id == client_id then
+    st.client_id, st.pid, st.ready = nil, nil, false
+    settle_waiters(st, nil, string.format('agent-lsp exited (code %d, signal %d) before it was ready', code, signal))
+  end
+  if expected then
+    return
+  end
+  st.crashes = st.crashes + 1
+  local resume = st.session_id and ('; session ' .. st.session_id .. ' resumes') or ''
+  vim.notify(
+    string.format(
+      'agent-lsp exited unexpectedly (exit code %d, signal %d) in %s. It restarts on the next command%s.',
+      code,
+      signal,
+      st.root,
+      resume
+    ),
+    vim.log.levels.ERROR
+  )
+  M.on_crash(st, client_id, code, signal)
+end
+
+local function start(st)
+  local opts = config.options
+  st.ready = false
+  local client_id = vim.lsp.start_client({
+    name = M.client_name,
+    cmd = opts.cmd,
+    cmd_cwd = st.root,
+    root_dir = st.root,
+    workspace_folders = { { uri = vim.uri_from_fname(st.root), name = st.root } },
+    offset_encoding = 'utf-16',
+    init_options = config.initialization_options(opts),
+    handlers = M.make_handlers(st),
+    on_init = function(client)
+      if st.client_id ~= client.id then
+        return
+      end
+      st.ready = true
+      attach_all(st)
+      settle_waiters(st, client, nil)
+    end,
+    on_exit = function(code, signal, id)
+      -- libuv's exit callback: the API is not allowed here.
+      vim.schedule(function()
+        on_exit(st, id, code, signal)
+      end)
+    end,
+  })
+  if not client_id then
+    settle_waiters(st, nil, 'could not start ' .. table.concat(opts.cmd, ' ') .. ' (is it on $PATH? :checkhealth agent_lsp)')
+    return
+  end
+  st.client_id = client_id
+  local client = vim.lsp.get_client_by_id(client_id)
+  st.pid = client and client.rpc and client.rpc.pid
+end
+
+-- ensure calls cb(client) once the root's daemon is initialized, starting
+-- it when it is not running; cb(nil, message) when it cannot start.
+function M.ensure(st, cb)
+  local client = M.client(st)
+  if client and st.ready then
+    cb(client, nil)
+    return
+  end
+  table.insert(st.waiters, cb)
+  if not client then
+    start(st)
+  end
+end
+
+-- stop stops the root's daemon on purpose (no crash message).
+function M.stop(st)
+  local client = M.client(st)
+  if client then
+    st.expected_exits[client.id] = true
+    client.stop()
+  end
+end
+
+-- expect_exit marks every daemon as stopping: Neovim is quitting and stops
+-- them itself.
+function M.expect_exit()
+  for _, st in pairs(states) do
+    st.quitting = true
+  end
+end
+
+return M

@@ -1,0 +1,171 @@
+-- Prompts: one running prompt per workspace root, in the root's current
+-- session. The chat shows every update of the session; an inline prompt
+-- also shows its progress next to the selection.
+local chat = require('agent_lsp.chat')
+local daemon = require('agent_lsp.daemon')
+local inline = require('agent_lsp.inline')
+
+local M = {}
+
+local token_counter = 0
+
+local function fire(pattern)
+  vim.api.nvim_exec_autocmds('User', { pattern = pattern, modeline = false })
+end
+
+-- settle ends the running prompt once: from the answer, the crash of the
+-- daemon, or a cancel the daemon never answered.
+local function settle(st, run, stop_reason, message, result)
+  if st.running ~= run or run.settled then
+    return
+  end
+  run.settled = true
+  st.running = nil
+  st.last = { stopReason = stop_reason, error = message, text = result and result.text, sessionId = st.session_id }
+  chat.finish(stop_reason, message)
+  if run.marker then
+    if stop_reason == 'end_turn' then
+      inline.done(run.marker, 'done', 'AgentLspToolOk', '✓')
+    else
+      inline.done(run.marker, stop_reason .. (message and (': ' .. message) or ''), 'AgentLspToolFailed', '✗')
+    end
+  end
+  fire('AgentLspPromptEnd')
+end
+
+-- on_update handles agent/update for the root's client.
+function M.on_update(st, params)
+  if type(params) ~= 'table' then
+    return
+  end
+  local run = st.running
+  if run and not st.session_id then
+    -- The first prompt of a chat names its new session in its updates.
+    st.session_id = params.sessionId
+  end
+  if params.sessionId ~= st.session_id then
+    return
+  end
+  chat.update(params)
+  if run and run.marker and params.kind == 'tool_call' then
+    inline.show(run.marker, 'Running ' .. tostring(params.name))
+  end
+end
+
+-- on_progress handles $/progress on the running prompt's token.
+function M.on_progress(st, params)
+  local run = st.running
+  if not (run and params and params.token == run.token and type(params.value) == 'table') then
+    return
+  end
+  local message = params.value.message
+  if params.value.kind ~= 'end' and message and run.marker then
+    inline.show(run.marker, message)
+  end
+  if message == 'Waiting for approval' then
+    chat.set_state('waiting for approval')
+  end
+end
+
+-- on_crash settles the prompt the dead daemon was running.
+function M.on_crash(st, client_id, code, signal)
+  if st.running and st.running.client_id == client_id then
+    settle(st, st.running, 'error', string.format('the daemon exited (code %d, signal %d)', code, signal))
+  end
+end
+
+local function send(st, client, run, params, retried)
+  local ok, request_id = client.request('agent/prompt', params, function(err, result)
+    if err then
+      -- A session id the restarted daemon never stored (created but
+      -- never prompted) is unknown to it: start afresh, once.
+      if not retried and params.sessionId and err.code == -32602 and tostring(err.message):match('session') then
+        st.session_id = nil
+        params.sessionId = nil
+        chat.note('(the old session was not stored; starting a new one)')
+        send(st, client, run, params, true)
+        return
+      end
+      settle(st, run, 'error', err.message or vim.inspect(err))
+      return
+    end
+    if result and result.sessionId then
+      st.session_id = result.sessionId
+    end
+    settle(st, run, result and result.stopReason or 'error', result and result.error, result)
+  end, run.bufnr)
+  if not ok then
+    settle(st, run, 'error', 'the daemon is not running')
+    return
+  end
+  run.request_id = request_id
+  run.client_id = client.id
+end
+
+-- start sends a prompt in the root's session. opts: context {uri, range},
+-- bufnr, marker (inline progress), where (shown in the transcript).
+function M.start(st, text, opts)
+  opts = opts or {}
+  if st.running then
+    vim.notify('agent-lsp: a prompt is running; :AgentCancel stops it', vim.log.levels.WARN)
+    return false
+  end
+  token_counter = token_counter + 1
+  local run = {
+    token = 'agent-lsp.nvim/' .. token_counter,
+    marker = opts.marker,
+    bufnr = opts.bufnr,
+  }
+  st.running = run
+  chat.user_prompt(text, opts.where)
+  chat.set_state(daemon.client(st) and 'thinking' or 'starting agent-lsp')
+  if run.marker then
+    inline.show(run.marker, 'Thinking')
+  end
+  daemon.ensure(st, function(client, err)
+    if st.running ~= run then
+      return -- cancelled while the daemon started
+    end
+    if not client then
+      settle(st, run, 'error', err)
+      return
+    end
+    if opts.bufnr then
+      daemon.attach(st, opts.bufnr)
+    end
+    chat.set_state('thinking')
+    send(st, client, run, {
+      sessionId = st.session_id,
+      prompt = text,
+      context = opts.context,
+      workDoneToken = run.token,
+    }, false)
+  end)
+  return true
+end
+
+-- cancel stops the running prompt: agent/cancel for its session (the
+-- daemon then answers the prompt with stopReason "cancelled"), or
+-- $/cancelRequest before the session is known. Neovim 0.7.2 never calls a
+-- cancelled request's handler, so a prompt not answered soon is settled
+-- here.
+function M.cancel(st)
+  local run = st.running
+  if not run then
+    vim.notify('agent-lsp: nothing to cancel', vim.log.levels.INFO)
+    return
+  end
+  local client = run.client_id and vim.lsp.get_client_by_id(run.client_id)
+  if client and st.session_id then
+    client.notify('agent/cancel', { sessionId = st.session_id })
+  elseif client and run.request_id then
+    client.cancel_request(run.request_id)
+  end
+  chat.set_state('cancelling')
+  local wait = client and 2000 or 0
+  vim.defer_fn(function()
+    settle(st, run, 'cancelled', nil)
+  end, wait)
+end
+
+return M
