@@ -13,6 +13,10 @@ type Verdict struct {
 	// user", "refused: CRITICAL risk: recursive delete of /", "approval
 	// failed: …". Empty when allowed.
 	Reason string
+	// Review is what a Reviewer answered about the action's Edit: which
+	// hunks may land, and its feedback. Nil when no reviewer was asked.
+	// (A pointer keeps Verdict comparable.)
+	Review *Reviewed
 }
 
 // ReasonDenied is the Verdict reason of a user's "no".
@@ -122,6 +126,9 @@ func (p *Policy) Check(ctx context.Context, a Action) (Verdict, error) {
 		return Verdict{Reason: "approval failed: no approver configured"}, nil
 	}
 	offer := a.Risk < High
+	if rv, ok := approver.(Reviewer); ok && a.Edit != nil && len(a.Edit.Hunks) > 0 {
+		return p.review(ctx, rv, a, offer)
+	}
 	d, err := approver.Approve(ctx, a, offer)
 	if err != nil {
 		if ctx.Err() != nil {

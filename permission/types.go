@@ -49,6 +49,12 @@ type Action struct {
 	// (write_file, edit_file): what Policy.SetAutoAllowWorkspaceEdits lets
 	// through without asking.
 	WorkspaceEdit bool
+	// CallID is the id of the tool call the action belongs to (set by the
+	// tool registry), so an approver can point at the call the user sees.
+	CallID string
+	// Edit is the proposed change of an edit action, hunk by hunk, for a
+	// Reviewer; nil for other actions.
+	Edit *EditProposal
 }
 
 // Decision is a person's answer to an approval request.

@@ -28,7 +28,9 @@ var ErrChangedOnDisk = errors.New("file changed on disk since it was read; read 
 // DiskDocuments implements Documents on the file system: Read reads the
 // disk, Apply writes atomically (a temp file in the same directory, fsync,
 // rename over the target, mode kept) after checking that the file still
-// holds Before.Text, so a concurrent change is never silently overwritten.
+// holds Before.Text — or, when it was changed since, that the change and
+// the edit touch different lines (they are merged: Merge3) — so a
+// concurrent change is never silently overwritten.
 //
 // Use it as a pointer (&DiskDocuments{Workspace: ws}): it serializes its own
 // applies so two edits of one file in the same batch cannot interleave.
@@ -57,8 +59,10 @@ func (d *DiskDocuments) Read(ctx context.Context, path string) (Doc, error) {
 	return Doc{Path: path, Text: text, Exists: exists}, nil
 }
 
-// Apply writes edit.After to edit.Before.Path, refusing with
-// ErrChangedOnDisk if the file's text (or existence) differs from Before.
+// Apply writes edit.After to edit.Before.Path. When the file's text
+// differs from Before.Text, the edit is merged with that change; a change
+// to the same lines, or a file created or deleted since, is refused with
+// ErrChangedOnDisk (and ErrEditConflict for a conflict).
 func (d *DiskDocuments) Apply(ctx context.Context, edit FileEdit) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -74,11 +78,24 @@ func (d *DiskDocuments) Apply(ctx context.Context, edit FileEdit) error {
 	if err != nil {
 		return err
 	}
-	if exists != edit.Before.Exists || current != edit.Before.Text {
+	after := edit.After
+	switch {
+	case exists != edit.Before.Exists, edit.Delete && current != edit.Before.Text:
 		return fmt.Errorf("%s: %w", path, ErrChangedOnDisk)
+	case current != edit.Before.Text:
+		// Someone changed the file since it was read: keep their change
+		// and make the edit on top of it, unless both touch the same lines.
+		merged, conflicts := Merge3(edit.Before.Text, current, edit.After)
+		if len(conflicts) > 0 {
+			return fmt.Errorf("%s: %w: %w", path, ErrChangedOnDisk, ConflictError(d.rel(path), "someone", conflicts))
+		}
+		after = merged
 	}
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if edit.Delete {
+		return removeFile(path, exists)
 	}
 	mode := newFileMode
 	if exists {
@@ -91,7 +108,15 @@ func (d *DiskDocuments) Apply(ctx context.Context, edit FileEdit) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("create directory for %s: %w", path, err)
 	}
-	return writeAtomic(path, []byte(edit.After), mode)
+	return writeAtomic(path, []byte(after), mode)
+}
+
+// rel names path for the model: relative to the workspace when there is one.
+func (d *DiskDocuments) rel(path string) string {
+	if d.Workspace == nil {
+		return path
+	}
+	return d.Workspace.Rel(path)
 }
 
 func (d *DiskDocuments) check(path string, write bool) (string, error) {

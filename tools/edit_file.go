@@ -82,7 +82,7 @@ func planEdit(ctx context.Context, raw json.RawMessage, env *Env) (editPlan, err
 	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
 		return p, fmt.Errorf("%s is a directory; give a file path", p.rel)
 	}
-	p.doc, err = env.Docs.Read(ctx, abs)
+	p.doc, err = readForEdit(ctx, env, abs)
 	if err != nil {
 		return p, fmt.Errorf("read %s: %w", p.rel, err)
 	}
@@ -207,7 +207,7 @@ func (editFileTool) Describe(raw json.RawMessage, env *Env) (permission.Action, 
 	case len(p.lines) > 1:
 		summary = fmt.Sprintf("edit %s (%d replacements)", p.rel, len(p.lines))
 	}
-	return fileAction("edit_file", summary, p.rel, p.doc.Text, p.after), nil
+	return fileAction("edit_file", summary, p.rel, p.doc, p.after), nil
 }
 
 func (editFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Result, error) {
@@ -221,17 +221,24 @@ func (editFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Res
 			return Result{}, fmt.Errorf("create parent directories of %s: %w", p.rel, err)
 		}
 	}
-	if err := env.Docs.Apply(ctx, FileEdit{Tool: "edit_file", Before: p.doc, After: p.after}); err != nil {
+	rv, err := reviewedAfter(ctx, p.doc, p.after)
+	if err != nil {
 		return Result{}, fmt.Errorf("edit %s: %w", p.rel, err)
 	}
+	if err := env.Docs.Apply(ctx, FileEdit{Tool: "edit_file", Before: p.doc, After: rv.after}); err != nil {
+		return Result{}, fmt.Errorf("edit %s: %w", p.rel, err)
+	}
+	var out string
 	switch {
 	case p.creates():
-		return Result{Output: fmt.Sprintf("created %s (%d lines)", p.rel, countLines(p.after))}, nil
+		out = fmt.Sprintf("created %s (%d lines)", p.rel, countLines(p.after))
 	case len(p.lines) == 1:
-		return Result{Output: fmt.Sprintf("edited %s: replaced 1 occurrence at line %d", p.rel, p.lines[0])}, nil
+		out = fmt.Sprintf("edited %s: replaced 1 occurrence at line %d", p.rel, p.lines[0])
+	default:
+		out = fmt.Sprintf("edited %s: replaced %d occurrences at lines %s",
+			p.rel, len(p.lines), joinInts(p.lines, maxListedMatches))
 	}
-	return Result{Output: fmt.Sprintf("edited %s: replaced %d occurrences at lines %s",
-		p.rel, len(p.lines), joinInts(p.lines, maxListedMatches))}, nil
+	return Result{Output: rv.output("edited", p.rel, out)}, nil
 }
 
 func joinInts(ns []int, limit int) string {

@@ -262,9 +262,12 @@ func (ex *execution) run(ctx context.Context, c Call) (Outcome, int) {
 	if action.Tool == "" {
 		action.Tool = t.Name()
 	}
+	if action.CallID == "" {
+		action.CallID = c.ID
+	}
 
+	verdict := permission.Verdict{Allowed: true}
 	if ex.opts.Gate != nil {
-		var verdict permission.Verdict
 		err := ex.protect(c, "checking permission for", func() (err error) {
 			verdict, err = ex.opts.Gate.Check(ctx, action)
 			return err
@@ -283,9 +286,11 @@ func (ex *execution) run(ctx context.Context, c Call) (Outcome, int) {
 		}
 	}
 
+	// Run sees what was approved: an edit lands as it was shown (Approval).
+	runCtx := WithApproval(ctx, Approval{Action: action, Verdict: verdict})
 	var res Result
 	err = ex.protect(c, "running", func() (err error) {
-		res, err = t.Run(ctx, args, ex.env)
+		res, err = t.Run(runCtx, args, ex.env)
 		return err
 	})
 	switch {

@@ -57,6 +57,10 @@ type FileEdit struct {
 	Tool   string // the tool making the edit, for labels
 	Before Doc    // the text the edit was computed against
 	After  string // the new text
+	// Delete removes the file instead (After is ignored). Deletions are
+	// made by rewinding a checkpoint, through BatchApplier when the
+	// Documents has it; DiskDocuments.Apply supports them too.
+	Delete bool
 }
 
 // Documents is where file text lives and how edits land.
@@ -66,4 +70,13 @@ type Documents interface {
 	Read(ctx context.Context, path string) (Doc, error)
 	// Apply makes the edit land, or says why it did not.
 	Apply(ctx context.Context, edit FileEdit) error
+}
+
+// BatchApplier is implemented by Documents that can make several edits
+// land as one: one workspace/applyEdit for the editor (so one undo brings
+// them all back), for the disk every file checked before any is written.
+type BatchApplier interface {
+	// ApplyAll makes every edit land, or says why none did (for the disk:
+	// why the ones not yet written were not).
+	ApplyAll(ctx context.Context, edits []FileEdit) error
 }

@@ -61,7 +61,7 @@ func planWrite(ctx context.Context, raw json.RawMessage, env *Env) (writePlan, e
 	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
 		return p, fmt.Errorf("%s is a directory; give a file path", p.rel)
 	}
-	p.doc, err = env.Docs.Read(ctx, abs)
+	p.doc, err = readForEdit(ctx, env, abs)
 	if err != nil {
 		return p, fmt.Errorf("read %s: %w", p.rel, err)
 	}
@@ -83,7 +83,7 @@ func (writeFileTool) Describe(raw json.RawMessage, env *Env) (permission.Action,
 	if p.doc.Exists {
 		summary = fmt.Sprintf("write %s (replace %d lines with %d)", p.rel, countLines(p.doc.Text), lines)
 	}
-	return fileAction("write_file", summary, p.rel, p.doc.Text, p.args.Content), nil
+	return fileAction("write_file", summary, p.rel, p.doc, p.args.Content), nil
 }
 
 func (writeFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Result, error) {
@@ -102,26 +102,36 @@ func (writeFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Re
 			return Result{}, fmt.Errorf("create parent directories of %s: %w", p.rel, err)
 		}
 	}
-	if err := env.Docs.Apply(ctx, FileEdit{Tool: "write_file", Before: p.doc, After: p.args.Content}); err != nil {
+	rv, err := reviewedAfter(ctx, p.doc, p.args.Content)
+	if err != nil {
+		return Result{}, fmt.Errorf("write %s: %w", p.rel, err)
+	}
+	if err := env.Docs.Apply(ctx, FileEdit{Tool: "write_file", Before: p.doc, After: rv.after}); err != nil {
 		return Result{}, fmt.Errorf("write %s: %w", p.rel, err)
 	}
 	if p.doc.Exists {
-		return Result{Output: fmt.Sprintf("wrote %s (%d lines)", p.rel, lines)}, nil
+		return Result{Output: rv.output("wrote", p.rel, fmt.Sprintf("wrote %s (%d lines)", p.rel, lines))}, nil
 	}
-	return Result{Output: fmt.Sprintf("created %s (%d lines)", p.rel, lines)}, nil
+	return Result{Output: rv.output("created", p.rel, fmt.Sprintf("created %s (%d lines)", p.rel, lines))}, nil
 }
 
 // fileAction is the permission action of a write or edit: its risk comes
-// from the path, its diff from the text before and after.
-func fileAction(tool, summary, rel, before, after string) permission.Action {
+// from the path, its diff from the text before and after. It carries the
+// proposal too (Action.Edit): hunks for a reviewer, and the text the edit
+// was computed against, which Run applies it to (readForEdit).
+func fileAction(tool, summary, rel string, doc Doc, after string) permission.Action {
+	before := doc.Text
 	risk, reason := writeRisk(rel)
 	a := permission.Action{
 		Tool: tool, Summary: summary, Scope: tool, Risk: risk, Path: rel,
 		Diff:          Truncate(UnifiedDiff(rel, before, after, 3), approvalDiffBytes),
 		WorkspaceEdit: true, // the path was resolved inside the sandbox
 	}
+	a.Edit = &permission.EditProposal{File: doc.Path, Before: before, After: after, Exists: doc.Exists}
 	if isBinary(before) || isBinary(after) {
 		a.Diff = fmt.Sprintf("(binary content: %d bytes → %d bytes)", len(before), len(after))
+	} else {
+		a.Edit.Hunks = EditHunks(before, after)
 	}
 	if reason != "" {
 		a.Reasons = []string{rel + ": " + reason}
