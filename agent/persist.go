@@ -41,6 +41,7 @@ func (s *Session) replaceHistory(h []provider.Message, c Compaction, summaryUsag
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	remapCheckpoints(s.cp.list, s.history, h)
 	s.history = h
 	s.calib.invalidate()
 	if s.cfg.Store != nil {

@@ -42,6 +42,7 @@ func (s *Session) Clear(ctx context.Context) error {
 	defer func() { <-s.busy }()
 	s.mu.Lock()
 	h := slices.Clone(s.history[:leadingSystem(s.history)])
+	remapCheckpoints(s.cp.list, s.history, h)
 	s.history = h
 	s.plan = nil
 	s.calib.invalidate()

@@ -88,6 +88,7 @@ type Session struct {
 	plan    []tools.TodoItem
 	out     *serialListener // the running prompt's listener, for plan events
 	history []provider.Message
+	cp      checkpoints // per-prompt file states, for rewind (checkpoint.go)
 	calib   calibration
 	totals  Totals
 	// pending are the records of the round in progress, written by commit.
@@ -130,6 +131,7 @@ func ResumeSession(cfg Config, id string) (*Session, error) {
 	s := newSession(cfg)
 	s.id, s.history, s.totals, s.calib, s.started = id, l.history, l.totals, l.calib, true
 	s.plan = l.plan
+	s.cp.list = validCheckpoints(l.cps, len(l.history))
 	if l.header.Created != nil {
 		s.created = *l.header.Created
 	}
@@ -175,6 +177,11 @@ func newSession(cfg Config) *Session {
 		env = *cfg.Env
 	}
 	env.Plan = s.setPlan
+	if env.Docs != nil {
+		// Every change a tool makes is recorded in the prompt's checkpoint.
+		s.cp.docs = env.Docs
+		env.Docs = checkpointDocs{inner: env.Docs, s: s}
+	}
 	s.env = &env
 	s.gate = modeGate{s: s, inner: cfg.Gate}
 	if g, ok := cfg.Gate.(autoEditGate); ok {
@@ -237,6 +244,7 @@ func (s *Session) Prompt(ctx context.Context, text string, l Listener) Outcome {
 	if text == "" {
 		return s.end(out, Outcome{StopReason: StopError, Err: errors.New("empty prompt")})
 	}
+	s.beginCheckpoint(text)
 	if note := s.Mode().note(); note != "" {
 		text += "\n\n" + note
 	}

@@ -32,13 +32,17 @@ import (
 //	{"type":"compaction","beforeTokens":…,"afterTokens":…,"history":[…]}
 //	{"type":"mode","mode":"plan"}
 //	{"type":"plan","items":[{"content":…,"status":…}]}
+//	{"type":"checkpoint","checkpoint":{"id":…,"prompt":…,"createdAt":…,"historyLen":N,"files":[…]}}
+//	{"type":"rewind","checkpointId":…}
 //	{"type":"commit"}
 //
 // Records are written in batches, one per complete round, each ended by a
 // commit record and fsync'd; a loader applies only committed batches, so a
 // round cut short by a crash is dropped whole and the history stays valid.
 // A compaction record holds the whole new history, which replaces the one
-// built so far. Nothing in the file comes from the provider's configuration:
+// built so far. A checkpoint record carries the files changed since the
+// last one of that checkpoint (merged by path); a rewind record drops that
+// checkpoint and the later ones. Nothing in the file comes from the provider's configuration:
 // the API key is never written.
 
 const (
@@ -49,6 +53,8 @@ const (
 	recCommit     = "commit"
 	recMode       = "mode"
 	recPlan       = "plan"
+	recCheckpoint = "checkpoint"
+	recRewind     = "rewind"
 )
 
 // record is one line of a session file; Type says which fields are set.
@@ -75,6 +81,10 @@ type record struct {
 	Mode Mode `json:"mode,omitempty"`
 	// plan: the whole list (none: the plan was cleared)
 	Items []tools.TodoItem `json:"items,omitempty"`
+	// checkpoint
+	Checkpoint *Checkpoint `json:"checkpoint,omitempty"`
+	// rewind
+	CheckpointID string `json:"checkpointId,omitempty"`
 }
 
 // titleRunes bounds a session title: the first prompt, shortened.
@@ -251,6 +261,7 @@ type loaded struct {
 	calib   calibration
 	mode    Mode // "" when none was stored
 	plan    []tools.TodoItem
+	cps     []*Checkpoint
 }
 
 // load reads a session file, applying committed batches only. A line that
@@ -337,6 +348,7 @@ func (l *loaded) apply(r record) {
 			}
 		}
 	case recCompaction:
+		remapCheckpoints(l.cps, l.history, r.History)
 		l.history = slices.Clone(r.History)
 		l.calib.invalidate()
 	case recMode:
@@ -345,5 +357,7 @@ func (l *loaded) apply(r record) {
 		}
 	case recPlan:
 		l.plan = slices.Clone(r.Items)
+	case recCheckpoint, recRewind:
+		l.applyCheckpoint(r)
 	}
 }

@@ -1,0 +1,226 @@
+package agent
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/agent-lsp/agent-lsp/provider"
+	"github.com/agent-lsp/agent-lsp/tools"
+)
+
+// A checkpoint is taken at the start of every prompt. Before the first
+// change the prompt makes to a file, that file's text is recorded (the
+// editor's buffer when open, else the disk; or that it did not exist),
+// and after each change the text the agent left, the base of a later
+// three-way merge. Every front end gets them: the session wraps its
+// Env.Docs in checkpointDocs, so the loop and the tools know nothing of it.
+
+// promptRunes bounds the prompt text a checkpoint keeps (a prompt may
+// carry whole attached files).
+const promptRunes = 200
+
+// Checkpoint is the state before one prompt: of the conversation and of
+// every file the prompt changed.
+type Checkpoint struct {
+	ID        string    `json:"id"`
+	Prompt    string    `json:"prompt"` // the prompt, shortened
+	CreatedAt time.Time `json:"createdAt"`
+	// HistoryLen is how many messages the history held before the
+	// prompt's user message: rewinding the conversation keeps these. -1
+	// when a compaction or a clear removed that point.
+	HistoryLen int              `json:"historyLen"`
+	Files      []CheckpointFile `json:"files,omitempty"` // in the order first changed
+}
+
+// CheckpointFile is one file a prompt changed.
+type CheckpointFile struct {
+	Path    string `json:"path"` // absolute
+	Existed bool   `json:"existed"`
+	Text    string `json:"text,omitempty"` // before the prompt's first change
+	// AgentExists and AgentText are what the agent's last change of the
+	// prompt left (read back after the change landed).
+	AgentExists bool   `json:"agentExists"`
+	AgentText   string `json:"agentText,omitempty"`
+}
+
+func (c *Checkpoint) clone() Checkpoint {
+	out := *c
+	out.Files = slices.Clone(c.Files)
+	return out
+}
+
+func (c *Checkpoint) file(path string) (int, bool) {
+	for i, f := range c.Files {
+		if f.Path == path {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// checkpoints is a session's checkpoint state; Session.mu guards it.
+type checkpoints struct {
+	list   []*Checkpoint // oldest first
+	active *Checkpoint   // the running (or last) prompt's
+	docs   tools.Documents
+}
+
+// Checkpoints returns the session's checkpoints, oldest first.
+func (s *Session) Checkpoints() []Checkpoint {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Checkpoint, len(s.cp.list))
+	for i, c := range s.cp.list {
+		out[i] = c.clone()
+	}
+	return out
+}
+
+// beginCheckpoint starts the checkpoint of a prompt about to be appended.
+func (s *Session) beginCheckpoint(prompt string) {
+	// The wall clock, not Config.Now: that clock prices the model calls,
+	// and tests script its every reading.
+	now := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := &Checkpoint{ID: newSessionID(now), Prompt: shorten(prompt, promptRunes), CreatedAt: now,
+		HistoryLen: len(s.history)}
+	s.cp.list = append(s.cp.list, c)
+	s.cp.active = c
+	s.queueCheckpoint(c, nil)
+}
+
+// queueCheckpoint queues a record of c with the file entries given (the
+// loader merges them by path). Called with s.mu held.
+func (s *Session) queueCheckpoint(c *Checkpoint, files []CheckpointFile) {
+	if s.cfg.Store == nil {
+		return
+	}
+	r := Checkpoint{ID: c.ID, Prompt: c.Prompt, CreatedAt: c.CreatedAt, HistoryLen: c.HistoryLen, Files: files}
+	s.pending = append(s.pending, record{Type: recCheckpoint, Checkpoint: &r})
+}
+
+// checkpointDocs is the Documents a session's tools use: the inner one,
+// with each first change of a prompt to a file recorded before it lands.
+type checkpointDocs struct {
+	inner tools.Documents
+	s     *Session
+}
+
+func (d checkpointDocs) Read(ctx context.Context, path string) (tools.Doc, error) {
+	return d.inner.Read(ctx, path)
+}
+
+func (d checkpointDocs) Apply(ctx context.Context, edit tools.FileEdit) error {
+	path := edit.Before.Path
+	d.s.noteBefore(ctx, d.inner, path, edit.Before)
+	if err := d.inner.Apply(ctx, edit); err != nil {
+		return err
+	}
+	// Read back what landed: the editor may have merged the edit with the
+	// user's typing, so edit.After is not necessarily the text now.
+	doc, err := d.inner.Read(ctx, path)
+	if err != nil {
+		doc = tools.Doc{Text: edit.After, Exists: !edit.Delete}
+	}
+	d.s.noteAfter(path, doc)
+	return nil
+}
+
+// noteBefore records path's text in the active checkpoint unless the
+// prompt changed it already. The text is read now (fallback: what the
+// edit was computed against): the file as it is before this change.
+func (s *Session) noteBefore(ctx context.Context, inner tools.Documents, path string, fallback tools.Doc) {
+	s.mu.Lock()
+	c := s.cp.active
+	_, seen := c.fileOrNil(path)
+	s.mu.Unlock()
+	if c == nil || seen {
+		return
+	}
+	doc, err := inner.Read(ctx, path)
+	if err != nil {
+		doc = fallback
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, seen := c.file(path); seen {
+		return // recorded meanwhile by a parallel call
+	}
+	// Until a change lands, the agent's text is the text before it.
+	f := CheckpointFile{Path: path, Existed: doc.Exists, Text: doc.Text, AgentExists: doc.Exists, AgentText: doc.Text}
+	c.Files = append(c.Files, f)
+	s.queueCheckpoint(c, []CheckpointFile{f})
+}
+
+// noteAfter records what a change of path left.
+func (s *Session) noteAfter(path string, doc tools.Doc) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.cp.active
+	if c == nil {
+		return
+	}
+	i, ok := c.file(path)
+	if !ok {
+		return
+	}
+	c.Files[i].AgentExists, c.Files[i].AgentText = doc.Exists, doc.Text
+	if !doc.Exists {
+		c.Files[i].AgentText = ""
+	}
+	s.queueCheckpoint(c, []CheckpointFile{c.Files[i]})
+}
+
+func (c *Checkpoint) fileOrNil(path string) (int, bool) {
+	if c == nil {
+		return 0, false
+	}
+	return c.file(path)
+}
+
+// remapCheckpoints moves the conversation points of cps from history old
+// to its replacement next (a compaction, a clear, a truncation). A point
+// inside the unchanged prefix stays; one inside the unchanged tail moves
+// with it; a history of the same length (old tool outputs elided in
+// place, or one message summarised) keeps every point; any other point is
+// gone (-1).
+func remapCheckpoints(cps []*Checkpoint, old, next []provider.Message) {
+	if len(old) == len(next) {
+		return
+	}
+	prefix := 0
+	for prefix < len(old) && prefix < len(next) && sameMessage(old[prefix], next[prefix]) {
+		prefix++
+	}
+	suffix := 0
+	for suffix < len(old)-prefix && suffix < len(next)-prefix &&
+		sameMessage(old[len(old)-1-suffix], next[len(next)-1-suffix]) {
+		suffix++
+	}
+	for _, c := range cps {
+		switch {
+		case c.HistoryLen < 0:
+		case c.HistoryLen <= prefix:
+		case c.HistoryLen >= len(old)-suffix && c.HistoryLen < len(old):
+			c.HistoryLen += len(next) - len(old)
+		default:
+			c.HistoryLen = -1
+		}
+	}
+}
+
+func sameMessage(a, b provider.Message) bool {
+	return a.Role == b.Role && a.Text == b.Text && a.Reasoning == b.Reasoning && a.ToolCallID == b.ToolCallID &&
+		a.IsError == b.IsError && a.Summary == b.Summary && slices.Equal(a.ToolCalls, b.ToolCalls)
+}
+
+// shorten cuts s to n runes, marking the cut.
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
