@@ -76,6 +76,14 @@ func TestSessionsAndTools(t *testing.T) {
 		t.Errorf("tools = %v", names)
 	}
 
+	// Lua clients encode an empty table as []: it means no params.
+	var fromLua struct {
+		Tools []json.RawMessage `json:"tools"`
+	}
+	if err := s.ed.Call(ctx(t), "agent/tools", []any{}, &fromLua); err != nil || len(fromLua.Tools) != len(tl.Tools) {
+		t.Errorf("agent/tools with [] params: %v, %d tools", err, len(fromLua.Tools))
+	}
+
 	err := s.ed.Call(ctx(t), "agent/prompt", map[string]any{"sessionId": "nope", "prompt": "x"}, nil)
 	if got := errorCode(t, err); got != -32602 {
 		t.Errorf("unknown session: code %d", got)

@@ -98,6 +98,8 @@ func (s *server) executeCommand(ctx context.Context, r *request) (any, error) {
 	switch p.Command {
 	case CommandAsk:
 		return s.ask(ctx, p)
+	case CommandRevert:
+		return s.revert(ctx, p)
 	case CommandCancel:
 		var c cancelParams
 		if len(p.Arguments) > 0 {

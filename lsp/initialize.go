@@ -25,6 +25,7 @@ const ProtocolVersion = 1
 const (
 	CommandAsk    = "agent.ask"
 	CommandCancel = "agent.cancel"
+	CommandRevert = "agent.revert" // checkpoint_lens.go
 )
 
 // initializeParams is the part of InitializeParams the daemon reads. It is
@@ -49,6 +50,9 @@ type initializeParams struct {
 		Window struct {
 			WorkDoneProgress bool `json:"workDoneProgress"`
 		} `json:"window"`
+		// Experimental is LSPAny: read leniently (experimentalCaps), so a
+		// client's own shape there never fails initialize.
+		Experimental json.RawMessage `json:"experimental"`
 	} `json:"capabilities"`
 }
 
@@ -57,7 +61,9 @@ type clientCaps struct {
 	applyEdit       bool // workspace/applyEdit is available
 	documentChanges bool // versioned TextDocumentEdits in documentChanges
 	createFiles     bool // CreateFile in documentChanges
+	deleteFiles     bool // DeleteFile in documentChanges
 	progress        bool // window/workDoneProgress/create
+	review          bool // agent/review instead of popups for edits (review.go)
 }
 
 func (p *initializeParams) caps() clientCaps {
@@ -69,7 +75,9 @@ func (p *initializeParams) caps() clientCaps {
 		// and handles documentChanges: resource operations only exist there.
 		documentChanges: ws.WorkspaceEdit.DocumentChanges || create,
 		createFiles:     create,
+		deleteFiles:     slices.Contains(ws.WorkspaceEdit.ResourceOperations, "delete"),
 		progress:        p.Capabilities.Window.WorkDoneProgress,
+		review:          experimentalFlag(p.Capabilities.Experimental, "agentReview"),
 	}
 }
 
@@ -148,7 +156,8 @@ func (s *server) initialize(_ context.Context, r *request) (any, error) {
 				Save:      &protocol.SaveOptions{},
 			},
 			CodeActionProvider:     true,
-			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{Commands: []string{CommandAsk, CommandCancel}},
+			CodeLensProvider:       &protocol.CodeLensOptions{},
+			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{Commands: []string{CommandAsk, CommandCancel, CommandRevert}},
 			Experimental:           map[string]any{"agent": map[string]any{"protocolVersion": ProtocolVersion}},
 		},
 		ServerInfo: &protocol.ServerInfo{Name: "agent-lsp", Version: Version},

@@ -94,7 +94,7 @@ func (s *server) prompt(ctx context.Context, r *request) (any, error) {
 // can be cancelled by ctx, by agent/cancel for the session, and by the
 // progress's cancel button.
 func (s *server) runPrompt(ctx context.Context, sess *session, text string, token json.RawMessage) agent.Outcome {
-	ctx, cancel := context.WithCancelCause(ctx)
+	ctx, cancel := context.WithCancelCause(withSession(ctx, sess.id))
 	defer cancel(nil)
 	untrack := sess.track(cancel)
 	defer untrack()

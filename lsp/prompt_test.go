@@ -30,7 +30,8 @@ func TestInitializeResult(t *testing.T) {
 				Change    int             `json:"change"`
 				Save      json.RawMessage `json:"save"`
 			} `json:"textDocumentSync"`
-			CodeActionProvider     bool `json:"codeActionProvider"`
+			CodeActionProvider     bool            `json:"codeActionProvider"`
+			CodeLensProvider       json.RawMessage `json:"codeLensProvider"`
 			ExecuteCommandProvider struct {
 				Commands []string `json:"commands"`
 			} `json:"executeCommandProvider"`
@@ -51,7 +52,7 @@ func TestInitializeResult(t *testing.T) {
 	if !c.TextDocumentSync.OpenClose || c.TextDocumentSync.Change != 2 || c.TextDocumentSync.Save == nil {
 		t.Errorf("textDocumentSync = %+v", c.TextDocumentSync)
 	}
-	if !c.CodeActionProvider || strings.Join(c.ExecuteCommandProvider.Commands, ",") != "agent.ask,agent.cancel" {
+	if !c.CodeActionProvider || strings.Join(c.ExecuteCommandProvider.Commands, ",") != "agent.ask,agent.cancel,agent.revert" || c.CodeLensProvider == nil {
 		t.Errorf("codeAction %v, commands %v", c.CodeActionProvider, c.ExecuteCommandProvider.Commands)
 	}
 	if c.Experimental.Agent.ProtocolVersion != 1 {

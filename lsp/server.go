@@ -140,6 +140,11 @@ func init() {
 		"agent/models":     {serve: (*server).listModels},
 		"agent/commands":   {serve: (*server).listCommands},
 		"agent/session":    {serve: (*server).sessionState},
+
+		// Checkpoints (checkpoint.go, codelens.go).
+		"agent/checkpoints":     {serve: (*server).listCheckpoints},
+		"agent/rewind":          {serve: (*server).rewind, async: true},
+		"textDocument/codeLens": {serve: (*server).codeLens},
 	}
 }
 
@@ -246,7 +251,9 @@ func (s *server) protect(ctx context.Context, rt route, r *request) (res any, er
 // as it is. A mismatch is -32602.
 func decodeParams(raw json.RawMessage, v any) error {
 	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+	// An empty array counts as no params: Lua's JSON encoders (Neovim's
+	// among them) cannot tell an empty table {} from [].
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) || bytes.Equal(bytes.ReplaceAll(raw, []byte(" "), nil), []byte("[]")) {
 		return nil
 	}
 	if err := json.Unmarshal(raw, v); err != nil {

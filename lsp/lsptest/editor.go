@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"sort"
 	"sync"
 
 	"go.lsp.dev/jsonrpc2"
@@ -23,6 +22,44 @@ type Handlers struct {
 	// RefuseEdits, when set, answers every workspace/applyEdit with
 	// applied:false and this reason, changing nothing.
 	RefuseEdits string
+	// Review answers agent/review (announce Capabilities.AgentReview); the
+	// default answers null (Deny). It runs on its own goroutine and may
+	// block until ctx ends, or type into buffers (Change) meanwhile.
+	Review func(ctx context.Context, p ReviewParams) (*ReviewAnswer, error)
+	// BeforeApplyEdit, when set, runs as each workspace/applyEdit arrives,
+	// before it is checked and applied: a user typing (Change) there makes
+	// a versioned edit stale.
+	BeforeApplyEdit func(ctx context.Context)
+}
+
+// ReviewParams is an agent/review request (docs/protocol.md).
+type ReviewParams struct {
+	SessionID  string       `json:"sessionId"`
+	ToolCallID string       `json:"toolCallId"`
+	Tool       string       `json:"tool"`
+	Summary    string       `json:"summary"`
+	Path       string       `json:"path"`
+	URI        string       `json:"uri"`
+	Risk       string       `json:"risk"`
+	Reasons    []string     `json:"reasons"`
+	Hunks      []ReviewHunk `json:"hunks"`
+}
+
+// ReviewHunk is one hunk of a review: 0-based lines, endLine exclusive.
+type ReviewHunk struct {
+	ID        int    `json:"id"`
+	StartLine int    `json:"startLine"`
+	EndLine   int    `json:"endLine"`
+	OldText   string `json:"oldText"`
+	NewText   string `json:"newText"`
+	Diff      string `json:"diff"`
+}
+
+// ReviewAnswer is the answer to agent/review.
+type ReviewAnswer struct {
+	Decision      string `json:"decision"` // accept, reject or partial
+	AcceptedHunks []int  `json:"acceptedHunks,omitempty"`
+	Feedback      string `json:"feedback,omitempty"`
 }
 
 // Notification is one notification the editor received.
@@ -48,6 +85,7 @@ type Editor struct {
 	buffers  map[string]*Buffer // by URI
 	notes    []Notification
 	edits    []json.RawMessage // workspace/applyEdit params, in order
+	undo     []json.RawMessage // the inverse of each server edit not undone (workspace_edit.go)
 	tokens   []string          // work-done progress tokens the server created
 	changed  chan struct{}     // closed and replaced when notes change
 	applying sync.Mutex        // one edit at a time, didChange before the answer
@@ -118,6 +156,7 @@ type Capabilities struct {
 	DocumentChanges    bool
 	ResourceOperations []string
 	WorkDoneProgress   bool
+	AgentReview        bool // experimental.agentReview: agent/review instead of popups for edits
 }
 
 // Initialize sends initialize (root as rootUri and workspace folder, the
@@ -136,7 +175,8 @@ func (e *Editor) Initialize(ctx context.Context, root string, caps Capabilities,
 					"resourceOperations": caps.ResourceOperations,
 				},
 			},
-			"window": map[string]any{"workDoneProgress": caps.WorkDoneProgress},
+			"window":       map[string]any{"workDoneProgress": caps.WorkDoneProgress},
+			"experimental": map[string]any{"agentReview": caps.AgentReview},
 		},
 		"initializationOptions": options,
 	}
@@ -284,6 +324,18 @@ func (e *Editor) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			_ = reply(ctx, answer, err)
 		}()
 		return nil
+	case "agent/review":
+		go func() {
+			var p ReviewParams
+			_ = json.Unmarshal(params, &p)
+			var answer *ReviewAnswer
+			var err error
+			if e.handlers.Review != nil {
+				answer, err = e.handlers.Review(ctx, p)
+			}
+			_ = reply(ctx, answer, err)
+		}()
+		return nil
 	case "workspace/applyEdit":
 		go func() { _ = reply(ctx, e.applyEdit(ctx, params), nil) }()
 		return nil
@@ -309,8 +361,11 @@ type ApplyResult struct {
 // change is one documentChanges entry: a TextDocumentEdit or a resource
 // operation, told apart by kind.
 type change struct {
-	Kind         string `json:"kind"`
-	URI          string `json:"uri"`
+	Kind    string `json:"kind"`
+	URI     string `json:"uri"`
+	Options struct {
+		IgnoreIfNotExists bool `json:"ignoreIfNotExists"`
+	} `json:"options"`
 	TextDocument *struct {
 		URI     string `json:"uri"`
 		Version *int32 `json:"version"`
@@ -326,117 +381,20 @@ type applyParams struct {
 	} `json:"edit"`
 }
 
-// applyEdit applies a workspace edit to the buffers, all or nothing, and
-// sends didChange for each open buffer it changed before answering.
+// applyEdit applies a workspace edit of the server (workspace_edit.go).
 func (e *Editor) applyEdit(ctx context.Context, raw json.RawMessage) ApplyResult {
 	e.applying.Lock()
 	defer e.applying.Unlock()
 	e.mu.Lock()
 	e.edits = append(e.edits, raw)
 	e.mu.Unlock()
+	if e.handlers.BeforeApplyEdit != nil {
+		e.handlers.BeforeApplyEdit(ctx)
+	}
 	if e.handlers.RefuseEdits != "" {
 		return ApplyResult{FailureReason: e.handlers.RefuseEdits}
 	}
-	var p applyParams
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return ApplyResult{FailureReason: "bad edit: " + err.Error()}
-	}
-	type docEdit struct {
-		uri     string
-		version *int32
-		edits   []protocol.TextEdit
-		create  bool
-	}
-	var steps []docEdit
-	for _, c := range p.Edit.DocumentChanges {
-		switch {
-		case c.Kind == "create":
-			steps = append(steps, docEdit{uri: c.URI, create: true})
-		case c.Kind != "":
-			return ApplyResult{FailureReason: "unsupported resource operation " + c.Kind}
-		case c.TextDocument != nil:
-			steps = append(steps, docEdit{uri: c.TextDocument.URI, version: c.TextDocument.Version, edits: c.Edits})
-		}
-	}
-	uris := make([]string, 0, len(p.Edit.Changes))
-	for uri := range p.Edit.Changes {
-		uris = append(uris, uri)
-	}
-	sort.Strings(uris)
-	for _, uri := range uris {
-		steps = append(steps, docEdit{uri: uri, edits: p.Edit.Changes[uri]})
-	}
-
-	e.mu.Lock()
-	next := map[string]*Buffer{}
-	lookup := func(uri string) (*Buffer, error) {
-		if b, ok := next[uri]; ok {
-			return b, nil
-		}
-		if b, ok := e.buffers[uri]; ok {
-			c := *b
-			return &c, nil
-		}
-		// Not in a buffer yet: load it from disk, as an editor does.
-		data, err := os.ReadFile(uriPath(uri))
-		if err != nil {
-			return nil, err
-		}
-		return &Buffer{Text: string(data)}, nil
-	}
-	for _, s := range steps {
-		if s.create {
-			if _, err := os.Stat(uriPath(s.uri)); err == nil {
-				e.mu.Unlock()
-				return ApplyResult{FailureReason: "CreateFile for an existing file " + s.uri}
-			}
-			next[s.uri] = &Buffer{Dirty: true}
-			continue
-		}
-		b, err := lookup(s.uri)
-		if err != nil {
-			e.mu.Unlock()
-			return ApplyResult{FailureReason: err.Error()}
-		}
-		if s.version != nil && (!b.Open || *s.version != b.Version) {
-			e.mu.Unlock()
-			return ApplyResult{FailureReason: fmt.Sprintf("version %d of %s is not the buffer's %d", *s.version, s.uri, b.Version)}
-		}
-		text, err := ApplyEdits(b.Text, s.edits)
-		if err != nil {
-			e.mu.Unlock()
-			return ApplyResult{FailureReason: err.Error()}
-		}
-		b.Text, b.Dirty = text, true
-		if b.Open {
-			b.Version++
-		}
-		next[s.uri] = b
-	}
-	type didChange struct {
-		uri     string
-		version int32
-		text    string
-	}
-	var changes []didChange
-	for uri, b := range next {
-		e.buffers[uri] = b
-		if b.Open {
-			changes = append(changes, didChange{uri, b.Version, b.Text})
-		}
-	}
-	e.mu.Unlock()
-	for _, c := range changes {
-		// Whole text: the incremental path is exercised by Change.
-		err := e.Notify(ctx, "textDocument/didChange", map[string]any{
-			"textDocument":   map[string]any{"uri": c.uri, "version": c.version},
-			"contentChanges": []map[string]any{{"text": c.text}},
-		})
-		if err != nil {
-			return ApplyResult{FailureReason: err.Error()}
-		}
-	}
-	return ApplyResult{Applied: true}
+	return e.applyWorkspaceEdit(ctx, raw, true)
 }
 
 // FileURI is the file:// URI of a path.

@@ -1,0 +1,137 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/agent-lsp/agent-lsp/agent"
+)
+
+type checkpointsParams struct {
+	SessionID string `json:"sessionId"`
+}
+
+type checkpointInfo struct {
+	CheckpointID string    `json:"checkpointId"`
+	Prompt       string    `json:"prompt"`
+	CreatedAt    time.Time `json:"createdAt"`
+	Files        []string  `json:"files"` // relative to the workspace
+}
+
+type checkpointsResult struct {
+	Checkpoints []checkpointInfo `json:"checkpoints"`
+}
+
+// listCheckpoints serves agent/checkpoints: one per prompt of the
+// session, oldest first. A stored session is resumed.
+func (s *server) listCheckpoints(_ context.Context, r *request) (any, error) {
+	var p checkpointsParams
+	if err := decodeParams(r.params, &p); err != nil {
+		return nil, err
+	}
+	sess, err := s.checkpointSession(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	res := checkpointsResult{Checkpoints: []checkpointInfo{}}
+	for _, c := range sess.agent.Checkpoints() {
+		info := checkpointInfo{CheckpointID: c.ID, Prompt: c.Prompt, CreatedAt: c.CreatedAt.UTC(), Files: []string{}}
+		for _, f := range c.Files {
+			info.Files = append(info.Files, s.rel(f.Path))
+		}
+		res.Checkpoints = append(res.Checkpoints, info)
+	}
+	return res, nil
+}
+
+type rewindParams struct {
+	SessionID            string `json:"sessionId"`
+	CheckpointID         string `json:"checkpointId"`
+	RestoreFiles         bool   `json:"restoreFiles"`
+	TruncateConversation bool   `json:"truncateConversation"`
+}
+
+type restoredFile struct {
+	Path   string `json:"path"`
+	Action string `json:"action"` // restored | deleted | merged
+}
+
+type fileConflict struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+type rewindResult struct {
+	Restored           []restoredFile `json:"restored"`
+	Conflicts          []fileConflict `json:"conflicts"`
+	DroppedMessages    int            `json:"droppedMessages"`
+	DroppedCheckpoints int            `json:"droppedCheckpoints"`
+}
+
+// rewind serves agent/rewind, after any running prompt of the session.
+func (s *server) rewind(ctx context.Context, r *request) (any, error) {
+	var p rewindParams
+	if err := decodeParams(r.params, &p); err != nil {
+		return nil, err
+	}
+	if p.CheckpointID == "" {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: checkpointId is required")
+	}
+	if !p.RestoreFiles && !p.TruncateConversation {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: nothing to rewind: set restoreFiles, truncateConversation or both")
+	}
+	sess, err := s.checkpointSession(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	untrack := sess.track(cancel)
+	defer untrack()
+	res, err := sess.agent.Rewind(ctx, p.CheckpointID, agent.RewindOptions{RestoreFiles: p.RestoreFiles,
+		TruncateConversation: p.TruncateConversation, Merge: agent.LineMerge})
+	switch {
+	case errors.Is(err, agent.ErrUnknownCheckpoint), errors.Is(err, agent.ErrConversationGone):
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
+	case err != nil && ctx.Err() != nil:
+		return nil, errRequestCancelled
+	case err != nil:
+		return nil, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
+	}
+	sess.touchUpdated(time.Now())
+	return s.rewindAnswer(res.Files, res.Conflicts, res.DroppedMessages, res.Dropped), nil
+}
+
+func (s *server) rewindAnswer(files []agent.FileRestore, conflicts []agent.FileConflict, messages, checkpoints int) rewindResult {
+	out := rewindResult{Restored: []restoredFile{}, Conflicts: []fileConflict{},
+		DroppedMessages: messages, DroppedCheckpoints: checkpoints}
+	for _, f := range files {
+		out.Restored = append(out.Restored, restoredFile{Path: s.rel(f.Path), Action: f.Action})
+	}
+	for _, c := range conflicts {
+		out.Conflicts = append(out.Conflicts, fileConflict{Path: s.rel(c.Path), Reason: c.Reason})
+	}
+	return out
+}
+
+// checkpointSession finds a loaded or stored session by id.
+func (s *server) checkpointSession(id string) (*session, error) {
+	if id == "" {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId is required")
+	}
+	return s.sessions.lookup(id)
+}
+
+// rel names a path relative to the workspace.
+func (s *server) rel(path string) string {
+	s.mu.Lock()
+	ws := s.ws
+	s.mu.Unlock()
+	if ws == nil {
+		return path
+	}
+	return ws.Rel(path)
+}

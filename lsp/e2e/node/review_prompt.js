@@ -1,0 +1,142 @@
+// A real LSP client written by others (vscode-jsonrpc, as VS Code uses it)
+// that reviews agent-lsp's edits hunk by hunk: it declares
+// capabilities.experimental.agentReview, answers agent/review with the
+// configured decision, and types into the document while the review is
+// open, as a user would.
+//
+//   node review_prompt.js <config.json>
+//
+// The script prints one JSON summary on stdout and exits non-zero when any
+// check failed.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const { spawn } = require('child_process');
+const { pathToFileURL } = require('url');
+const rpc = require('vscode-jsonrpc/node');
+const { Document } = require('./document');
+
+const config = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+const failures = [];
+const check = (ok, what) => { if (!ok) failures.push(what); };
+
+async function main() {
+  const child = spawn(config.command[0], config.command.slice(1), {
+    cwd: config.root, stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const conn = rpc.createMessageConnection(
+    new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin));
+
+  const rootUri = pathToFileURL(config.root).href;
+  const doc = new Document(pathToFileURL(path.join(config.root, config.file)).href, config.originalText);
+  const updates = [];
+  const popups = [];
+  const reviews = [];
+  const applyEdits = [];
+
+  conn.onNotification('agent/update', (u) => updates.push(u));
+  conn.onRequest('window/showMessageRequest', (params) => {
+    popups.push(params);
+    return null;
+  });
+  conn.onRequest('agent/review', async (params) => {
+    reviews.push(params);
+    if (config.typeDuringReview) {
+      // The user types while looking at the review.
+      const { range, text } = config.typeDuringReview;
+      const contentChanges = doc.apply([{ range, newText: text }]);
+      await conn.sendNotification('textDocument/didChange', {
+        textDocument: { uri: doc.uri, version: doc.version }, contentChanges,
+      });
+    }
+    return config.reviewAnswer;
+  });
+  conn.onRequest('workspace/applyEdit', async (params) => {
+    applyEdits.push(params);
+    for (const change of params.edit.documentChanges || []) {
+      if (change.kind || change.textDocument.uri !== doc.uri) {
+        return { applied: false, failureReason: `unexpected change ${JSON.stringify(change)}` };
+      }
+      if (change.textDocument.version !== doc.version) {
+        return { applied: false, failureReason: `stale version ${change.textDocument.version}, buffer is at ${doc.version}` };
+      }
+    }
+    for (const change of params.edit.documentChanges || []) {
+      let contentChanges;
+      try {
+        contentChanges = doc.apply(change.edits);
+      } catch (err) {
+        return { applied: false, failureReason: String(err.message) };
+      }
+      await conn.sendNotification('textDocument/didChange', {
+        textDocument: { uri: doc.uri, version: doc.version }, contentChanges,
+      });
+    }
+    return { applied: true };
+  });
+  conn.listen();
+
+  await conn.sendRequest('initialize', {
+    processId: process.pid,
+    clientInfo: { name: 'vscode-jsonrpc e2e review' },
+    rootUri,
+    workspaceFolders: [{ uri: rootUri, name: path.basename(config.root) }],
+    capabilities: {
+      workspace: {
+        applyEdit: true,
+        workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] },
+      },
+      window: { workDoneProgress: false },
+      experimental: { agentReview: true },
+    },
+  });
+  await conn.sendNotification('initialized', {});
+  await conn.sendNotification('textDocument/didOpen', {
+    textDocument: { uri: doc.uri, languageId: 'go', version: doc.version, text: doc.text },
+  });
+
+  const result = await conn.sendRequest('agent/prompt', { prompt: config.prompt });
+
+  await conn.sendRequest('shutdown');
+  await conn.sendNotification('exit');
+  const exit = await Promise.race([
+    exited,
+    new Promise((resolve) => setTimeout(() => resolve({ code: null, signal: 'did not exit within 5s' }), 5000)),
+  ]);
+  conn.dispose();
+  if (exit.code === null) child.kill('SIGKILL');
+
+  check(result.stopReason === 'end_turn', `stopReason ${result.stopReason} (${result.error || ''})`);
+  check(doc.text === config.expectedText, `document text ${JSON.stringify(doc.text)}`);
+  check(popups.length === 0, `popups shown to a review client: ${JSON.stringify(popups)}`);
+  check(reviews.length === 1, `${reviews.length} agent/review requests`);
+  const r = reviews[0] || {};
+  check(r.sessionId === result.sessionId && r.toolCallId === config.toolCallId && r.path === config.file &&
+    r.uri === doc.uri && typeof r.risk === 'string', `review params ${JSON.stringify(r)}`);
+  check(applyEdits.length === 1, `${applyEdits.length} workspace/applyEdit requests`);
+  const toolResult = updates.find((u) => u.kind === 'tool_result');
+  check(toolResult && toolResult.status === 'completed', `tool_result ${JSON.stringify(toolResult)}`);
+  check(exit.code === 0, `daemon exit ${JSON.stringify(exit)}`);
+
+  return {
+    ok: failures.length === 0, failures, result, documentText: doc.text, documentVersion: doc.version,
+    reviews, applyEdits, toolResult, exit,
+  };
+}
+
+const watchdog = setTimeout(() => {
+  process.stdout.write(JSON.stringify({ ok: false, failures: ['watchdog: no end within the time limit'] }) + '\n');
+  process.exit(3);
+}, config.timeoutMs || 30000);
+
+main().then((summary) => {
+  clearTimeout(watchdog);
+  process.stdout.write(JSON.stringify(summary) + '\n');
+  process.exit(summary.ok ? 0 : 1);
+}, (err) => {
+  clearTimeout(watchdog);
+  process.stdout.write(JSON.stringify({ ok: false, failures: [String(err && err.stack || err)] }) + '\n');
+  process.exit(2);
+});
