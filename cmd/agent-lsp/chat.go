@@ -238,6 +238,12 @@ func (c *chat) repl(ctx context.Context, stdout io.Writer, color, interactive bo
 			fmt.Fprintf(stdout, "session %s\n", c.session.ID())
 			continue
 		}
+		if handled, err := c.rewind(ctx, line, stdout); handled {
+			if err != nil {
+				p.OnEvent(agent.Event{Kind: agent.EventError, Err: err})
+			}
+			continue
+		}
 		if msg, handled, err := c.ctl.command(line); handled {
 			if err != nil {
 				p.OnEvent(agent.Event{Kind: agent.EventError, Err: err})
