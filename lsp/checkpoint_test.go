@@ -366,3 +366,42 @@ func waitForLenses(t *testing.T, s *setup, path string, n int) {
 	}
 	t.Fatalf("lenses never became %d: %+v", n, s.codeLenses(path))
 }
+
+// /rewind as a slash command: without an argument it lists the
+// checkpoints; /rewind 1 restores the files and drops the conversation, so
+// the next prompt's request no longer carries the rewound one.
+func TestSlashRewind(t *testing.T) {
+	s := start(t, rewindScript(), setupOptions{caps: lsptest.Capabilities{}, autoApprove: true,
+		files: map[string]string{"a.go": cpA, "b.go": cpB}})
+	s.initialize(nil)
+	r := s.prompt(map[string]any{"prompt": "Change the three files."})
+	if r.StopReason != "end_turn" {
+		t.Fatalf("prompt: %+v", r)
+	}
+	list := s.prompt(map[string]any{"sessionId": r.SessionID, "prompt": "/rewind"})
+	if !strings.Contains(list.Text, `1. `) || !strings.Contains(list.Text, `"Change the three files."`) {
+		t.Fatalf("/rewind listing = %q", list.Text)
+	}
+	done := s.prompt(map[string]any{"sessionId": r.SessionID, "prompt": "/rewind 1"})
+	for _, want := range []string{"restored a.go", "restored b.go", "deleted c.go", "message(s) dropped"} {
+		if !strings.Contains(done.Text, want) {
+			t.Errorf("/rewind 1 = %q, want it to say %q", done.Text, want)
+		}
+	}
+	if disk, err := os.ReadFile(filepath.Join(s.root, "a.go")); err != nil || string(disk) != cpA {
+		t.Errorf("a.go after /rewind 1 = %q (%v)", disk, err)
+	}
+	next := s.prompt(map[string]any{"sessionId": r.SessionID, "prompt": "Start over."})
+	if next.Text != "Fresh start." {
+		t.Fatalf("next prompt: %+v", next)
+	}
+	reqs := s.model.Requests()
+	last := string(reqs[len(reqs)-1].Body)
+	if strings.Contains(last, "Change the three files.") || reqs[len(reqs)-1].Rejected != "" {
+		t.Errorf("the request after /rewind still carries the rewound prompt (or was rejected: %q)", reqs[len(reqs)-1].Rejected)
+	}
+	bad := s.ed.Call(ctx(t), "agent/prompt", map[string]any{"sessionId": r.SessionID, "prompt": "/rewind 9"}, nil)
+	if code := errorCode(t, bad); code != -32602 {
+		t.Errorf("/rewind 9: code %d, want -32602", code)
+	}
+}

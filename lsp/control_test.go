@@ -503,7 +503,7 @@ func TestSlashCommands(t *testing.T) {
 	for _, c := range cmds.Commands {
 		names = append(names, c.Name)
 	}
-	if strings.Join(names, ",") != "/compact,/clear,/mode,/model" {
+	if strings.Join(names, ",") != "/compact,/clear,/mode,/model,/rewind" {
 		t.Errorf("commands = %v", names)
 	}
 
