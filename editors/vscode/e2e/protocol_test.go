@@ -29,6 +29,13 @@ const (
 	stallPrompt  = "Explain the file slowly."
 	resumePrompt = "What did you change before?"
 	resumeAnswer = "I changed `say ünïcode` to `say ÜNÏCODE` in demo.go."
+
+	planPrompt = "Plan the tests for main."
+	planAnswer = "The plan: read main, then add a test."
+	askPrompt  = "Is @demo.go#L1-1 a main package? Compare @missing.go."
+	askAnswer  = "I may only read in ask mode: it is package demo."
+	plan1      = `{"items":[{"content":"Read main","status":"in_progress"},{"content":"Add a test","status":"pending"}]}`
+	plan2      = `{"items":[{"content":"Read main","status":"completed"},{"content":"Add a test","status":"in_progress"}]}`
 )
 
 // summary is what out/e2e/protocolClient.js prints.
@@ -42,6 +49,7 @@ type summary struct {
 	ApplyEdits   []json.RawMessage `json:"applyEdits"`
 	CancelMs     int               `json:"cancelMs"`
 	Entries      []string          `json:"entries"`
+	PlanRows     []string          `json:"planRows"`
 }
 
 // The extension's request sequence, with its own modules: initialize with
@@ -50,7 +58,10 @@ type summary struct {
 // (agent/prompt with {uri, range}) whose popup is parsed and whose diff is
 // applied as "Show diff" does before Allow, applyEdit and the save of
 // autoSave, sessions, tools, agent/cancel mid-stream, then a crash
-// (SIGKILL) and a second daemon resuming the session by its id.
+// (SIGKILL) and a second daemon resuming the session by its id; there the
+// control surface: agent/commands, agent/models, agent/setMode plan with
+// todo_write's plan updates, agent/setMode ask with @mentions and a
+// write_file call refused, and "/mode default" as a prompt.
 func TestExtensionProtocolAgainstDaemon(t *testing.T) {
 	node, ext := requireExtensionBuild(t)
 
@@ -62,6 +73,14 @@ func TestExtensionProtocolAgainstDaemon(t *testing.T) {
 		{Text: "The file declares package demo and an empty main function, which", Usage: provider.Usage{PromptTokens: 1100, CompletionTokens: 30},
 			Fault: &providertest.Fault{Stall: providertest.Forever, StallAfterFrames: 3}},
 		{Text: resumeAnswer, Usage: provider.Usage{PromptTokens: 1200, CompletionTokens: 20, CachedTokens: 1024}},
+		// plan mode: two todo_write calls, then the answer.
+		{ToolCalls: []providertest.Call{{ID: "call_plan1", Name: "todo_write", Arguments: plan1}}, Usage: provider.Usage{PromptTokens: 1300, CompletionTokens: 30}},
+		{ToolCalls: []providertest.Call{{ID: "call_plan2", Name: "todo_write", Arguments: plan2}}, Usage: provider.Usage{PromptTokens: 1400, CompletionTokens: 30}},
+		{Text: planAnswer, Usage: provider.Usage{PromptTokens: 1500, CompletionTokens: 15}},
+		// ask mode: a model ignoring the tool list writes anyway.
+		{ToolCalls: []providertest.Call{{ID: "call_write", Name: "write_file", Arguments: `{"path":"new.txt","content":"x\n"}`}},
+			Usage: provider.Usage{PromptTokens: 1600, CompletionTokens: 20}},
+		{Text: askAnswer, Usage: provider.Usage{PromptTokens: 1700, CompletionTokens: 15}},
 	}
 	model := providertest.NewServer(t, script)
 	root := t.TempDir()
@@ -85,6 +104,8 @@ func TestExtensionProtocolAgainstDaemon(t *testing.T) {
 		"settings":   map[string]any{"provider": "openai", "baseUrl": model.OpenAIBaseURL(), "apiKeyEnv": "none", "model": "deepseek-flash"},
 		"editPrompt": editPrompt, "expectAnswer": editAnswer, "stallPrompt": stallPrompt,
 		"resumePrompt": resumePrompt, "expectResumeAnswer": resumeAnswer, "htmlOut": htmlOut, "timeoutMs": 40000,
+		"planPrompt": planPrompt, "expectPlans": []json.RawMessage{planItems(t, plan1), planItems(t, plan2)},
+		"askPrompt": askPrompt, "expectMentions": []string{"demo.go:attached", "missing.go:missing"},
 	}
 	out, runErr := runNode(t, node, ext, cfg)
 	var sum summary
@@ -98,7 +119,10 @@ func TestExtensionProtocolAgainstDaemon(t *testing.T) {
 	// What the client saw, checked once more from here.
 	wantEntries := []string{"prompt", "reasoning", "round", "tool", "text", "round", // the inline edit
 		"prompt", "text", "notice", // the cancelled prompt
-		"notice", "prompt", "text", "round"} // the crash, the resumed session
+		"notice", "prompt", "text", "round", // the crash, the resumed session
+		"setting", "prompt", "round", "tool", "round", "tool", "text", "round", // plan mode: two todo_write calls (the plan has its own view)
+		"setting", "prompt", "mention", "mention", "round", "tool", "text", "round", // ask mode: mentions, the refused write
+		"prompt", "setting", "command"} // the slash command /mode default
 	if strings.Join(sum.Entries, " ") != strings.Join(wantEntries, " ") {
 		t.Errorf("transcript entries %v, want %v", sum.Entries, wantEntries)
 	}
@@ -115,8 +139,8 @@ func TestExtensionProtocolAgainstDaemon(t *testing.T) {
 	// What the model saw: the selection as context, the tool result, and
 	// after the crash the whole conversation again.
 	reqs := model.Requests()
-	if len(reqs) != 4 {
-		t.Fatalf("%d model requests, want 4", len(reqs))
+	if len(reqs) != 9 {
+		t.Fatalf("%d model requests, want 9", len(reqs))
 	}
 	first := string(reqs[0].Body)
 	if !strings.Contains(first, "say ünïcode 🚀 twice") || !strings.Contains(first, "demo.go") {
@@ -128,6 +152,66 @@ func TestExtensionProtocolAgainstDaemon(t *testing.T) {
 			t.Errorf("the request after the restart lacks %q: %s", want, last)
 		}
 	}
+
+	// What the modes offered the model: plan mode the read-only tools and
+	// the plan, ask mode only the read-only ones; the mention's line went in.
+	readOnly := []string{"read_file", "glob", "grep"}
+	for i, want := range map[int][]string{
+		3: {"read_file", "glob", "grep", "write_file", "edit_file", "run_bash", "todo_write"},
+		4: append(readOnly, "todo_write"), 5: append(readOnly, "todo_write"), 6: append(readOnly, "todo_write"),
+		7: readOnly, 8: readOnly,
+	} {
+		if got := offeredTools(t, reqs[i].Body); strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("request %d offers %v, want %v", i, got, want)
+		}
+	}
+	for i, req := range reqs {
+		if req.Rejected != "" {
+			t.Errorf("request %d was rejected by the strict fake: %s", i, req.Rejected)
+		}
+	}
+	if ask := string(reqs[7].Body); !strings.Contains(ask, "Attached demo.go (lines 1-1)") || !strings.Contains(ask, "package demo") {
+		t.Errorf("the ask request lacks the mentioned line: %s", ask)
+	}
+	if _, err := os.Stat(filepath.Join(root, "new.txt")); err == nil {
+		t.Error("new.txt was written in ask mode")
+	}
+	wantRows := []string{"pass-filled Read main", "sync~spin Add a test"}
+	if strings.Join(sum.PlanRows, "|") != strings.Join(wantRows, "|") {
+		t.Errorf("plan view rows %v, want %v", sum.PlanRows, wantRows)
+	}
+}
+
+// offeredTools are the names of the tools a Chat Completions request offers.
+func offeredTools(t *testing.T, body []byte) []string {
+	t.Helper()
+	var req struct {
+		Tools []struct {
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatalf("request body: %v", err)
+	}
+	names := make([]string, 0, len(req.Tools))
+	for _, tool := range req.Tools {
+		names = append(names, tool.Function.Name)
+	}
+	return names
+}
+
+// planItems is the items array of a todo_write argument.
+func planItems(t *testing.T, args string) json.RawMessage {
+	t.Helper()
+	var a struct {
+		Items json.RawMessage `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(args), &a); err != nil {
+		t.Fatal(err)
+	}
+	return a.Items
 }
 
 // jsonText is s as it appears inside a JSON string.

@@ -5,12 +5,23 @@ import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import { renderEntry, renderPage, renderTranscript } from './logic/render';
 import type { Transcript } from './logic/transcript';
+import type { Completion } from './logic/completion';
 
 export const chatViewId = 'agentLsp.chat';
 
 export interface ChatActions {
   prompt(text: string): void;
   cancel(): void;
+  /** What to suggest for the input's text with the cursor at cursor. */
+  complete(text: string, cursor: number): Promise<Completion | undefined>;
+}
+
+/** What the webview script posts. */
+interface WebviewMessage {
+  type?: string;
+  text?: string;
+  cursor?: number;
+  id?: number;
 }
 
 export class ChatView implements vscode.WebviewViewProvider {
@@ -34,14 +45,26 @@ export class ChatView implements vscode.WebviewViewProvider {
       transcriptHtml: renderTranscript(this.transcript.entries),
       status: this.status,
     });
-    view.webview.onDidReceiveMessage((msg: { type?: string; text?: string }) => {
+    view.webview.onDidReceiveMessage((msg: WebviewMessage) => {
       if (msg.type === 'prompt' && typeof msg.text === 'string') this.actions.prompt(msg.text);
       else if (msg.type === 'cancel') this.actions.cancel();
       else if (msg.type === 'ready') this.reset();
+      else if (msg.type === 'complete' && typeof msg.text === 'string' && typeof msg.cursor === 'number') void this.complete(msg.id ?? 0, msg.text, msg.cursor);
     });
     view.onDidDispose(() => {
       this.view = undefined;
     });
+  }
+
+  /** complete answers one completion request of the input; the script drops answers to an older id. */
+  private async complete(id: number, text: string, cursor: number): Promise<void> {
+    let c: Completion | undefined;
+    try {
+      c = await this.actions.complete(text, cursor);
+    } catch {
+      c = undefined;
+    }
+    void this.view?.webview.postMessage({ type: 'suggestions', id, start: c?.start ?? 0, end: c?.end ?? 0, items: c?.items ?? [] });
   }
 
   /** changed re-renders the given entries (new ones are appended). */

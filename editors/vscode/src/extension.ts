@@ -1,12 +1,17 @@
 // The extension's entry point: wiring of the daemon, the session, the chat
-// view, approvals, the status bar and the commands.
+// view and its completion, the plan view, approvals, the status bar and
+// the commands.
 
 import * as vscode from 'vscode';
 import { ApprovalUi, ProposedTexts, proposedScheme } from './approvals';
 import { ChatView, chatViewId } from './chatView';
 import { Daemon, currentSettings } from './daemon';
 import { Session } from './session';
+import { ChatCompletion } from './chatCompletion';
+import { PlanView } from './planView';
+import { modes } from './protocol';
 import { apiKeyVariable, needsRestart, secretKey } from './logic/settings';
+import { isCurrent, modeDescriptions, presetDescription, presetDetail } from './logic/models';
 
 let daemon: Daemon | undefined;
 
@@ -26,11 +31,15 @@ export function activate(context: vscode.ExtensionContext): void {
   }, () => session.id);
   daemon = d;
 
+  const completion = new ChatCompletion(() => d);
   const view = new ChatView(context.extensionUri, session.transcript, {
     prompt: (text) => void session.ask(text),
     cancel: () => void session.cancel(),
+    complete: (text, cursor) => completion.complete(text, cursor),
   });
   session.view = view;
+  const plan = new PlanView();
+  session.plan = plan;
 
   let settings = currentSettings();
   const command = (id: string, run: () => unknown): vscode.Disposable =>
@@ -46,6 +55,9 @@ export function activate(context: vscode.ExtensionContext): void {
     output,
     statusItem,
     d,
+    completion,
+    plan,
+    plan.register(),
     vscode.window.registerWebviewViewProvider(chatViewId, view, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.workspace.registerTextDocumentContentProvider(proposedScheme, texts),
     command('agentLsp.showChat', () => view.reveal()),
@@ -60,6 +72,8 @@ export function activate(context: vscode.ExtensionContext): void {
     command('agentLsp.newSession', () => session.resume(undefined)),
     command('agentLsp.sessions', () => pickSession(d, session)),
     command('agentLsp.tools', () => showTools(d)),
+    command('agentLsp.setMode', () => pickMode(d, session)),
+    command('agentLsp.switchModel', () => pickModel(d, session)),
     command('agentLsp.setApiKey', () => setApiKey(context, d)),
     command('agentLsp.clearApiKey', async () => {
       const variable = apiKeyVariable(currentSettings(), process.env);
@@ -141,6 +155,46 @@ async function showTools(d: Daemon): Promise<void> {
     tools.map((t) => ({ label: t.name, description: t.source, detail: t.description })),
     { placeHolder: `${tools.length} tools the agent can use`, matchOnDescription: true, matchOnDetail: true },
   );
+}
+
+async function pickMode(d: Daemon, session: Session): Promise<void> {
+  const current = session.mode;
+  const pick = await vscode.window.showQuickPick(
+    modes.map((m) => ({ label: (m === current ? '$(check) ' : '') + m, detail: modeDescriptions[m], mode: m })),
+    { placeHolder: `The session's mode${current ? ` (now ${current})` : ''}: how much the agent may do on its own` },
+  );
+  if (!pick) return;
+  const id = await session.ensureId();
+  const { agent } = await d.agent();
+  session.noteMode(await agent.setMode(id, pick.mode));
+}
+
+async function pickModel(d: Daemon, session: Session): Promise<void> {
+  const { agent } = await d.agent();
+  const id = await session.ensureId();
+  const { models, current } = await agent.models(id);
+  type Item = vscode.QuickPickItem & { preset?: string };
+  const items: Item[] = [
+    ...models.map((p) => ({
+      label: (isCurrent(p, current) ? '$(check) ' : '') + p.id,
+      description: presetDescription(p),
+      detail: presetDetail(p),
+      preset: p.id,
+    })),
+    { label: '$(edit) Another model of the current provider…' },
+  ];
+  const pick = await vscode.window.showQuickPick(items, {
+    placeHolder: `Switch the session's model${current ? ` (now ${current.model}, ${current.provider})` : ''}; it takes effect at the next request`,
+    matchOnDescription: true,
+  });
+  if (!pick) return;
+  if (pick.preset) {
+    session.noteModel(await agent.setModel({ sessionId: id, preset: pick.preset }));
+    return;
+  }
+  const model = await vscode.window.showInputBox({ prompt: `Model name on ${current?.provider ?? 'the current provider'}`, value: current?.model ?? '' });
+  if (!model?.trim()) return;
+  session.noteModel(await agent.setModel({ sessionId: id, model: model.trim() }));
 }
 
 async function setApiKey(context: vscode.ExtensionContext, d: Daemon): Promise<void> {

@@ -13,6 +13,11 @@ export const Methods = {
   compact: 'agent/compact',
   cancel: 'agent/cancel',
   update: 'agent/update',
+  setMode: 'agent/setMode',
+  setModel: 'agent/setModel',
+  models: 'agent/models',
+  commands: 'agent/commands',
+  session: 'agent/session',
   showMessageRequest: 'window/showMessageRequest',
 } as const;
 
@@ -30,6 +35,87 @@ export interface Range {
 export interface PromptContext {
   uri: string;
   range?: Range;
+}
+
+/** The session modes (docs/protocol.md, Modes), least power first. */
+export const modes = ['ask', 'plan', 'default', 'auto-edit'] as const;
+export type Mode = (typeof modes)[number];
+
+export type PlanStatus = 'pending' | 'in_progress' | 'completed';
+
+/** One item of the session's plan (the todo_write tool's list). */
+export interface PlanItem {
+  content: string;
+  status: PlanStatus;
+}
+
+export type MentionStatus = 'attached' | 'missing' | 'refused' | 'failed';
+
+/** What became of one @mention or context file of a prompt. */
+export interface MentionReport {
+  path: string;
+  startLine?: number;
+  endLine?: number;
+  status: MentionStatus;
+  message?: string;
+}
+
+export interface CommandArgument {
+  name: string;
+  description?: string;
+  required?: boolean;
+}
+
+/** One slash command of agent/commands; name carries its slash ("/mode"). */
+export interface CommandInfo {
+  name: string;
+  description: string;
+  arguments: CommandArgument[];
+  source: string;
+}
+
+export interface ModelPrices {
+  input: number;
+  cachedInput: number;
+  output: number;
+  peak?: ModelPrices;
+}
+
+/** One preset of agent/models. */
+export interface ModelPreset {
+  id: string;
+  provider: string;
+  model: string;
+  baseURL: string;
+  apiKeyEnv: string;
+  contextWindow?: number;
+  prices?: ModelPrices;
+  source?: string;
+}
+
+/** A session's model: its dialect, name and endpoint. */
+export interface CurrentModel {
+  provider: string;
+  model: string;
+  baseURL: string;
+}
+
+export interface ModelsResult {
+  models: ModelPreset[];
+  current?: CurrentModel;
+}
+
+/** agent/setModel's params: a preset, or a model (on a provider). */
+export type SetModelParams =
+  | { sessionId: string; preset: string }
+  | { sessionId: string; model: string; provider?: string; baseURL?: string; apiKeyEnv?: string };
+
+/** agent/session's answer: what a view needs to draw a session it (re)opens. */
+export interface SessionState extends CurrentModel {
+  sessionId: string;
+  title: string;
+  mode: Mode;
+  plan: PlanItem[];
 }
 
 export interface Usage {
@@ -57,6 +143,9 @@ export interface PromptResult {
   text: string;
   usage: Usage;
   error?: string;
+  mentions?: MentionReport[];
+  /** The slash command the prompt ran ("/mode"), when it was one. */
+  command?: string;
 }
 
 export interface SessionInfo {
@@ -94,7 +183,11 @@ export type Update =
   | (UpdateBase & { kind: 'tool_result'; toolCallId: string; name: string; status: ToolStatus; output: string })
   | (UpdateBase & { kind: 'round_end'; stopReason: string; usage: Usage; cost: number; totals: Totals })
   | (UpdateBase & { kind: 'compacted'; beforeTokens: number; afterTokens: number; cost: number; totals: Totals })
-  | (UpdateBase & { kind: 'error'; message: string });
+  | (UpdateBase & { kind: 'error'; message: string })
+  | (UpdateBase & { kind: 'plan'; items: PlanItem[] })
+  | (UpdateBase & { kind: 'mode'; mode: Mode })
+  | (UpdateBase & { kind: 'model' } & CurrentModel)
+  | (UpdateBase & { kind: 'mention' } & MentionReport);
 
 export interface MessageActionItem {
   title: string;
@@ -147,6 +240,30 @@ export class AgentClient {
 
   compact(sessionId: string, workDoneToken?: string): Promise<CompactResult> {
     return this.conn.sendRequest<CompactResult>(Methods.compact, workDoneToken ? { sessionId, workDoneToken } : { sessionId });
+  }
+
+  async setMode(sessionId: string, mode: Mode): Promise<Mode> {
+    const r = await this.conn.sendRequest<{ mode: Mode }>(Methods.setMode, { sessionId, mode });
+    return r.mode;
+  }
+
+  setModel(params: SetModelParams): Promise<CurrentModel> {
+    return this.conn.sendRequest<CurrentModel>(Methods.setModel, params);
+  }
+
+  async models(sessionId?: string): Promise<ModelsResult> {
+    const r = await this.conn.sendRequest<{ models: ModelPreset[] | null; current?: CurrentModel }>(Methods.models, sessionId ? { sessionId } : {});
+    return r.current ? { models: r.models ?? [], current: r.current } : { models: r.models ?? [] };
+  }
+
+  async commands(): Promise<CommandInfo[]> {
+    const r = await this.conn.sendRequest<{ commands: CommandInfo[] | null }>(Methods.commands, {});
+    return (r.commands ?? []).map((c) => ({ ...c, arguments: c.arguments ?? [] }));
+  }
+
+  async session(sessionId: string): Promise<SessionState> {
+    const r = await this.conn.sendRequest<SessionState>(Methods.session, { sessionId });
+    return { ...r, plan: r.plan ?? [] };
   }
 
   /** Cancels every running or queued prompt of the session (a notification: no answer). */

@@ -1,12 +1,14 @@
 // The conversation the editor shows: its session id (kept in the
 // workspace state, so a restarted daemon or window resumes it), its
-// transcript, the running prompt, progress and cost.
+// transcript, its plan, mode and model, the running prompt, progress and
+// cost.
 
 import * as vscode from 'vscode';
 import { WorkDoneProgress, type WorkDoneProgressBegin, type WorkDoneProgressReport, type WorkDoneProgressEnd } from 'vscode-languageclient/node';
 import type { Daemon } from './daemon';
 import type { ChatView } from './chatView';
-import { newProgressToken, promptParams, type PromptContext, type Update } from './protocol';
+import type { PlanView } from './planView';
+import { newProgressToken, promptParams, type CurrentModel, type Mode, type PromptContext, type Update } from './protocol';
 import { Transcript } from './logic/transcript';
 import { statusView, type StatusState } from './logic/status';
 
@@ -17,6 +19,7 @@ export class Session {
   private running = false;
   private state: StatusState = {};
   view?: ChatView;
+  plan?: PlanView;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -38,8 +41,19 @@ export class Session {
     await this.context.workspaceState.update(sessionKey, id);
   }
 
+  get mode(): Mode | undefined {
+    return this.state.mode;
+  }
+
+  get model(): CurrentModel | undefined {
+    return this.state.model;
+  }
+
   onUpdate(u: Update): void {
     if (u.sessionId !== this.id) return;
+    if (u.kind === 'plan') this.plan?.set(u.items ?? []);
+    else if (u.kind === 'mode') this.state.mode = u.mode;
+    else if (u.kind === 'model') this.state.model = { provider: u.provider, model: u.model, baseURL: u.baseURL };
     const changed = this.transcript.apply(u);
     if (this.transcript.totals) this.state.totals = this.transcript.totals;
     this.view?.changed(changed);
@@ -48,6 +62,56 @@ export class Session {
 
   setDown(reason: string | undefined): void {
     this.state.down = reason;
+    this.render();
+    // A (re)started daemon: draw the session's mode, model and plan.
+    if (reason === undefined) void this.refresh();
+  }
+
+  /**
+   * ensureId is the session's id, making a session when there is none
+   * (a mode or model is set before the first prompt).
+   */
+  async ensureId(): Promise<string> {
+    const id = this.id;
+    if (id) return id;
+    const { agent } = await this.daemon().agent();
+    const made = await agent.newSession();
+    await this.setId(made);
+    await this.refresh();
+    return made;
+  }
+
+  /** refresh reads the session's mode, model and plan (agent/session); the daemon's model when there is no session. */
+  async refresh(): Promise<void> {
+    const id = this.id;
+    try {
+      const { agent } = await this.daemon().agent();
+      if (id) {
+        const st = await agent.session(id);
+        if (id !== this.id) return;
+        this.state.mode = st.mode;
+        this.state.model = { provider: st.provider, model: st.model, baseURL: st.baseURL };
+        this.plan?.set(st.plan);
+      } else {
+        const { current } = await agent.models();
+        this.state.mode = undefined;
+        this.state.model = current;
+        this.plan?.set([]);
+      }
+      this.render();
+    } catch {
+      // A session the daemon no longer has, or no daemon: the next prompt says why.
+    }
+  }
+
+  /** noteMode and noteModel record what the daemon answered (its update says the same). */
+  noteMode(mode: Mode): void {
+    this.state.mode = mode;
+    this.render();
+  }
+
+  noteModel(model: CurrentModel): void {
+    this.state.model = model;
     this.render();
   }
 
@@ -68,7 +132,10 @@ export class Session {
     let progressSub: vscode.Disposable | undefined;
     try {
       const { client, agent } = await this.daemon().agent();
-      if (!this.id) await this.setId(await agent.newSession());
+      if (!this.id) {
+        await this.setId(await agent.newSession());
+        void this.refresh();
+      }
       progressSub = client.onProgress(WorkDoneProgress.type, token, (v: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd) => {
         if (v.kind === 'end') return;
         if (v.message) {
@@ -107,6 +174,9 @@ export class Session {
     await this.setId(id);
     this.transcript.clear();
     this.state.totals = undefined;
+    this.state.mode = undefined;
+    this.plan?.set([]);
+    void this.refresh();
     if (id) {
       this.transcript.addNotice(`Resumed session "${title ?? id}". The daemon keeps its history; new messages appear here.`);
     }

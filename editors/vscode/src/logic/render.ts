@@ -1,6 +1,7 @@
 // The chat view's HTML: every string from the model or a tool is escaped
 // here, so the webview only ever inserts markup this file made.
 
+import type { MentionStatus } from '../protocol';
 import type { Entry, ToolCardStatus } from './transcript';
 import { formatCost, formatTokens } from './status';
 
@@ -38,6 +39,13 @@ const statusLabel: Record<ToolCardStatus, string> = {
   denied: 'denied',
 };
 
+const mentionStatusLabel: Record<MentionStatus, string> = {
+  attached: 'attached',
+  missing: 'no such file',
+  refused: 'outside the workspace',
+  failed: 'could not be read',
+};
+
 const maxOutputChars = 4000;
 
 /** renderEntry is one transcript entry as an element carrying its index. */
@@ -69,6 +77,15 @@ export function renderEntry(e: Entry, index: number): string {
       return `${open('error')}${escapeHtml(e.message)}</div>`;
     case 'notice':
       return `${open('notice')}${escapeHtml(e.text)}</div>`;
+    case 'setting':
+      return `${open('setting')}${escapeHtml(e.text)}</div>`;
+    case 'mention': {
+      const what = escapeHtml(e.path) + (e.lines ? ` (${escapeHtml(e.lines)})` : '');
+      const head = e.status === 'attached' ? `Attached ${what}` : `Not attached: ${what} — ${mentionStatusLabel[e.status]}`;
+      return `${open(`mention ${e.status}`)}${head}${e.message && e.status !== 'attached' ? `: ${escapeHtml(e.message)}` : ''}</div>`;
+    }
+    case 'command':
+      return `${open('command')}<div class="tool-name">${escapeHtml(e.name)}</div><div class="body">${richText(e.text)}</div></div>`;
   }
 }
 
@@ -108,7 +125,8 @@ export function renderPage(o: PageOptions): string {
 <div id="transcript">${o.transcriptHtml}</div>
 <div id="status">${escapeHtml(o.status ?? '')}</div>
 <form id="ask">
-<textarea id="input" rows="3" placeholder="Ask agent-lsp… (Enter sends, Shift+Enter: new line)"></textarea>
+<ul id="suggest" role="listbox" hidden></ul>
+<textarea id="input" rows="3" placeholder="Ask agent-lsp… (/ commands, @ files; Enter sends, Shift+Enter: new line)"></textarea>
 <div class="buttons"><button type="submit" id="send">Send</button><button type="button" id="cancel" class="secondary">Cancel</button></div>
 </form>
 ${script}
@@ -146,6 +164,16 @@ pre.code { background: var(--vscode-textCodeBlock-background, rgba(128,128,128,0
 details summary { cursor: pointer; font-size: 0.85em; opacity: 0.75; }
 .round, .notice { font-size: 0.82em; opacity: 0.6; }
 .error { color: var(--vscode-errorForeground, #f48771); }
+.setting { font-size: 0.85em; opacity: 0.8; font-style: italic; }
+.mention { font-size: 0.85em; opacity: 0.75; font-family: var(--vscode-editor-font-family, monospace); }
+.mention.missing, .mention.refused, .mention.failed { opacity: 1; color: var(--vscode-editorWarning-foreground, #cca700); }
+.command { border-left: 3px solid var(--vscode-panel-border, rgba(128,128,128,0.5)); padding-left: 8px; }
+#ask { position: relative; }
+#suggest { position: absolute; bottom: 100%; left: 0; right: 0; margin: 0 0 2px; padding: 2px 0; list-style: none; max-height: 14em; overflow-y: auto;
+  background: var(--vscode-editorSuggestWidget-background, #252526); border: 1px solid var(--vscode-editorSuggestWidget-border, #454545); border-radius: 3px; }
+#suggest li { padding: 1px 8px; cursor: pointer; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+#suggest li .detail { opacity: 0.7; margin-left: 8px; font-size: 0.9em; }
+#suggest li.active { color: var(--vscode-editorSuggestWidget-selectedForeground, inherit); background: var(--vscode-editorSuggestWidget-selectedBackground, #04395e); }
 #status { font-size: 0.85em; opacity: 0.75; min-height: 1.2em; padding: 2px 0; }
 #ask { display: flex; flex-direction: column; gap: 4px; padding-bottom: 8px; }
 textarea { resize: vertical; font: inherit; color: var(--vscode-input-foreground, inherit);

@@ -3,6 +3,8 @@
 // API keys are never settings: the key comes from the environment or from
 // VS Code's secret storage and reaches the daemon only in its environment.
 
+import { modes } from '../protocol';
+
 export interface AgentSettings {
   path: string;
   provider: string;
@@ -11,6 +13,8 @@ export interface AgentSettings {
   apiKeyEnv: string;
   mcpServers: Record<string, unknown>;
   autoSave: boolean;
+  /** The mode new sessions start in ("": the daemon's, default). */
+  mode: string;
 }
 
 /** initializationOptions as docs/protocol.md names them; unset settings are left out so the daemon's own configuration applies. */
@@ -20,6 +24,7 @@ export interface InitializationOptions {
   baseURL?: string;
   apiKeyEnv?: string;
   mcpServers?: Record<string, unknown>;
+  mode?: string;
 }
 
 /** The daemon's default key variable, for every dialect (provider/config.go). */
@@ -46,6 +51,7 @@ export function readSettings(get: (key: string) => unknown): AgentSettings {
     apiKeyEnv: str('apiKeyEnv'),
     mcpServers: isPlainObject(servers) ? servers : {},
     autoSave: typeof autoSave === 'boolean' ? autoSave : true,
+    mode: (modes as readonly string[]).includes(str('mode')) ? str('mode') : '',
   };
 }
 
@@ -60,6 +66,7 @@ export function initializationOptions(s: AgentSettings): InitializationOptions {
   if (s.baseUrl) o.baseURL = s.baseUrl;
   if (s.apiKeyEnv) o.apiKeyEnv = s.apiKeyEnv;
   if (Object.keys(s.mcpServers).length > 0) o.mcpServers = s.mcpServers;
+  if (s.mode) o.mode = s.mode;
   return o;
 }
 

@@ -1,7 +1,7 @@
 // The status bar item's text: what the agent is doing and what the session
 // has cost so far.
 
-import type { Totals } from '../protocol';
+import type { CurrentModel, Mode, Totals } from '../protocol';
 
 /** formatTokens: 950 → "950", 12_345 → "12.3k", 1_234_567 → "1.23M". */
 export function formatTokens(n: number): string {
@@ -24,6 +24,9 @@ export interface StatusState {
   totals?: Totals;
   /** The daemon is not running (crashed, restarting, not started). */
   down?: string;
+  /** The session's mode and model, once known (agent/session, mode and model updates). */
+  mode?: Mode;
+  model?: CurrentModel;
 }
 
 export interface StatusView {
@@ -35,11 +38,17 @@ export function statusView(s: StatusState): StatusView {
   const usage = s.totals
     ? `${formatTokens(s.totals.promptTokens + s.totals.completionTokens)} tok · ${formatCost(s.totals.cost)}`
     : '';
-  const tooltip = s.totals
-    ? `Session: ${s.totals.promptTokens} prompt tokens (${s.totals.cachedTokens} cached), ` +
-      `${s.totals.completionTokens} completion tokens, ${formatCost(s.totals.cost)} estimated`
-    : 'agent-lsp: no model call in this session yet';
+  const lines = [
+    s.totals
+      ? `Session: ${s.totals.promptTokens} prompt tokens (${s.totals.cachedTokens} cached), ` +
+        `${s.totals.completionTokens} completion tokens, ${formatCost(s.totals.cost)} estimated`
+      : 'agent-lsp: no model call in this session yet',
+  ];
+  if (s.mode) lines.push(`Mode: ${s.mode} ("Agent: Set Mode")`);
+  if (s.model) lines.push(`Model: ${s.model.model} (${s.model.provider}) ("Agent: Switch Model")`);
+  const tooltip = lines.join('\n');
+  const agent = s.mode ? `agent [${s.mode}]` : 'agent';
   if (s.down) return { text: `$(warning) agent: ${s.down}`, tooltip };
-  if (s.progress) return { text: `$(sync~spin) agent: ${s.progress}${usage ? ' · ' + usage : ''}`, tooltip };
-  return { text: `$(hubot) agent${usage ? ': ' + usage : ''}`, tooltip };
+  if (s.progress) return { text: `$(sync~spin) ${agent}: ${s.progress}${usage ? ' · ' + usage : ''}`, tooltip };
+  return { text: `$(hubot) ${agent}${usage ? ': ' + usage : ''}`, tooltip };
 }

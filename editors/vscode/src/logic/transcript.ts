@@ -1,7 +1,8 @@
 // The chat transcript as a view model, built from the user's prompts and
 // the daemon's agent/update notifications. Rendering is in render.ts.
 
-import type { PromptResult, Totals, ToolStatus, Update, Usage } from '../protocol';
+import type { MentionStatus, PromptResult, Totals, ToolStatus, Update, Usage } from '../protocol';
+import { modelLabel } from './models';
 
 export type ToolCardStatus = 'running' | ToolStatus;
 
@@ -13,16 +14,24 @@ export type Entry =
   | { kind: 'round'; usage: Usage; cost: number }
   | { kind: 'compacted'; beforeTokens: number; afterTokens: number }
   | { kind: 'error'; message: string }
-  | { kind: 'notice'; text: string };
+  | { kind: 'notice'; text: string }
+  /** A mode or model change. */
+  | { kind: 'setting'; text: string }
+  /** What became of an @mention: attached, or why not. */
+  | { kind: 'mention'; path: string; lines: string; status: MentionStatus; message?: string }
+  /** A built-in slash command's answer (no model text streams for it). */
+  | { kind: 'command'; name: string; text: string };
 
 export class Transcript {
   readonly entries: Entry[] = [];
   totals?: Totals;
   private readonly toolCards = new Map<string, number>();
+  private lastPrompt = -1;
 
   /** addPrompt appends the user's prompt and returns its index. */
   addPrompt(text: string, context?: string): number {
-    return this.push(context ? { kind: 'prompt', text, context } : { kind: 'prompt', text });
+    this.lastPrompt = this.push(context ? { kind: 'prompt', text, context } : { kind: 'prompt', text });
+    return this.lastPrompt;
   }
 
   addNotice(text: string): number {
@@ -69,6 +78,18 @@ export class Transcript {
         return [this.push({ kind: 'compacted', beforeTokens: u.beforeTokens, afterTokens: u.afterTokens })];
       case 'error':
         return [this.push({ kind: 'error', message: u.message })];
+      case 'mode':
+        return [this.push({ kind: 'setting', text: `Mode: ${u.mode}` })];
+      case 'model':
+        return [this.push({ kind: 'setting', text: `Model: ${modelLabel(u)}` })];
+      case 'mention': {
+        const e: Entry = { kind: 'mention', path: u.path, lines: lineRange(u.startLine, u.endLine), status: u.status };
+        if (u.message) e.message = u.message;
+        return [this.push(e)];
+      }
+      case 'plan':
+        // The plan has its own view (the Plan tree).
+        return [];
       default:
         // A kind this version does not know (a newer daemon): nothing to show.
         return [];
@@ -79,7 +100,7 @@ export class Transcript {
    * finish notes how a prompt ended when that is not plain: cancelled,
    * stopped at a limit, failed. Tool cards still running are settled.
    */
-  finish(r: Pick<PromptResult, 'stopReason' | 'error'>): number[] {
+  finish(r: Pick<PromptResult, 'stopReason' | 'error'> & Partial<Pick<PromptResult, 'command' | 'text'>>): number[] {
     const changed: number[] = [];
     this.entries.forEach((e, i) => {
       if (e.kind === 'tool' && e.status === 'running') {
@@ -88,6 +109,10 @@ export class Transcript {
         changed.push(i);
       }
     });
+    // A built-in command answers in the result alone; an MCP prompt's
+    // answer has already streamed as text.
+    const streamed = this.entries.slice(this.lastPrompt + 1).some((e) => e.kind === 'text');
+    if (r.command && r.text && !streamed) changed.push(this.push({ kind: 'command', name: r.command, text: r.text }));
     const note = stopNote(r);
     if (note) changed.push(this.addNotice(note));
     return changed;
@@ -97,6 +122,7 @@ export class Transcript {
     this.entries.length = 0;
     this.toolCards.clear();
     this.totals = undefined;
+    this.lastPrompt = -1;
   }
 
   private push(e: Entry): number {
@@ -117,6 +143,12 @@ function stopNote(r: Pick<PromptResult, 'stopReason' | 'error'>): string | undef
       return `Failed: ${r.error ?? 'the model call failed'}`;
   }
   return undefined;
+}
+
+/** lineRange: "" (the whole file), "line 3", "lines 3-5". */
+export function lineRange(start?: number, end?: number): string {
+  if (!start) return '';
+  return end && end !== start ? `lines ${start}-${end}` : `line ${start}`;
 }
 
 /** The one-line gist of a tool call's arguments shown on its card. */

@@ -20,6 +20,15 @@ test('statusView: idle, busy with usage, down', () => {
   assert.equal(statusView({ down: 'stopped', progress: 'x' }).text, '$(warning) agent: stopped');
 });
 
+test('statusView shows the mode, and the tooltip the mode and model', () => {
+  const totals = { promptTokens: 1900, completionTokens: 65, cachedTokens: 896, cost: 0.0004 };
+  const model = { provider: 'anthropic', model: 'deepseek-pro', baseURL: 'https://api.deepseek.com/anthropic' };
+  assert.equal(statusView({ mode: 'ask' }).text, '$(hubot) agent [ask]');
+  assert.equal(statusView({ mode: 'plan', progress: 'Thinking', totals }).text, '$(sync~spin) agent [plan]: Thinking · 1.97k tok · $0.0004');
+  const tip = statusView({ mode: 'auto-edit', model }).tooltip.split('\n');
+  assert.deepEqual(tip.slice(1), ['Mode: auto-edit ("Agent: Set Mode")', 'Model: deepseek-pro (anthropic) ("Agent: Switch Model")']);
+});
+
 test('RestartPolicy restarts until too many crashes fall within the window', () => {
   const p = new RestartPolicy(2, 1000);
   assert.equal(p.onCrash(0), true);

@@ -3,20 +3,22 @@ import assert from 'node:assert/strict';
 import { apiKeyVariable, daemonEnvironment, hasApiKey, initializationOptions, needsRestart, readSettings, secretKey, type AgentSettings } from '../logic/settings';
 
 const fromObject = (o: Record<string, unknown>) => readSettings((k) => o[k]);
-const defaults: AgentSettings = { path: 'agent-lsp', provider: '', model: '', baseUrl: '', apiKeyEnv: '', mcpServers: {}, autoSave: true };
+const defaults: AgentSettings = { path: 'agent-lsp', provider: '', model: '', baseUrl: '', apiKeyEnv: '', mcpServers: {}, autoSave: true, mode: '' };
 
 test('readSettings keeps defaults for missing or mistyped values', () => {
   assert.deepEqual(fromObject({}), defaults);
   assert.deepEqual(fromObject({ path: 42, mcpServers: [1], autoSave: 'yes', model: '  m  ' }), { ...defaults, model: 'm' });
   assert.deepEqual(fromObject({ path: ' ', autoSave: false }), { ...defaults, autoSave: false });
+  assert.deepEqual(fromObject({ mode: 'auto-edit' }), { ...defaults, mode: 'auto-edit' });
+  assert.deepEqual(fromObject({ mode: 'yolo' }), defaults, 'an unknown mode is the daemon\'s default');
 });
 
 test('initializationOptions names the fields as the daemon reads them and leaves out what is unset', () => {
   assert.deepEqual(initializationOptions(defaults), {});
   const servers = { demo: { command: 'agent-lsp', args: ['mcp-demo'] } };
   assert.deepEqual(initializationOptions({
-    ...defaults, provider: 'anthropic', model: 'claude', baseUrl: 'http://127.0.0.1:9/anthropic', apiKeyEnv: 'MY_KEY', mcpServers: servers,
-  }), { provider: 'anthropic', model: 'claude', baseURL: 'http://127.0.0.1:9/anthropic', apiKeyEnv: 'MY_KEY', mcpServers: servers });
+    ...defaults, provider: 'anthropic', model: 'claude', baseUrl: 'http://127.0.0.1:9/anthropic', apiKeyEnv: 'MY_KEY', mcpServers: servers, mode: 'ask',
+  }), { provider: 'anthropic', model: 'claude', baseURL: 'http://127.0.0.1:9/anthropic', apiKeyEnv: 'MY_KEY', mcpServers: servers, mode: 'ask' });
 });
 
 test('the key variable: the setting, else the daemon override, else the default; none means no key', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Transcript, toolDetail } from '../logic/transcript';
+import { Transcript, lineRange, toolDetail } from '../logic/transcript';
 import { escapeHtml, renderEntry, renderPage, renderTranscript, richText } from '../logic/render';
 import type { Update } from '../protocol';
 
@@ -49,10 +49,55 @@ test('a tool result without its call gets a card of its own', () => {
   assert.equal(t.entries[0].kind, 'tool');
 });
 
-test('an update kind this version does not know changes nothing', () => {
+test('an update kind this version does not know changes nothing, nor does the plan (it has its own view)', () => {
   const t = new Transcript();
-  assert.deepEqual(t.apply({ sessionId: s, seq: 1, kind: 'plan', items: [] } as unknown as Update), []);
+  assert.deepEqual(t.apply({ sessionId: s, seq: 1, kind: 'hologram', items: [] } as unknown as Update), []);
+  assert.deepEqual(t.apply({ sessionId: s, seq: 2, kind: 'plan', items: [{ content: 'a', status: 'pending' }] }), []);
   assert.deepEqual(t.entries, []);
+});
+
+test('mode, model and mention updates are shown; a mention not attached says why', () => {
+  const t = new Transcript();
+  t.addPrompt('see @src/x.go#L3-5 and @gone.go and @../outside');
+  const changed = [
+    t.apply({ sessionId: s, seq: 1, kind: 'mention', path: 'src/x.go', startLine: 3, endLine: 5, status: 'attached' }),
+    t.apply({ sessionId: s, seq: 2, kind: 'mention', path: 'gone.go', status: 'missing', message: 'no such file' }),
+    t.apply({ sessionId: s, seq: 3, kind: 'mention', path: '../outside', status: 'refused', message: 'outside the workspace <root>' }),
+    t.apply({ sessionId: s, seq: 4, kind: 'mode', mode: 'ask' }),
+    t.apply({ sessionId: s, seq: 5, kind: 'model', provider: 'anthropic', model: 'deepseek-pro', baseURL: 'https://api.deepseek.com/anthropic' }),
+  ];
+  assert.deepEqual(changed, [[1], [2], [3], [4], [5]]);
+  assert.deepEqual(t.entries.slice(1), [
+    { kind: 'mention', path: 'src/x.go', lines: 'lines 3-5', status: 'attached' },
+    { kind: 'mention', path: 'gone.go', lines: '', status: 'missing', message: 'no such file' },
+    { kind: 'mention', path: '../outside', lines: '', status: 'refused', message: 'outside the workspace <root>' },
+    { kind: 'setting', text: 'Mode: ask' },
+    { kind: 'setting', text: 'Model: deepseek-pro (anthropic)' },
+  ]);
+  const html = t.entries.map(renderEntry);
+  assert.equal(html[1], '<div class="entry mention attached" data-i="1">Attached src/x.go (lines 3-5)</div>');
+  assert.equal(html[2], '<div class="entry mention missing" data-i="2">Not attached: gone.go — no such file: no such file</div>');
+  assert.equal(html[3], '<div class="entry mention refused" data-i="3">Not attached: ../outside — outside the workspace: outside the workspace &lt;root&gt;</div>');
+  assert.equal(html[4], '<div class="entry setting" data-i="4">Mode: ask</div>');
+});
+
+test('a built-in command answers in the result; an MCP prompt\'s streamed answer is not repeated', () => {
+  const t = new Transcript();
+  t.addPrompt('/mode');
+  assert.deepEqual(t.finish({ stopReason: 'end_turn', command: '/mode', text: 'Modes: `ask`, plan' }), [1]);
+  assert.deepEqual(t.entries[1], { kind: 'command', name: '/mode', text: 'Modes: `ask`, plan' });
+  assert.match(renderEntry(t.entries[1], 1), /<div class="tool-name">\/mode<\/div><div class="body">Modes: <code>ask<\/code>, plan<\/div>/);
+  t.addPrompt('/mcp__everything__simple_prompt');
+  t.apply({ sessionId: s, seq: 1, kind: 'text', text: 'Streamed.' });
+  assert.deepEqual(t.finish({ stopReason: 'end_turn', command: '/mcp__everything__simple_prompt', text: 'Streamed.' }), []);
+  assert.deepEqual(t.finish({ stopReason: 'end_turn', text: 'plain prompt' }), []);
+});
+
+test('lineRange', () => {
+  assert.equal(lineRange(), '');
+  assert.equal(lineRange(3), 'line 3');
+  assert.equal(lineRange(3, 3), 'line 3');
+  assert.equal(lineRange(3, 5), 'lines 3-5');
 });
 
 test('toolDetail shows the gist of the arguments', () => {
