@@ -5,32 +5,8 @@
 -- sessions offered and the health report.
 local H = dofile(os.getenv('E2E_HARNESS'))
 
-local function window_of(buf)
-  for _, win in ipairs(vim.api.nvim_list_wins()) do
-    if vim.api.nvim_win_get_buf(win) == buf then
-      return win
-    end
-  end
-end
-
--- transcript returns the chat lines with their highlight groups.
-local function transcript()
-  local buf = H.buffer_named('agent-lsp://chat')
-  local ns = vim.api.nvim_get_namespaces()['agent_lsp_chat']
-  local groups = {}
-  for _, mark in ipairs(vim.api.nvim_buf_get_extmarks(buf, ns, 0, -1, { details = true })) do
-    local row, details = mark[2], mark[4] or {}
-    if details.hl_group then
-      groups[row] = groups[row] or {}
-      table.insert(groups[row], details.hl_group)
-    end
-  end
-  local lines = {}
-  for i, text in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, true)) do
-    table.insert(lines, { text = text, groups = groups[i - 1] or {} })
-  end
-  return lines
-end
+local window_of = H.window_of
+local transcript = H.transcript
 
 H.run(function()
   local cfg = H.config

@@ -59,6 +59,48 @@ function H.chat_text()
   return table.concat(H.chat_lines(), '\n')
 end
 
+-- transcript returns the chat lines with their highlight groups.
+function H.transcript()
+  local buf = H.buffer_named('agent-lsp://chat')
+  if not buf then
+    return {}
+  end
+  local ns = vim.api.nvim_get_namespaces()['agent_lsp_chat']
+  local groups = {}
+  for _, mark in ipairs(vim.api.nvim_buf_get_extmarks(buf, ns, 0, -1, { details = true })) do
+    local row, details = mark[2], mark[4] or {}
+    if details.hl_group then
+      groups[row] = groups[row] or {}
+      table.insert(groups[row], details.hl_group)
+    end
+  end
+  local lines = {}
+  for i, text in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, true)) do
+    table.insert(lines, { text = text, groups = groups[i - 1] or {} })
+  end
+  return lines
+end
+
+-- window_of returns a window showing buf.
+function H.window_of(buf)
+  for _, win in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_buf(win) == buf then
+      return win
+    end
+  end
+end
+
+-- feed types keys as the user would, and runs them to the end.
+function H.feed(keys)
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys, true, false, true), 'xt', false)
+end
+
+-- feed_typed queues keys as if typed, for the mode the editor is in now
+-- (from a timer while a feed waits in Insert mode).
+function H.feed_typed(keys)
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys, true, false, true), 't', false)
+end
+
 function H.status()
   return require('agent_lsp').status()
 end

@@ -1,24 +1,33 @@
 -- The chat: a transcript buffer (streaming text, dimmed reasoning, one line
--- per tool call whose status changes when its result arrives) above a
--- one-line prompt buffer, in a column on the right. Usage and cost of the
--- last model call go into the transcript window's status line.
+-- per tool call whose status changes when its result arrives, the plan,
+-- mentions, mode and model changes) above a one-line prompt buffer, in a
+-- column on the right. The mode, the model, usage and cost of the last
+-- model call go into the transcript window's status line.
 local config = require('agent_lsp.config')
+local plan = require('agent_lsp.plan')
 
 local M = {}
 
 local ns = vim.api.nvim_create_namespace('agent_lsp_chat')
+-- Positions (tool call lines) that must follow the lines above them when
+-- the plan block above grows or shrinks.
+local marks = vim.api.nvim_create_namespace('agent_lsp_chat_marks')
 
 local chat = {
   buf = nil, -- transcript
   input = nil, -- prompt buffer
   kind = nil, -- kind of the last streamed line: 'text', 'reasoning' or nil
-  tool_lines = {}, -- toolCallId -> { line, head }
+  tool_lines = {}, -- toolCallId -> { mark, head }
   status = { state = 'idle' },
 }
 
 -- M.submit(text) is called for a line typed in the prompt buffer; set by
 -- the plugin.
 M.submit = function() end
+
+-- M.on_input(buf) is called for every prompt buffer made (completion); set
+-- by the plugin.
+M.on_input = function() end
 
 function M.define_highlights()
   local links = {
@@ -31,6 +40,10 @@ function M.define_highlights()
     AgentLspNote = 'NonText',
     AgentLspError = 'ErrorMsg',
     AgentLspProgress = 'DiagnosticInfo',
+    AgentLspPlan = 'Label',
+    AgentLspPlanActive = 'DiagnosticWarn',
+    AgentLspPlanDone = 'Comment',
+    AgentLspControl = 'Special',
   }
   if vim.fn.hlexists('DiagnosticOk') == 0 then
     links.AgentLspToolOk = 'String' -- DiagnosticOk is 0.9+
@@ -53,6 +66,7 @@ local function make_transcript()
   vim.api.nvim_buf_set_option(buf, 'filetype', 'agent_lsp_chat')
   vim.api.nvim_buf_set_option(buf, 'modifiable', false)
   chat.buf, chat.kind, chat.tool_lines = buf, nil, {}
+  plan.forget_block()
   return buf
 end
 
@@ -75,6 +89,7 @@ local function make_input()
     end
   end)
   chat.input = buf
+  M.on_input(buf)
   return buf
 end
 
@@ -131,7 +146,7 @@ function M.open(enter)
     vim.api.nvim_win_set_option(input_win, 'winfixheight', true)
     vim.api.nvim_win_set_option(input_win, 'number', false)
     vim.api.nvim_win_set_option(input_win, 'relativenumber', false)
-    vim.api.nvim_win_set_option(input_win, 'statusline', ' agent-lsp: Enter sends, :AgentCancel stops')
+    vim.api.nvim_win_set_option(input_win, 'statusline', ' agent-lsp: Enter sends, /<C-x><C-o> commands, @ files')
   end
   M.refresh_statusline()
   M.scroll()
@@ -144,7 +159,7 @@ function M.open(enter)
 end
 
 -- with_modifiable runs fn with the transcript writable.
-local function with_modifiable(fn)
+function M.with_modifiable(fn)
   local buf = M.buffer()
   vim.api.nvim_buf_set_option(buf, 'modifiable', true)
   local ok, err = pcall(fn, buf)
@@ -164,9 +179,9 @@ end
 
 -- add_lines appends whole lines, each highlighted with hl (or nil), and
 -- returns the index of the first.
-local function add_lines(lines, hl)
+function M.add_lines(lines, hl)
   local first
-  with_modifiable(function(buf)
+  M.with_modifiable(function(buf)
     if is_empty(buf) then
       first = 0
       vim.api.nvim_buf_set_lines(buf, 0, -1, true, lines)
@@ -182,6 +197,15 @@ local function add_lines(lines, hl)
   end)
   chat.kind = nil
   return first
+end
+
+-- ns is the namespace of the transcript's highlights.
+M.ns = ns
+
+-- end_stream makes the next delta start a new line (the last line is no
+-- longer streamed text).
+function M.end_stream()
+  chat.kind = nil
 end
 
 function M.scroll()
@@ -201,7 +225,7 @@ end
 -- while the kind stays the same.
 local function stream(kind, delta)
   local hl = kind == 'reasoning' and 'AgentLspReasoning' or nil
-  with_modifiable(function(buf)
+  M.with_modifiable(function(buf)
     local parts = vim.split(delta, '\n', { plain = true })
     local row
     if chat.kind == kind then
@@ -236,6 +260,9 @@ local function describe_arguments(args)
       table.insert(parts, (key == 'command' and '$ ' or '') .. args[key])
     end
   end
+  if #parts == 0 and vim.tbl_islist(args.items) then
+    parts = { #args.items .. (#args.items == 1 and ' item' or ' items') } -- todo_write: the plan block shows them
+  end
   if #parts == 0 then
     local ok, text = pcall(vim.json.encode, args)
     parts = { ok and text or '' }
@@ -260,11 +287,17 @@ local function set_tool_status(id, status)
     return
   end
   local mark = status_marks[status] or { status, 'AgentLspTool' }
-  with_modifiable(function(buf)
+  M.with_modifiable(function(buf)
+    local row = vim.api.nvim_buf_get_extmark_by_id(buf, marks, entry.mark, {})[1]
+    if not row then
+      return
+    end
     local text = entry.head .. '  ' .. mark[1]
-    vim.api.nvim_buf_set_lines(buf, entry.line, entry.line + 1, true, { text })
-    vim.api.nvim_buf_add_highlight(buf, ns, 'AgentLspTool', entry.line, 0, #entry.head)
-    vim.api.nvim_buf_add_highlight(buf, ns, mark[2], entry.line, #entry.head, -1)
+    -- Text, not the line: replacing whole lines would move the marks.
+    local old = vim.api.nvim_buf_get_lines(buf, row, row + 1, true)[1]
+    vim.api.nvim_buf_set_text(buf, row, 0, row, #old, { text })
+    vim.api.nvim_buf_add_highlight(buf, ns, 'AgentLspTool', row, 0, #entry.head)
+    vim.api.nvim_buf_add_highlight(buf, ns, mark[2], row, #entry.head, -1)
   end)
 end
 
@@ -280,6 +313,12 @@ end
 local function status_text()
   local s = chat.status
   local parts = { 'agent-lsp: ' .. s.state }
+  if s.mode then
+    table.insert(parts, 'mode ' .. s.mode)
+  end
+  if s.model then
+    table.insert(parts, s.model)
+  end
   if s.usage then
     table.insert(
       parts,
@@ -314,34 +353,96 @@ function M.set_state(state)
   M.refresh_statusline()
 end
 
+-- status returns the status shown: state, mode, model (strings or nil).
+function M.status()
+  return { state = chat.status.state, mode = chat.status.mode, model = chat.status.model }
+end
+
+-- set_session_info shows a session's mode and model ({mode?, model?}) in
+-- the status line.
+function M.set_session_info(info)
+  chat.status.mode = info.mode or chat.status.mode
+  chat.status.model = info.model or chat.status.model
+  M.refresh_statusline()
+end
+
 -- user_prompt starts a turn in the transcript.
 function M.user_prompt(text, where)
   if not is_empty(M.buffer()) then
-    add_lines({ '' })
+    M.add_lines({ '' })
   end
   local lines = vim.split('▶ ' .. text, '\n', { plain = true })
   if where then
     lines[1] = lines[1] .. '   (' .. where .. ')'
   end
-  add_lines(lines, 'AgentLspUser')
-  add_lines({ '' })
+  M.add_lines(lines, 'AgentLspUser')
+  M.add_lines({ '' })
+  plan.forget_block()
   M.scroll()
 end
 
 function M.note(text, hl)
-  add_lines(vim.split(text, '\n', { plain = true }), hl or 'AgentLspNote')
+  M.add_lines(vim.split(text, '\n', { plain = true }), hl or 'AgentLspNote')
   M.scroll()
 end
 
--- update renders one agent/update notification.
-function M.update(u)
+-- answer adds a whole answer (a slash command's message) as plain lines.
+function M.answer(text)
+  M.add_lines(vim.split(text, '\n', { plain = true }))
+  M.scroll()
+end
+
+local mention_marks = {
+  attached = { '📎', 'AgentLspNote' },
+  missing = { '⚠', 'AgentLspToolDenied' },
+  refused = { '⊘', 'AgentLspToolDenied' },
+  failed = { '✗', 'AgentLspToolFailed' },
+}
+
+-- mention_line is the transcript line of a mention update.
+local function mention_line(u)
+  local where = tostring(u.path or '?')
+  if u.startLine then
+    where = where .. '#L' .. u.startLine
+    if u.endLine and u.endLine ~= u.startLine then
+      where = where .. '-' .. u.endLine
+    end
+  end
+  local mark = mention_marks[u.status] or { '?', 'AgentLspNote' }
+  local text = mark[1] .. ' @' .. where .. ' ' .. tostring(u.status)
+  if u.message and u.message ~= '' then
+    text = text .. ': ' .. u.message
+  end
+  return text, mark[2]
+end
+
+-- control_update shows a mode or model change: always in the status line,
+-- in the transcript unless quiet (a slash command's answer says it).
+local function control_update(u, quiet)
+  if u.kind == 'mode' then
+    M.set_session_info({ mode = u.mode })
+    if not quiet then
+      M.note('◆ mode: ' .. tostring(u.mode), 'AgentLspControl')
+    end
+  else
+    M.set_session_info({ model = u.model })
+    if not quiet then
+      M.note(string.format('◆ model: %s (%s)', tostring(u.model), tostring(u.provider)), 'AgentLspControl')
+    end
+  end
+end
+
+-- update renders one agent/update notification. quiet: leave mode and
+-- model changes out of the transcript.
+function M.update(u, quiet)
   if u.kind == 'text' or u.kind == 'reasoning' then
     stream(u.kind, u.text or '')
     M.set_state(u.kind == 'text' and 'answering' or 'thinking')
   elseif u.kind == 'tool_call' then
     local head = '⚙ ' .. tostring(u.name) .. ' ' .. describe_arguments(u.arguments)
-    local line = add_lines({ head })
-    chat.tool_lines[u.toolCallId or ''] = { line = line, head = head }
+    local line = M.add_lines({ head })
+    local mark = vim.api.nvim_buf_set_extmark(M.buffer(), marks, line, 0, {})
+    chat.tool_lines[u.toolCallId or ''] = { mark = mark, head = head }
     set_tool_status(u.toolCallId or '', 'running')
     M.set_state('running ' .. tostring(u.name))
   elseif u.kind == 'tool_result' then
@@ -355,6 +456,13 @@ function M.update(u)
     M.note(string.format('⟲ history compacted: %s → %s tokens', short_number(u.beforeTokens), short_number(u.afterTokens)))
   elseif u.kind == 'error' then
     M.note('✗ ' .. tostring(u.message), 'AgentLspError')
+  elseif u.kind == 'plan' then
+    plan.render(M, u.items or {})
+  elseif u.kind == 'mode' or u.kind == 'model' then
+    control_update(u, quiet)
+  elseif u.kind == 'mention' then
+    local text, hl = mention_line(u)
+    M.note(text, hl)
   end
   M.scroll()
 end
@@ -374,6 +482,7 @@ end
 -- reset_status forgets the usage shown (another session was picked).
 function M.reset_status()
   chat.status = { state = 'idle' }
+  plan.forget()
   M.refresh_statusline()
 end
 

@@ -13,6 +13,8 @@ M.defaults = {
   api_key_env = nil, -- name of the variable holding the key; 'none': no key
   mcp_servers = nil, -- table, passed through as mcpServers
   auto_approve = nil, -- true: the daemon approves without asking (CRITICAL still refused)
+  mode = nil, -- the mode new sessions start in: 'ask', 'plan', 'default' or 'auto-edit'
+  models = nil, -- model presets for :AgentModel, passed through as models ({id, provider, model, ...})
   -- Write the buffers an approved edit touched, so commands see the edit.
   auto_save = true,
   -- The workspace root of a buffer: a function(bufnr) -> path, or nil for
@@ -47,6 +49,8 @@ function M.set(user)
     base_url = { user.base_url, 'string', true },
     api_key_env = { user.api_key_env, 'string', true },
     mcp_servers = { user.mcp_servers, 'table', true },
+    mode = { user.mode, 'string', true },
+    models = { user.models, 'table', true },
     auto_save = { user.auto_save, 'boolean', true },
     root_dir = { user.root_dir, 'function', true },
     keymaps = { user.keymaps, { 'table', 'boolean' }, true },
@@ -74,6 +78,8 @@ function M.initialization_options(opts)
     apiKeyEnv = opts.api_key_env,
     mcpServers = opts.mcp_servers,
     autoApprove = opts.auto_approve,
+    mode = opts.mode,
+    models = opts.models,
   }
   return init
 end

@@ -19,6 +19,8 @@ M.make_handlers = function()
   return {}
 end
 M.on_crash = function() end
+-- on_ready(state) runs once a started daemon is initialized.
+M.on_ready = function() end
 
 local function is_dir(path)
   return vim.fn.isdirectory(path) == 1
@@ -181,6 +183,13 @@ local function start(st)
       st.ready = true
       attach_all(st)
       settle_waiters(st, client, nil)
+      -- Neovim lists the client only after on_init returns: a request made
+      -- now would find no daemon and start another.
+      vim.schedule(function()
+        if st.client_id == client.id then
+          M.on_ready(st)
+        end
+      end)
     end,
     on_exit = function(code, signal, id)
       -- libuv's exit callback: the API is not allowed here.

@@ -1,11 +1,15 @@
 -- agent-lsp for Neovim (0.7.2 and later): chat, inline prompts on a
--- selection, approvals with a diff preview, and edits saved after
--- approval. See :help agent_lsp.
+-- selection, approvals with a diff preview, edits saved after approval,
+-- the plan, modes, model switching and slash command completion. See
+-- :help agent_lsp.
 local approval = require('agent_lsp.approval')
 local chat = require('agent_lsp.chat')
+local complete = require('agent_lsp.complete')
 local config = require('agent_lsp.config')
+local control = require('agent_lsp.control')
 local daemon = require('agent_lsp.daemon')
 local pickers = require('agent_lsp.pickers')
+local plan = require('agent_lsp.plan')
 local prompt = require('agent_lsp.prompt')
 
 local M = {}
@@ -42,10 +46,12 @@ local function make_handlers(st)
   }
 end
 
---- Opens (or focuses) the chat.
+--- Opens (or focuses) the chat, starting the daemon so that completion
+--- in the prompt line knows the slash commands.
 function M.chat()
-  current_state()
+  local st = current_state()
   chat.open(true)
+  daemon.ensure(st, function() end)
 end
 
 --- Sends a prompt to the chat's session; the answer streams into the chat.
@@ -110,6 +116,30 @@ function M.tools()
   pickers.tools(current_state())
 end
 
+--- Sets the chat session's mode; without one, picks it (vim.ui.select).
+function M.mode(mode)
+  if mode == nil or vim.trim(mode) == '' then
+    control.pick_mode(current_state())
+  else
+    control.set_mode(current_state(), vim.trim(mode))
+  end
+end
+
+--- Switches the chat session's model to a preset of agent/models (or a
+--- model of the current provider); without one, picks a preset.
+function M.model(name)
+  if name == nil or vim.trim(name) == '' then
+    control.pick_model(current_state())
+  else
+    control.set_model(current_state(), vim.trim(name))
+  end
+end
+
+--- The chat session's plan as last shown: a list of {content, status}.
+function M.plan()
+  return plan.items()
+end
+
 --- The state of the current root's agent: root, daemon pid, session id,
 --- whether a prompt runs, the last prompt's outcome, crashes seen.
 function M.status()
@@ -122,6 +152,8 @@ function M.status()
     running = st.running ~= nil,
     last = st.last,
     crashes = st.crashes,
+    mode = chat.status().mode,
+    model = chat.status().model,
   }
 end
 
@@ -137,7 +169,25 @@ local function create_commands()
   end, { desc = 'agent-lsp: open the chat' })
   command('AgentAsk', function(o)
     M.ask(o.args)
-  end, { nargs = '*', desc = 'agent-lsp: ask in the chat' })
+  end, { nargs = '*', complete = complete.cmdline, desc = 'agent-lsp: ask in the chat' })
+  command('AgentMode', function(o)
+    M.mode(o.args)
+  end, {
+    nargs = '?',
+    complete = function(lead)
+      return vim.tbl_filter(function(m)
+        return vim.startswith(m, lead)
+      end, control.mode_names())
+    end,
+    desc = "agent-lsp: set the chat session's mode",
+  })
+  command('AgentModel', function(o)
+    M.model(o.args)
+  end, {
+    nargs = '?',
+    complete = complete.models,
+    desc = "agent-lsp: switch the chat session's model",
+  })
   command('AgentInline', function(o)
     M.inline(vim.api.nvim_get_current_buf(), o.line1, o.line2, o.args)
   end, { nargs = '*', range = true, desc = 'agent-lsp: prompt about the selected lines' })
@@ -198,8 +248,16 @@ function M.setup(user)
   local opts = config.set(user)
   daemon.make_handlers = make_handlers
   daemon.on_crash = prompt.on_crash
+  daemon.on_ready = function(st)
+    control.fetch_commands(st, nil, true)
+    control.fetch_models(st, nil, true)
+  end
   chat.submit = function(text)
     M.ask(text)
+  end
+  chat.on_input = complete.attach
+  complete.state = function()
+    return chat_root and daemon.state(chat_root) or daemon.state(current_root())
   end
   chat.define_highlights()
   create_commands()

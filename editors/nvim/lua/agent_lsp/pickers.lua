@@ -1,6 +1,7 @@
 -- :AgentSessions (pick a session to continue in the chat) and :AgentTools
 -- (the daemon's tools in a scratch buffer).
 local chat = require('agent_lsp.chat')
+local control = require('agent_lsp.control')
 local daemon = require('agent_lsp.daemon')
 
 local M = {}
@@ -77,6 +78,7 @@ function M.resume(st, session)
   chat.reset_status()
   chat.open(false)
   chat.note(string.format('— continuing session %s: %s', session.sessionId, session.title or ''))
+  control.refresh_session(st, true)
 end
 
 return M

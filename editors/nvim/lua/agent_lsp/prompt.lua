@@ -2,6 +2,7 @@
 -- session. The chat shows every update of the session; an inline prompt
 -- also shows its progress next to the selection.
 local chat = require('agent_lsp.chat')
+local control = require('agent_lsp.control')
 local daemon = require('agent_lsp.daemon')
 local inline = require('agent_lsp.inline')
 
@@ -22,6 +23,10 @@ local function settle(st, run, stop_reason, message, result)
   run.settled = true
   st.running = nil
   st.last = { stopReason = stop_reason, error = message, text = result and result.text, sessionId = st.session_id }
+  -- A built-in slash command streams nothing: its answer is the result.
+  if result and result.command and not run.streamed and (result.text or '') ~= '' then
+    chat.answer(result.text)
+  end
   chat.finish(stop_reason, message)
   if run.marker then
     if stop_reason == 'end_turn' then
@@ -40,13 +45,19 @@ function M.on_update(st, params)
   end
   local run = st.running
   if run and not st.session_id then
-    -- The first prompt of a chat names its new session in its updates.
+    -- The first prompt of a chat names its new session in its updates;
+    -- agent/session tells its mode and model.
     st.session_id = params.sessionId
+    control.refresh_session(st, false)
   end
   if params.sessionId ~= st.session_id then
     return
   end
-  chat.update(params)
+  if run and params.kind == 'text' then
+    run.streamed = true
+  end
+  -- A slash command's answer says what it changed.
+  chat.update(params, run and run.slash)
   if run and run.marker and params.kind == 'tool_call' then
     inline.show(run.marker, 'Running ' .. tostring(params.name))
   end
@@ -89,8 +100,9 @@ local function send(st, client, run, params, retried)
       settle(st, run, 'error', err.message or vim.inspect(err))
       return
     end
-    if result and result.sessionId then
+    if result and result.sessionId and result.sessionId ~= st.session_id then
       st.session_id = result.sessionId
+      control.refresh_session(st, false)
     end
     settle(st, run, result and result.stopReason or 'error', result and result.error, result)
   end, run.bufnr)
@@ -115,6 +127,7 @@ function M.start(st, text, opts)
     token = 'agent-lsp.nvim/' .. token_counter,
     marker = opts.marker,
     bufnr = opts.bufnr,
+    slash = text:match('^%s*/%a') ~= nil,
   }
   st.running = run
   chat.user_prompt(text, opts.where)
