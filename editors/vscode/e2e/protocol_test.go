@@ -36,6 +36,13 @@ const (
 	askAnswer  = "I may only read in ask mode: it is package demo."
 	plan1      = `{"items":[{"content":"Read main","status":"in_progress"},{"content":"Add a test","status":"pending"}]}`
 	plan2      = `{"items":[{"content":"Read main","status":"completed"},{"content":"Add a test","status":"in_progress"}]}`
+
+	// The review: three uses of oldName far enough apart to be three hunks.
+	reviewSource   = "package demo\n\nfunc oldName() {}\n\n// a\n// b\n// c\n\nvar x = oldName\n\n// d\n// e\n// f\n\nvar y = oldName\n"
+	reviewPrompt   = "Rename oldName."
+	reviewAnswer   = "Renamed where you agreed."
+	reviewFeedback = "keep the old name"
+	renameArgs     = `{"path":"review.go","old_string":"oldName","new_string":"newName","replace_all":true}`
 )
 
 // summary is what out/e2e/protocolClient.js prints.
@@ -50,6 +57,10 @@ type summary struct {
 	CancelMs     int               `json:"cancelMs"`
 	Entries      []string          `json:"entries"`
 	PlanRows     []string          `json:"planRows"`
+	Review       struct {
+		AfterReview string `json:"afterReview"`
+		AfterRewind string `json:"afterRewind"`
+	} `json:"review"`
 }
 
 // The extension's request sequence, with its own modules: initialize with
@@ -61,7 +72,11 @@ type summary struct {
 // (SIGKILL) and a second daemon resuming the session by its id; there the
 // control surface: agent/commands, agent/models, agent/setMode plan with
 // todo_write's plan updates, agent/setMode ask with @mentions and a
-// write_file call refused, and "/mode default" as a prompt.
+// write_file call refused, and "/mode default" as a prompt. Then a third
+// daemon for a client declaring experimental.agentReview: a rename with
+// three hunks answered with the extension's review module (hunks 1 and 3
+// kept, 2 rejected with feedback), and "Agent: Rewind…" (agent/checkpoints,
+// agent/rewind) putting the file back.
 func TestExtensionProtocolAgainstDaemon(t *testing.T) {
 	node, ext := requireExtensionBuild(t)
 
@@ -81,12 +96,19 @@ func TestExtensionProtocolAgainstDaemon(t *testing.T) {
 		{ToolCalls: []providertest.Call{{ID: "call_write", Name: "write_file", Arguments: `{"path":"new.txt","content":"x\n"}`}},
 			Usage: provider.Usage{PromptTokens: 1600, CompletionTokens: 20}},
 		{Text: askAnswer, Usage: provider.Usage{PromptTokens: 1700, CompletionTokens: 15}},
+		// the review client: one edit of three hunks, then the answer.
+		{ToolCalls: []providertest.Call{{ID: "call_rename", Name: "edit_file", Arguments: renameArgs}}, Usage: provider.Usage{PromptTokens: 800, CompletionTokens: 30}},
+		{Text: reviewAnswer, Usage: provider.Usage{PromptTokens: 900, CompletionTokens: 10}},
 	}
 	model := providertest.NewServer(t, script)
 	root := t.TempDir()
-	if err := os.WriteFile(filepath.Join(root, "demo.go"), []byte(docBefore), 0o644); err != nil {
-		t.Fatal(err)
+	for name, text := range map[string]string{"demo.go": docBefore, "review.go": reviewSource} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
+	renamed := strings.ReplaceAll(reviewSource, "oldName", "newName")
+	kept := strings.NewReplacer("func oldName", "func newName", "var y = oldName", "var y = newName").Replace(reviewSource)
 	logFile := filepath.Join(t.TempDir(), "agent-lsp.log")
 	t.Cleanup(func() {
 		if b, err := os.ReadFile(logFile); err == nil && t.Failed() {
@@ -106,6 +128,8 @@ func TestExtensionProtocolAgainstDaemon(t *testing.T) {
 		"resumePrompt": resumePrompt, "expectResumeAnswer": resumeAnswer, "htmlOut": htmlOut, "timeoutMs": 40000,
 		"planPrompt": planPrompt, "expectPlans": []json.RawMessage{planItems(t, plan1), planItems(t, plan2)},
 		"askPrompt": askPrompt, "expectMentions": []string{"demo.go:attached", "missing.go:missing"},
+		"reviewFile": "review.go", "reviewOriginal": reviewSource, "reviewProposed": renamed, "reviewExpected": kept,
+		"reviewPrompt": reviewPrompt, "reviewToolCallId": "call_rename", "reviewKeep": []int{1, 3}, "reviewFeedback": reviewFeedback,
 	}
 	out, runErr := runNode(t, node, ext, cfg)
 	var sum summary
@@ -139,8 +163,8 @@ func TestExtensionProtocolAgainstDaemon(t *testing.T) {
 	// What the model saw: the selection as context, the tool result, and
 	// after the crash the whole conversation again.
 	reqs := model.Requests()
-	if len(reqs) != 9 {
-		t.Fatalf("%d model requests, want 9", len(reqs))
+	if len(reqs) != 11 {
+		t.Fatalf("%d model requests, want 11", len(reqs))
 	}
 	first := string(reqs[0].Body)
 	if !strings.Contains(first, "say ünïcode 🚀 twice") || !strings.Contains(first, "demo.go") {
@@ -175,6 +199,21 @@ func TestExtensionProtocolAgainstDaemon(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, "new.txt")); err == nil {
 		t.Error("new.txt was written in ask mode")
+	}
+	// The review: the buffer held exactly hunks 1 and 3; the model's next
+	// request reads which hunk did not land and the feedback; the rewind
+	// put the file back (autoSave wrote each state to disk).
+	if sum.Review.AfterReview != kept || sum.Review.AfterRewind != reviewSource {
+		t.Errorf("review document %q, after the rewind %q", sum.Review.AfterReview, sum.Review.AfterRewind)
+	}
+	afterReview := string(reqs[10].Body)
+	for _, want := range []string{"call_rename", "edited review.go only in part", "applied hunks 1, 3 of 3", "NOT applied: hunk 2 (line 9)", "User feedback: " + reviewFeedback} {
+		if !strings.Contains(afterReview, jsonText(want)) {
+			t.Errorf("the request after the review lacks %q: %s", want, afterReview)
+		}
+	}
+	if disk, _ := os.ReadFile(filepath.Join(root, "review.go")); string(disk) != reviewSource {
+		t.Errorf("review.go on disk after the rewind: %q", disk)
 	}
 	wantRows := []string{"pass-filled Read main", "sync~spin Add a test"}
 	if strings.Join(sum.PlanRows, "|") != strings.Join(wantRows, "|") {

@@ -1,6 +1,8 @@
 // The agent-lsp daemon as a vscode-languageclient LanguageClient: start,
 // restart after a crash (with a clear message), approvals through our own
-// window/showMessageRequest handler, and saving after applied edits.
+// window/showMessageRequest handler, hunk review (agent/review, declared
+// as experimental.agentReview), saving after applied edits, and the answer
+// of the daemon's "Revert agent change" lens (agent.revert) shown.
 
 import * as vscode from 'vscode';
 import {
@@ -9,10 +11,26 @@ import {
   ErrorAction,
   LanguageClient,
   State,
+  type ClientCapabilities,
+  type FeatureState,
   type LanguageClientOptions,
   type ServerOptions,
+  type StaticFeature,
 } from 'vscode-languageclient/node';
-import { AgentClient, Methods, answerApproval, type MessageActionItem, type ShowMessageRequestParams, type Update } from './protocol';
+import {
+  AgentClient,
+  Methods,
+  answerApproval,
+  declareAgentReview,
+  type MessageActionItem,
+  type ReviewAnswer,
+  type ReviewParams,
+  type RewindResult,
+  type ShowMessageRequestParams,
+  type Update,
+} from './protocol';
+import { rejectAll } from './logic/review';
+import { rewindSummary } from './logic/checkpoints';
 import { type Approval } from './logic/approval';
 import { RestartPolicy } from './logic/restartPolicy';
 import { daemonEnvironment, hasApiKey, apiKeyVariable, initializationOptions, readSettings, secretKey, type AgentSettings } from './logic/settings';
@@ -21,6 +39,8 @@ import { editedUris } from './logic/workspaceEdit';
 export interface DaemonHooks {
   onUpdate(u: Update): void;
   decideApproval(a: Approval, offered: string[]): Promise<string | undefined>;
+  /** Answers agent/review; token is cancelled when the daemon stops waiting. */
+  review(params: ReviewParams, token: CancellationToken): Promise<ReviewAnswer>;
   /** The daemon is down (a reason) or up again (undefined). */
   onAvailability(down: string | undefined): void;
 }
@@ -120,6 +140,18 @@ export class Daemon implements vscode.Disposable {
         closed: () => this.onClosed(),
       },
       middleware: {
+        // The server's commands (agent.ask, agent.cancel, agent.revert)
+        // are registered by languageclient and sent as
+        // workspace/executeCommand; the lens's revert says what it did.
+        executeCommand: async (command, args, next) => {
+          const result: unknown = await next(command, args);
+          if (command === 'agent.revert' && result && typeof result === 'object') {
+            const { message, warning } = rewindSummary(result as RewindResult);
+            if (warning) void vscode.window.showWarningMessage(`agent-lsp: ${message}`);
+            else void vscode.window.showInformationMessage(`agent-lsp: ${message}`);
+          }
+          return result;
+        },
         workspace: {
           handleApplyEdit: async (params, next) => {
             const result = await next(params, CancellationToken.None);
@@ -138,6 +170,15 @@ export class Daemon implements vscode.Disposable {
     client.onRequest(Methods.showMessageRequest, (params: ShowMessageRequestParams): Promise<MessageActionItem | null> =>
       answerApproval(params, (a, offered) => this.hooks.decideApproval(a, offered)),
     );
+    client.registerFeature(new AgentReviewFeature());
+    client.onRequest(Methods.review, async (params: ReviewParams, token: CancellationToken): Promise<ReviewAnswer> => {
+      try {
+        return await this.hooks.review(params, token);
+      } catch (err) {
+        this.output.appendLine(`agent/review: ${String(err)}`);
+        return rejectAll;
+      }
+    });
     this.disposables.push(
       client.onDidChangeState((e) => {
         if (e.newState === State.Running) this.hooks.onAvailability(undefined);
@@ -174,6 +215,21 @@ export class Daemon implements vscode.Disposable {
       message: `agent-lsp crashed ${this.policy.recentCrashes} times in 3 minutes and is left stopped; see the "agent-lsp" output. "Agent: Restart Daemon" starts it again.${resume}`,
     };
   }
+}
+
+/** Declares experimental.agentReview: edits come as agent/review, not as the popup. */
+class AgentReviewFeature implements StaticFeature {
+  fillClientCapabilities(capabilities: ClientCapabilities): void {
+    declareAgentReview(capabilities);
+  }
+
+  initialize(): void {}
+
+  getState(): FeatureState {
+    return { kind: 'static' };
+  }
+
+  clear(): void {}
 }
 
 async function saveDocuments(uris: string[], output: vscode.LogOutputChannel): Promise<void> {

@@ -1,6 +1,6 @@
 // The extension's entry point: wiring of the daemon, the session, the chat
-// view and its completion, the plan view, approvals, the status bar and
-// the commands.
+// view and its completion, the plan view, approvals, hunk review, the
+// status bar and the commands.
 
 import * as vscode from 'vscode';
 import { ApprovalUi, ProposedTexts, proposedScheme } from './approvals';
@@ -10,6 +10,8 @@ import { Session } from './session';
 import { ChatCompletion } from './chatCompletion';
 import { PlanView } from './planView';
 import { modes } from './protocol';
+import { ReviewUi } from './review';
+import { rewind } from './rewind';
 import { apiKeyVariable, needsRestart, secretKey } from './logic/settings';
 import { isCurrent, modeDescriptions, presetDescription, presetDetail } from './logic/models';
 
@@ -23,10 +25,15 @@ export function activate(context: vscode.ExtensionContext): void {
 
   const texts = new ProposedTexts();
   const approvals = new ApprovalUi(texts);
+  const reviews = new ReviewUi(texts);
   const session: Session = new Session(context, () => d, statusItem);
   const d: Daemon = new Daemon(context, output, {
-    onUpdate: (u) => session.onUpdate(u),
+    onUpdate: (u) => {
+      reviews.onUpdate(u);
+      session.onUpdate(u);
+    },
     decideApproval: (a, offered) => approvals.decide(a, offered),
+    review: (params, token) => reviews.review(params, token),
     onAvailability: (down) => session.setDown(down),
   }, () => session.id);
   daemon = d;
@@ -56,6 +63,8 @@ export function activate(context: vscode.ExtensionContext): void {
     statusItem,
     d,
     completion,
+    reviews,
+    reviews.register(),
     plan,
     plan.register(),
     vscode.window.registerWebviewViewProvider(chatViewId, view, { webviewOptions: { retainContextWhenHidden: true } }),
@@ -74,6 +83,7 @@ export function activate(context: vscode.ExtensionContext): void {
     command('agentLsp.tools', () => showTools(d)),
     command('agentLsp.setMode', () => pickMode(d, session)),
     command('agentLsp.switchModel', () => pickModel(d, session)),
+    command('agentLsp.rewind', () => rewind(d, session)),
     command('agentLsp.setApiKey', () => setApiKey(context, d)),
     command('agentLsp.clearApiKey', async () => {
       const variable = apiKeyVariable(currentSettings(), process.env);

@@ -18,6 +18,9 @@ export const Methods = {
   models: 'agent/models',
   commands: 'agent/commands',
   session: 'agent/session',
+  review: 'agent/review',
+  checkpoints: 'agent/checkpoints',
+  rewind: 'agent/rewind',
   showMessageRequest: 'window/showMessageRequest',
 } as const;
 
@@ -206,6 +209,77 @@ export const ApprovalAction = {
   deny: 'Deny',
 } as const;
 
+/** One hunk of an agent/review: lines 0-based, endLine exclusive, of the text the agent read. */
+export interface ReviewHunk {
+  id: number;
+  startLine: number;
+  endLine: number;
+  oldText: string;
+  newText: string;
+  /** The hunk as a unified diff hunk (with context), for display. */
+  diff: string;
+}
+
+/** agent/review's params: an edit proposal, hunk by hunk (docs/protocol.md, Hunk review). */
+export interface ReviewParams {
+  sessionId: string;
+  toolCallId: string;
+  tool: string;
+  summary: string;
+  /** Relative to the workspace. */
+  path: string;
+  uri: string;
+  risk: string;
+  reasons?: string[];
+  hunks: ReviewHunk[];
+}
+
+export type ReviewDecision = 'accept' | 'reject' | 'partial';
+
+/** The answer to agent/review. */
+export interface ReviewAnswer {
+  decision: ReviewDecision;
+  acceptedHunks?: number[];
+  feedback?: string;
+}
+
+/** One checkpoint of agent/checkpoints: the state before a prompt. */
+export interface Checkpoint {
+  checkpointId: string;
+  prompt: string;
+  createdAt: string;
+  /** The files the prompt changed, relative to the workspace. */
+  files: string[];
+}
+
+export interface RewindParams {
+  sessionId: string;
+  checkpointId: string;
+  restoreFiles: boolean;
+  truncateConversation: boolean;
+}
+
+/** agent/rewind's answer; agent.revert answers restored and conflicts too. */
+export interface RewindResult {
+  restored: Array<{ path: string; action: string }>;
+  conflicts: Array<{ path: string; reason: string }>;
+  droppedMessages?: number;
+  droppedCheckpoints?: number;
+}
+
+/**
+ * declareAgentReview adds experimental.agentReview to the client's
+ * capabilities: the daemon then sends agent/review for edits instead of
+ * the approval popup.
+ */
+export function declareAgentReview(capabilities: { experimental?: unknown }): void {
+  const experimental = capabilities.experimental;
+  capabilities.experimental = {
+    ...(experimental !== null && typeof experimental === 'object' ? (experimental as Record<string, unknown>) : {}),
+    agentReview: true,
+  };
+}
+
 /** The smallest connection both a LanguageClient and a vscode-jsonrpc MessageConnection provide. */
 export interface RpcConnection {
   sendRequest<R>(method: string, params: unknown): Promise<R>;
@@ -264,6 +338,16 @@ export class AgentClient {
   async session(sessionId: string): Promise<SessionState> {
     const r = await this.conn.sendRequest<SessionState>(Methods.session, { sessionId });
     return { ...r, plan: r.plan ?? [] };
+  }
+
+  async checkpoints(sessionId: string): Promise<Checkpoint[]> {
+    const r = await this.conn.sendRequest<{ checkpoints: Checkpoint[] | null }>(Methods.checkpoints, { sessionId });
+    return (r.checkpoints ?? []).map((c) => ({ ...c, files: c.files ?? [] }));
+  }
+
+  async rewind(params: RewindParams): Promise<RewindResult> {
+    const r = await this.conn.sendRequest<RewindResult>(Methods.rewind, params);
+    return { ...r, restored: r.restored ?? [], conflicts: r.conflicts ?? [] };
   }
 
   /** Cancels every running or queued prompt of the session (a notification: no answer). */

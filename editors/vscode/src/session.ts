@@ -184,6 +184,11 @@ export class Session {
     this.render();
   }
 
+  /** notice adds a line to the chat (a rewind says what it dropped). */
+  notice(text: string): void {
+    this.view?.changed([this.transcript.addNotice(text)]);
+  }
+
   private setProgress(message: string | undefined): void {
     this.state.progress = message;
     this.view?.setStatus(message ? `${message}…` : '');

@@ -5,7 +5,11 @@
 // answerApproval and the diff reconstruction for the popup, the
 // transcript for the updates, the plan view model, the completion of the
 // chat input; then the control surface: agent/commands, agent/models,
-// agent/setMode (plan, ask), the plan updates, @mentions, a slash command.
+// agent/setMode (plan, ask), the plan updates, @mentions, a slash command;
+// then a third daemon with experimental.agentReview: a three-hunk edit
+// reviewed with the review module (hunks 1 and 3 kept, 2 rejected with
+// feedback) and a rewind (agent/checkpoints, agent/rewind) as "Agent:
+// Rewind…" makes it.
 //
 //   node out/e2e/protocolClient.js <config.json>
 //
@@ -16,7 +20,23 @@ import * as path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import * as rpc from 'vscode-jsonrpc/node';
-import { AgentClient, ApprovalAction, Methods, answerApproval, newProgressToken, promptParams, type PlanItem, type PromptResult, type ShowMessageRequestParams, type Update } from '../protocol';
+import {
+  AgentClient,
+  ApprovalAction,
+  Methods,
+  answerApproval,
+  declareAgentReview,
+  newProgressToken,
+  promptParams,
+  type PlanItem,
+  type PromptResult,
+  type ReviewAnswer,
+  type ReviewParams,
+  type ShowMessageRequestParams,
+  type Update,
+} from '../protocol';
+import { HunkSelection, applyHunks, hunkPickItems, locateHunks, reviewAnswer } from '../logic/review';
+import { checkpointItems, rewindOptionItems, rewindParams, rewindSummary } from '../logic/checkpoints';
 import { completeAt } from '../logic/completion';
 import { planRows } from '../logic/plan';
 import { initializationOptions, readSettings } from '../logic/settings';
@@ -46,6 +66,16 @@ interface Config {
   expectMentions: string[];
   htmlOut?: string;
   timeoutMs: number;
+  /** The review: a file whose edit has three hunks, the prompt, what the pick keeps and the feedback. */
+  reviewFile: string;
+  reviewOriginal: string;
+  /** The text with every hunk (the diff's right side) and with the kept ones (the buffer after the edit). */
+  reviewProposed: string;
+  reviewExpected: string;
+  reviewPrompt: string;
+  reviewToolCallId: string;
+  reviewKeep: number[];
+  reviewFeedback: string;
 }
 
 const config = JSON.parse(fs.readFileSync(process.argv[2], 'utf8')) as Config;
@@ -93,12 +123,14 @@ class Daemon {
   readonly exited: Promise<{ code: number | null; signal: string | null }>;
   readonly updates: Update[] = [];
   readonly popups: Array<{ approval: Approval; proposed?: string; proposedError?: string; answer: string | null }> = [];
+  /** agent/review requests, the diff's right side the client built for each, and its answer. */
+  readonly reviews: Array<{ params: ReviewParams; proposed?: string; kept?: string; error?: string; answer: ReviewAnswer }> = [];
   readonly applyEdits: unknown[] = [];
   readonly saves: string[] = [];
   readonly progress = new Map<string, string[]>();
   readonly onUpdate: Array<(u: Update) => void> = [];
 
-  constructor(readonly doc: Document) {
+  constructor(readonly doc: Document, readonly review = false) {
     this.child = spawn(config.command[0], config.command.slice(1), { cwd: config.root, stdio: ['pipe', 'pipe', 'inherit'] });
     this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve({ code, signal })));
     this.conn = rpc.createMessageConnection(new rpc.StreamMessageReader(this.child.stdout!), new rpc.StreamMessageWriter(this.child.stdin!));
@@ -123,6 +155,23 @@ class Daemon {
         return ApprovalAction.allow;
       }),
     );
+    // What ReviewUi does, without the UI: the diff's right side with every
+    // hunk, the pick's rows, the hunks the user keeps, the feedback box.
+    this.conn.onRequest(Methods.review, (params: ReviewParams): ReviewAnswer => {
+      const entry: Daemon['reviews'][number] = { params, answer: { decision: 'reject' } };
+      try {
+        const located = locateHunks(this.doc.text, params.hunks);
+        entry.proposed = applyHunks(this.doc.text, located);
+        const selection = new HunkSelection(params.hunks);
+        selection.replace(hunkPickItems(params.hunks).filter((i) => config.reviewKeep.includes(i.id)).map((i) => i.id));
+        entry.kept = applyHunks(this.doc.text, located, selection.ids());
+        entry.answer = reviewAnswer(params.hunks, selection.ids(), config.reviewFeedback);
+      } catch (err) {
+        entry.error = String(err);
+      }
+      this.reviews.push(entry);
+      return entry.answer;
+    });
     this.conn.onRequest('workspace/applyEdit', async (params: { label?: string; edit: { documentChanges?: Array<{ textDocument: { uri: string; version: number | null }; edits: TextEdit[] }> } }) => {
       this.applyEdits.push(params);
       for (const change of params.edit.documentChanges ?? []) {
@@ -150,17 +199,20 @@ class Daemon {
   async initialize(): Promise<{ serverInfo?: { name: string } }> {
     const rootUri = pathToFileURL(config.root).href;
     const settings = readSettings((k) => config.settings[k]);
+    const capabilities: { experimental?: unknown; [k: string]: unknown } = {
+      workspace: { applyEdit: true, workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] } },
+      window: { workDoneProgress: true, showMessage: { messageActionItem: { additionalPropertiesSupport: true } } },
+      textDocument: { synchronization: { didSave: true, dynamicRegistration: true } },
+    };
+    // The extension's AgentReviewFeature fills the capabilities the same way.
+    if (this.review) declareAgentReview(capabilities);
     const init = await this.conn.sendRequest<{ serverInfo?: { name: string } }>('initialize', {
       processId: process.pid,
       clientInfo: { name: 'agent-lsp vscode protocol test' },
       rootUri,
       workspaceFolders: [{ uri: rootUri, name: path.basename(config.root) }],
       initializationOptions: initializationOptions(settings),
-      capabilities: {
-        workspace: { applyEdit: true, workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] } },
-        window: { workDoneProgress: true, showMessage: { messageActionItem: { additionalPropertiesSupport: true } } },
-        textDocument: { synchronization: { didSave: true, dynamicRegistration: true } },
-      },
+      capabilities,
     });
     await this.conn.sendNotification('initialized', {});
     await this.conn.sendNotification('textDocument/didOpen', {
@@ -281,6 +333,7 @@ async function main(): Promise<Record<string, unknown>> {
 
   const exit = await b.shutdown();
   check(exit.code === 0, `daemon B exit ${JSON.stringify(exit)}`);
+  const review = await reviewAndRewind();
 
   if (config.htmlOut) {
     fs.writeFileSync(config.htmlOut, renderPage({
@@ -292,7 +345,58 @@ async function main(): Promise<Record<string, unknown>> {
     ok: failures.length === 0, failures, sessionId, documentText: doc.text, savedText: doc.saved,
     kinds: a.updates.map((u) => u.kind), resumedKinds: b.updates.map((u) => u.kind),
     popups: a.popups.map((p) => ({ tool: p.approval.tool, risk: p.approval.risk, path: p.approval.path, summary: p.approval.summary })),
-    applyEdits: a.applyEdits, cancelMs, exit, entries: transcript.entries.map((e) => e.kind), ...control,
+    applyEdits: a.applyEdits, cancelMs, exit, entries: transcript.entries.map((e) => e.kind), ...control, review,
+  };
+}
+
+/**
+ * reviewAndRewind runs a daemon for a client declaring agentReview: an
+ * edit with three hunks is answered as the review UI answers it (keep
+ * config.reviewKeep, feedback), then "Agent: Rewind…" puts the file back.
+ */
+async function reviewAndRewind(): Promise<Record<string, unknown>> {
+  const file = path.join(config.root, config.reviewFile);
+  const doc = new Document(pathToFileURL(file).href, file, config.reviewOriginal);
+  const c = new Daemon(doc, true);
+  await c.initialize();
+  const sessionId = await c.agent.newSession('vscode review');
+  const reviewed = await c.prompt(config.reviewPrompt, sessionId);
+  check(reviewed.result.stopReason === 'end_turn', `review prompt: ${reviewed.result.stopReason} (${reviewed.result.error ?? ''})`);
+  check(c.popups.length === 0, `a review client got ${c.popups.length} popups`);
+  check(c.reviews.length === 1, `${c.reviews.length} agent/review requests`);
+  const r = c.reviews[0];
+  check(r?.params.sessionId === sessionId && r.params.toolCallId === config.reviewToolCallId && r.params.path === config.reviewFile &&
+    r.params.uri === doc.uri && r.params.tool === 'edit_file' && r.params.hunks.length === 3, `review params ${JSON.stringify(r?.params)}`);
+  check(r?.proposed === config.reviewProposed, `the diff's right side ${JSON.stringify(r?.proposed)} (${r?.error ?? ''})`);
+  check(r?.kept === config.reviewExpected, `the kept hunks make ${JSON.stringify(r?.kept)}`);
+  check(JSON.stringify(r?.answer) === JSON.stringify({ decision: 'partial', acceptedHunks: config.reviewKeep, feedback: config.reviewFeedback }),
+    `review answer ${JSON.stringify(r?.answer)}`);
+  check(doc.text === config.reviewExpected, `document after the review ${JSON.stringify(doc.text)}`);
+  check(c.applyEdits.length === 1, `${c.applyEdits.length} applyEdits after the review`);
+  const result = c.updates.find((u) => u.kind === 'tool_result' && u.toolCallId === config.reviewToolCallId);
+  check(result?.kind === 'tool_result' && result.status === 'completed' && result.output.includes('NOT applied: hunk 2') &&
+    result.output.includes(`User feedback: ${config.reviewFeedback}`), `review tool_result ${JSON.stringify(result)}`);
+  const afterReview = doc.text;
+
+  // Agent: Rewind…: the newest checkpoint, both options as the pick offers them.
+  const checkpoints = await c.agent.checkpoints(sessionId);
+  check(checkpoints.length === 1 && JSON.stringify(checkpoints[0].files) === JSON.stringify([config.reviewFile]) &&
+    checkpoints[0].prompt === config.reviewPrompt, `checkpoints ${JSON.stringify(checkpoints)}`);
+  const point = checkpointItems(checkpoints)[0];
+  const params = rewindParams(sessionId, point.checkpointId, rewindOptionItems().filter((o) => o.picked).map((o) => o.option));
+  check(params?.restoreFiles === true && params.truncateConversation === true, `rewind params ${JSON.stringify(params)}`);
+  const rewound = params ? await c.agent.rewind(params) : undefined;
+  check(JSON.stringify(rewound?.restored) === JSON.stringify([{ path: config.reviewFile, action: 'restored' }]) &&
+    rewound?.conflicts.length === 0 && (rewound.droppedMessages ?? 0) > 0 && rewound.droppedCheckpoints === 1, `rewind ${JSON.stringify(rewound)}`);
+  check(doc.text === config.reviewOriginal, `document after the rewind ${JSON.stringify(doc.text)}`);
+  check(c.applyEdits.length === 2 && JSON.stringify(c.applyEdits[1]).includes('"label":"agent: rewind'), `rewind applyEdit ${JSON.stringify(c.applyEdits[1])}`);
+  check((await c.agent.checkpoints(sessionId)).length === 0, 'checkpoints left after the rewind');
+  const exit = await c.shutdown();
+  check(exit.code === 0, `daemon C exit ${JSON.stringify(exit)}`);
+  return {
+    hunks: r?.params.hunks.map((h) => ({ id: h.id, startLine: h.startLine, endLine: h.endLine })),
+    answer: r?.answer, toolResult: result?.kind === 'tool_result' ? result.output : undefined, afterReview,
+    afterRewind: doc.text, rewindMessage: rewound ? rewindSummary(rewound).message : undefined,
   };
 }
 

@@ -1,0 +1,232 @@
+// agent/review in VS Code: a diff editor between the document and the
+// proposed text with every hunk, lenses "Accept hunk N" / "Reject hunk N"
+// over each hunk on the diff's right side, and a multi-select quick pick
+// of the same hunks (both toggle one selection); Enter goes on to an input
+// box for feedback, then the answer. Escape in the pick, a cancelled
+// prompt or a daemon that gave up on the call answer reject.
+
+import * as vscode from 'vscode';
+import { ProposedTexts, proposedScheme } from './approvals';
+import type { ReviewAnswer, ReviewParams, Update } from './protocol';
+import {
+  HunkSelection,
+  applyHunks,
+  hunkLensTitles,
+  hunkPickItems,
+  locateHunks,
+  proposedPlaces,
+  rejectAll,
+  reviewAnswer,
+  selectionSummary,
+  splitLines,
+  type HunkPickItem,
+  type HunkPlace,
+} from './logic/review';
+
+const toggleCommand = 'agentLsp.review.setHunk';
+
+interface OpenReview {
+  params: ReviewParams;
+  selection: HunkSelection;
+  places: HunkPlace[];
+  /** Tells the quick pick the selection changed from a lens. */
+  changed: vscode.EventEmitter<void>;
+  abort: vscode.EventEmitter<void>;
+}
+
+export class ReviewUi implements vscode.CodeLensProvider, vscode.Disposable {
+  /** Open reviews by the URI of their diff's right side. */
+  private readonly open = new Map<string, OpenReview>();
+  private readonly lensesChanged = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.lensesChanged.event;
+
+  constructor(private readonly texts: ProposedTexts) {}
+
+  register(): vscode.Disposable {
+    return vscode.Disposable.from(
+      vscode.languages.registerCodeLensProvider({ scheme: proposedScheme }, this),
+      vscode.commands.registerCommand(toggleCommand, (uri: string, id: number, accept: boolean) => {
+        const r = this.open.get(uri);
+        if (!r) return;
+        r.selection.set(id, accept);
+        r.changed.fire();
+        this.lensesChanged.fire();
+      }),
+    );
+  }
+
+  provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
+    const key = doc.uri.toString();
+    const r = this.open.get(key);
+    if (!r) return [];
+    const lenses: vscode.CodeLens[] = [];
+    for (const p of r.places) {
+      const line = Math.min(p.line, Math.max(doc.lineCount - 1, 0));
+      const range = new vscode.Range(line, 0, line, 0);
+      const titles = hunkLensTitles(p.id, r.selection.has(p.id));
+      const note = p.deletes ? ' (deletes the lines above)' : '';
+      lenses.push(
+        new vscode.CodeLens(range, { title: titles.accept + note, command: toggleCommand, arguments: [key, p.id, true] }),
+        new vscode.CodeLens(range, { title: titles.reject, command: toggleCommand, arguments: [key, p.id, false] }),
+      );
+    }
+    return lenses;
+  }
+
+  /** onUpdate aborts the review of a tool call the daemon has finished with (cancelled, timed out). */
+  onUpdate(u: Update): void {
+    if (u.kind !== 'tool_result') return;
+    for (const r of this.open.values()) if (r.params.toolCallId === u.toolCallId) r.abort.fire();
+  }
+
+  /** review answers one agent/review; it never throws (a failure is reject). */
+  async review(params: ReviewParams, token: vscode.CancellationToken): Promise<ReviewAnswer> {
+    const hunks = params.hunks ?? [];
+    if (hunks.length === 0) return rejectAll;
+    const cleanup: Array<() => void> = [];
+    try {
+      const { right, places, note } = await this.openDiff(params, cleanup);
+      const r: OpenReview = { params, selection: new HunkSelection(hunks), places, changed: new vscode.EventEmitter(), abort: new vscode.EventEmitter() };
+      cleanup.push(() => {
+        r.changed.dispose();
+        r.abort.dispose();
+      });
+      if (right) {
+        const key = right.toString();
+        this.open.set(key, r);
+        cleanup.push(() => {
+          this.open.delete(key);
+          this.lensesChanged.fire();
+        });
+        this.lensesChanged.fire();
+      }
+      const sub = token.onCancellationRequested(() => r.abort.fire());
+      cleanup.push(() => sub.dispose());
+
+      const picked = await this.pick(r, note);
+      if (picked === undefined) return rejectAll;
+      const feedback = await this.askFeedback(r, picked, token);
+      if (feedback === aborted) return rejectAll;
+      return reviewAnswer(hunks, picked, feedback);
+    } catch (err) {
+      void vscode.window.showErrorMessage(`agent-lsp: the review of ${params.path} failed: ${err instanceof Error ? err.message : String(err)}`);
+      return rejectAll;
+    } finally {
+      for (const f of cleanup.reverse()) f();
+    }
+  }
+
+  /** openDiff shows the document beside the proposed text; without a faithful text, the hunks' diffs. */
+  private async openDiff(params: ReviewParams, cleanup: Array<() => void>): Promise<{ right?: vscode.Uri; places: HunkPlace[]; note: string }> {
+    const uri = vscode.Uri.parse(params.uri);
+    const current = await openIfExists(uri);
+    const text = current?.getText() ?? '';
+    let proposed: string;
+    let hunks;
+    try {
+      hunks = locateHunks(text, params.hunks);
+      proposed = applyHunks(text, hunks);
+    } catch (err) {
+      // The buffer moved under the hunks: show them as unified diffs.
+      const diffs = this.texts.add(`${params.path}.review.diff`, params.hunks.map((h) => h.diff).join('\n'));
+      cleanup.push(() => this.texts.forget(diffs));
+      await vscode.window.showTextDocument(diffs, { preview: true, preserveFocus: true });
+      cleanup.push(() => void closeTabs((input) => input instanceof vscode.TabInputText && input.uri.toString() === diffs.toString()));
+      return { places: [], note: ` (the document changed: ${err instanceof Error ? err.message : String(err)})` };
+    }
+    const right = this.texts.add(params.path, proposed);
+    cleanup.push(() => this.texts.forget(right));
+    let left = current?.uri;
+    if (!left) {
+      left = this.texts.add(params.path, '');
+      const empty = left;
+      cleanup.push(() => this.texts.forget(empty));
+    }
+    const title = `${params.path}: review ${params.summary || params.tool} (risk ${params.risk})`;
+    await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true, preserveFocus: true });
+    cleanup.push(() => void closeTabs((input) => input instanceof vscode.TabInputTextDiff && input.modified.toString() === right.toString()));
+    return { right, places: proposedPlaces(hunks, splitLines(proposed).length), note: '' };
+  }
+
+  /** pick is the multi-select quick pick: the accepted ids, or undefined (Escape, aborted). */
+  private pick(r: OpenReview, note: string): Promise<number[] | undefined> {
+    const qp = vscode.window.createQuickPick<HunkPickItem & vscode.QuickPickItem>();
+    const items = hunkPickItems(r.params.hunks);
+    qp.items = items;
+    qp.canSelectMany = true;
+    qp.ignoreFocusOut = true;
+    qp.matchOnDetail = true;
+    qp.title = `agent-lsp: review ${r.params.summary || r.params.path} (risk ${r.params.risk})${note}`;
+    qp.placeholder = `Keep the checked hunks (the diff is open; its lenses toggle them too). Enter goes on; Escape rejects the whole edit${r.params.reasons?.length ? `. Why ${r.params.risk}: ${r.params.reasons.join('; ')}` : ''}`;
+    const sync = (): void => {
+      qp.selectedItems = items.filter((i) => r.selection.has(i.id));
+    };
+    sync();
+    return new Promise((resolve) => {
+      let done = false;
+      const subs: vscode.Disposable[] = [];
+      const finish = (ids: number[] | undefined): void => {
+        if (done) return;
+        done = true;
+        for (const s of subs) s.dispose();
+        qp.dispose();
+        resolve(ids);
+      };
+      subs.push(
+        qp.onDidChangeSelection((sel) => {
+          r.selection.replace(sel.map((i) => i.id));
+          this.lensesChanged.fire();
+        }),
+        r.changed.event(sync),
+        qp.onDidAccept(() => finish(r.selection.ids())),
+        qp.onDidHide(() => finish(undefined)),
+        r.abort.event(() => finish(undefined)),
+      );
+      qp.show();
+    });
+  }
+
+  /** askFeedback is the optional feedback (Escape: none), or aborted. */
+  private async askFeedback(r: OpenReview, picked: number[], token: vscode.CancellationToken): Promise<string | undefined | typeof aborted> {
+    const cts = new vscode.CancellationTokenSource();
+    const subs = [token.onCancellationRequested(() => cts.cancel()), r.abort.event(() => cts.cancel())];
+    try {
+      const feedback = await vscode.window.showInputBox(
+        {
+          title: `agent-lsp: ${selectionSummary(r.params.hunks, picked)}`,
+          prompt: 'Feedback for the agent, sent with your decision (optional; Enter sends)',
+          placeHolder: 'e.g. keep the old name',
+          ignoreFocusOut: true,
+        },
+        cts.token,
+      );
+      return cts.token.isCancellationRequested ? aborted : feedback;
+    } finally {
+      for (const s of subs) s.dispose();
+      cts.dispose();
+    }
+  }
+
+  dispose(): void {
+    for (const r of this.open.values()) r.abort.fire();
+    this.lensesChanged.dispose();
+  }
+}
+
+const aborted = Symbol('aborted');
+
+async function openIfExists(uri: vscode.Uri): Promise<vscode.TextDocument | undefined> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (open) return open;
+  try {
+    await vscode.workspace.fs.stat(uri);
+  } catch {
+    return undefined; // a new file
+  }
+  return vscode.workspace.openTextDocument(uri);
+}
+
+async function closeTabs(match: (input: unknown) => boolean): Promise<void> {
+  const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => match(t.input));
+  if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
+}
