@@ -6,7 +6,9 @@ local H = dofile(os.getenv('E2E_HARNESS'))
 
 H.run(function()
   local cfg = H.config
-  H.setup()
+  -- The approval popup, not the hunk review: the client does not declare
+  -- experimental.agentReview.
+  H.setup({ review = false })
   H.answer_approvals(cfg.answer)
   local path = cfg.root .. '/' .. cfg.file
   vim.cmd('edit ' .. vim.fn.fnameescape(path))

@@ -76,34 +76,44 @@ local function running_coroutine()
   return nil
 end
 
--- ask runs vim.ui.select over the action titles and returns the chosen
--- title or nil, waiting (yield or vim.wait) for an asynchronous picker.
-local function ask(titles, prompt)
-  local done, choice = false, nil
+-- await runs start(done), which calls done(value) once, maybe later (an
+-- asynchronous picker or input), and returns that value: it yields when
+-- the handler runs in a coroutine, else blocks in vim.wait (Neovim before
+-- 0.10). Unanswered within approval_timeout_ms, it returns nil.
+function M.await(start)
+  local finished, value = false, nil
   local co = running_coroutine()
   local waiting = false
-  vim.ui.select(titles, { prompt = prompt, kind = 'agent_lsp_approval' }, function(item)
-    if done then
+  start(function(v)
+    if finished then
       return
     end
-    done, choice = true, item
+    finished, value = true, v
     if waiting and co then
       vim.schedule(function()
         coroutine.resume(co)
       end)
     end
   end)
-  if not done then
+  if not finished then
     waiting = true
     if co then
       coroutine.yield()
     else
       vim.wait(config.options.approval_timeout_ms, function()
-        return done
+        return finished
       end, 20)
     end
   end
-  return choice
+  return value
+end
+
+-- ask runs vim.ui.select over the action titles and returns the chosen
+-- title or nil.
+local function ask(titles, prompt)
+  return M.await(function(done)
+    vim.ui.select(titles, { prompt = prompt, kind = 'agent_lsp_approval' }, done)
+  end)
 end
 
 -- show_message_request answers window/showMessageRequest: the chosen
@@ -172,9 +182,27 @@ local function save(uris)
   end
 end
 
+-- break_undo starts a new undo step in each loaded buffer of uris, so |u|
+-- takes back exactly one agent edit (or one rewind), never merged with
+-- the change before it (API changes with no typing between them share an
+-- undo step otherwise). See |undo-break|.
+local function break_undo(uris)
+  for _, uri in ipairs(uris) do
+    local bufnr = vim.uri_to_bufnr(uri)
+    if vim.api.nvim_buf_is_loaded(bufnr) then
+      pcall(vim.api.nvim_buf_call, bufnr, function()
+        vim.cmd('let &l:undolevels = &l:undolevels')
+      end)
+    end
+  end
+end
+
 -- apply_edit wraps Neovim's workspace/applyEdit handler; the write runs
 -- after the handler has answered, so the daemon hears applied first.
 function M.apply_edit(err, params, ctx, cfg)
+  if params and params.edit then
+    break_undo(edited_uris(params.edit))
+  end
   local result = vim.lsp.handlers['workspace/applyEdit'](err, params, ctx, cfg)
   if config.options.auto_save and result and result.applied and params and params.edit then
     local uris = edited_uris(params.edit)

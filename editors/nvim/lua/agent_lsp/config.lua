@@ -15,6 +15,9 @@ M.defaults = {
   auto_approve = nil, -- true: the daemon approves without asking (CRITICAL still refused)
   mode = nil, -- the mode new sessions start in: 'ask', 'plan', 'default' or 'auto-edit'
   models = nil, -- model presets for :AgentModel, passed through as models ({id, provider, model, ...})
+  -- Review edits hunk by hunk in a float (agent/review); false: the
+  -- approval popup takes or leaves a whole edit.
+  review = true,
   -- Write the buffers an approved edit touched, so commands see the edit.
   auto_save = true,
   -- The workspace root of a buffer: a function(bufnr) -> path, or nil for
@@ -52,6 +55,7 @@ function M.set(user)
     mode = { user.mode, 'string', true },
     models = { user.models, 'table', true },
     auto_save = { user.auto_save, 'boolean', true },
+    review = { user.review, 'boolean', true },
     root_dir = { user.root_dir, 'function', true },
     keymaps = { user.keymaps, { 'table', 'boolean' }, true },
   })

@@ -46,6 +46,7 @@ local function request(st, method, params, cb, quiet)
     end)
   end)
 end
+M.request = request
 
 -- with_session calls cb(session_id) with the chat's session, creating one
 -- (agent/newSession) when the chat has none yet, so a mode or model can be

@@ -164,6 +164,17 @@ local function on_exit(st, client_id, code, signal)
   M.on_crash(st, client_id, code, signal)
 end
 
+-- capabilities are Neovim's, plus experimental.agentReview: the daemon
+-- then sends edits for review hunk by hunk (agent/review) instead of the
+-- approval popup.
+function M.capabilities(opts)
+  local caps = vim.lsp.protocol.make_client_capabilities()
+  if opts.review then
+    caps.experimental = vim.tbl_extend('force', caps.experimental or {}, { agentReview = true })
+  end
+  return caps
+end
+
 local function start(st)
   local opts = config.options
   st.ready = false
@@ -174,6 +185,7 @@ local function start(st)
     root_dir = st.root,
     workspace_folders = { { uri = vim.uri_from_fname(st.root), name = st.root } },
     offset_encoding = 'utf-16',
+    capabilities = M.capabilities(opts),
     init_options = config.initialization_options(opts),
     handlers = M.make_handlers(st),
     on_init = function(client)

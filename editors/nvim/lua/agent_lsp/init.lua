@@ -1,7 +1,7 @@
 -- agent-lsp for Neovim (0.7.2 and later): chat, inline prompts on a
--- selection, approvals with a diff preview, edits saved after approval,
--- the plan, modes, model switching and slash command completion. See
--- :help agent_lsp.
+-- selection, approvals with a diff preview, edits reviewed hunk by hunk and
+-- saved after approval, rewinding to before a prompt, the plan, modes,
+-- model switching and slash command completion. See :help agent_lsp.
 local approval = require('agent_lsp.approval')
 local chat = require('agent_lsp.chat')
 local complete = require('agent_lsp.complete')
@@ -11,6 +11,8 @@ local daemon = require('agent_lsp.daemon')
 local pickers = require('agent_lsp.pickers')
 local plan = require('agent_lsp.plan')
 local prompt = require('agent_lsp.prompt')
+local review = require('agent_lsp.review')
+local rewind = require('agent_lsp.rewind')
 
 local M = {}
 
@@ -42,6 +44,7 @@ local function make_handlers(st)
       prompt.on_progress(st, params)
     end,
     ['window/showMessageRequest'] = approval.show_message_request,
+    ['agent/review'] = review.handle,
     ['workspace/applyEdit'] = approval.apply_edit,
   }
 end
@@ -135,6 +138,13 @@ function M.model(name)
   end
 end
 
+--- Rewinds the chat's session to before its n-th prompt (1: the oldest):
+--- files restored, the conversation from there on dropped; without n,
+--- picks the prompt (vim.ui.select).
+function M.rewind(n)
+  rewind.rewind(current_state(), n)
+end
+
 --- The chat session's plan as last shown: a list of {content, status}.
 function M.plan()
   return plan.items()
@@ -197,6 +207,15 @@ local function create_commands()
   command('AgentSessions', function()
     M.sessions()
   end, { desc = 'agent-lsp: resume a session' })
+  command('AgentRewind', function(o)
+    local arg = vim.trim(o.args)
+    local n = tonumber(arg)
+    if arg ~= '' and (n == nil or n ~= math.floor(n)) then
+      vim.notify('agent-lsp: :AgentRewind takes a checkpoint number, not ' .. arg, vim.log.levels.ERROR)
+      return
+    end
+    M.rewind(n)
+  end, { nargs = '?', desc = 'agent-lsp: rewind the session to before a prompt' })
   command('AgentTools', function()
     M.tools()
   end, { desc = "agent-lsp: list the agent's tools" })
@@ -238,7 +257,10 @@ local function create_autocmds(opts)
   })
   vim.api.nvim_create_autocmd('ColorScheme', {
     group = group,
-    callback = chat.define_highlights,
+    callback = function()
+      chat.define_highlights()
+      review.define_highlights()
+    end,
   })
 end
 
@@ -260,6 +282,7 @@ function M.setup(user)
     return chat_root and daemon.state(chat_root) or daemon.state(current_root())
   end
   chat.define_highlights()
+  review.define_highlights()
   create_commands()
   create_keymaps(opts.keymaps or {})
   create_autocmds(opts)

@@ -75,6 +75,8 @@ function M.on_progress(st, params)
   end
   if message == 'Waiting for approval' then
     chat.set_state('waiting for approval')
+  elseif message == 'Waiting for review' then
+    chat.set_state('waiting for review')
   end
 end
 
