@@ -14,6 +14,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"slices"
@@ -58,22 +59,23 @@ func main() {
 			fmt.Fprintln(os.Stderr, "grep-bench:", err)
 			os.Exit(1)
 		}
-		fmt.Println(stats.MatchedLines)
+		fmt.Fprintln(os.Stdout, stats.MatchedLines)
 		return
 	}
-	if err := compare(*dir, *rg, *runs); err != nil {
+	if err := compare(os.Stdout, *dir, *rg, *runs); err != nil {
 		fmt.Fprintln(os.Stderr, "grep-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func compare(dir, rg string, runs int) error {
+// compare writes the report table to w.
+func compare(w io.Writer, dir, rg string, runs int) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	fmt.Printf("tree: %s; %d runs each, alternating; median wall and CPU (user+sys) time\n", dir, runs)
-	fmt.Printf("%-16s %8s %8s %6s   %8s %8s %6s   %7s %7s\n",
+	fmt.Fprintf(w, "tree: %s; %d runs each, alternating; median wall and CPU (user+sys) time\n", dir, runs)
+	fmt.Fprintf(w, "%-16s %8s %8s %6s   %8s %8s %6s   %7s %7s\n",
 		"pattern", "ours ms", "rg ms", "ratio", "ours cpu", "rg cpu", "ratio", "ours n", "rg n")
 	var mismatch []string
 	for _, p := range patterns {
@@ -90,7 +92,7 @@ func compare(dir, rg string, runs int) error {
 		}
 		ow, oc := ours.medians()
 		tw, tc := theirs.medians()
-		fmt.Printf("%-16s %8.1f %8.1f %6.2f   %8.1f %8.1f %6.2f   %7d %7d\n",
+		fmt.Fprintf(w, "%-16s %8.1f %8.1f %6.2f   %8.1f %8.1f %6.2f   %7d %7d\n",
 			p, ow, tw, ow/tw, oc, tc, oc/tc, ours.count, theirs.count)
 		if ours.count != theirs.count {
 			mismatch = append(mismatch, p)

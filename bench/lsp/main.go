@@ -174,6 +174,6 @@ func printTable(rs []startup, n int, note string) {
 	row("idle RSS after initialize", rss, "MiB", "< 30 MB")
 	_ = w.Flush()
 	if note != "" {
-		fmt.Println(note)
+		fmt.Fprintln(os.Stdout, note)
 	}
 }
