@@ -7,10 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
 
@@ -18,42 +18,16 @@ import (
 var daemonBinary string
 
 func TestMain(m *testing.M) {
-	os.Exit(runTests(m))
+	os.Exit(lsptest.RunWithDaemon(m, filepath.Join("..", ".."), &daemonBinary))
 }
 
-func runTests(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "agent-lsp-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "e2e:", err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	daemonBinary = filepath.Join(dir, "agent-lsp")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	build := exec.CommandContext(ctx, "go", "build", "-o", daemonBinary, "./cmd/agent-lsp")
-	build.Dir = filepath.Join("..", "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "e2e: building agent-lsp: %v\n%s", err, out)
-		return 1
-	}
-	return m.Run()
-}
-
-// requirePeer returns the path of a client program, or skips the test when
-// it is not installed: CI installs every peer (scripts/install-test-peers),
-// so there a missing one fails instead.
-func requirePeer(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is not installed (scripts/install-test-peers installs it): %v", name, err)
-		}
-		t.Skipf("%s is not installed (run scripts/install-test-peers): %v", name, err)
-	}
-	return p
-}
+// Shared with the editors' end-to-end tests.
+var (
+	requirePeer = lsptest.RequirePeer
+	isolatedEnv = lsptest.IsolatedEnv
+	workspace   = lsptest.Workspace
+	tail        = lsptest.Tail
+)
 
 // daemon is one daemon's command line against a fake model, logging to a
 // file that is shown when the test fails.
@@ -76,45 +50,6 @@ func newDaemon(t *testing.T, model *providertest.Server, extra ...string) daemon
 	args := []string{daemonBinary, "--provider", "openai", "--base-url", model.OpenAIBaseURL(),
 		"--api-key-env", "none", "--thinking=false", "--log-file", logFile}
 	return daemon{args: append(args, extra...), logFile: logFile}
-}
-
-// tail keeps the last n lines of b.
-func tail(b []byte, n int) string {
-	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
-}
-
-// workspace makes a workspace folder holding files.
-func workspace(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
-
-// isolatedEnv is the environment of a client program: its own HOME and
-// XDG directories (Neovim writes logs, shada and swap files there), the
-// PATH, and nothing else of ours.
-func isolatedEnv(t *testing.T) []string {
-	t.Helper()
-	home := t.TempDir()
-	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8",
-		"NVIM_LOG_FILE=" + filepath.Join(home, "nvim.log")}
-	for _, d := range []string{"CONFIG_HOME", "DATA_HOME", "STATE_HOME", "CACHE_HOME", "RUNTIME_DIR"} {
-		dir := filepath.Join(home, strings.ToLower(d))
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			t.Fatal(err)
-		}
-		env = append(env, "XDG_"+d+"="+dir)
-	}
-	return env
 }
 
 // runPeer runs a client program to its end within timeout and returns its

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
 
@@ -23,88 +24,17 @@ var daemonBinary string
 var repoRoot = filepath.Join("..", "..", "..")
 
 func TestMain(m *testing.M) {
-	os.Exit(runTests(m))
+	os.Exit(lsptest.RunWithDaemon(m, repoRoot, &daemonBinary))
 }
 
-func runTests(m *testing.M) int {
-	// A binary built elsewhere (a release, or a tree other helpers are
-	// not editing) can be tested as it is.
-	if bin := os.Getenv("AGENT_LSP_E2E_BINARY"); bin != "" {
-		daemonBinary = bin
-		return m.Run()
-	}
-	dir, err := os.MkdirTemp("", "agent-lsp-nvim-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "e2e:", err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	daemonBinary = filepath.Join(dir, "agent-lsp")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	build := exec.CommandContext(ctx, "go", "build", "-o", daemonBinary, "./cmd/agent-lsp")
-	build.Dir = repoRoot
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "e2e: building agent-lsp: %v\n%s", err, out)
-		return 1
-	}
-	return m.Run()
-}
+// Shared with the daemon's end-to-end tests.
+var (
+	isolatedEnv = lsptest.IsolatedEnv
+	workspace   = lsptest.Workspace
+	tail        = lsptest.Tail
+)
 
-// requireNvim returns Neovim's path, or skips the test when it is not
-// installed: CI installs it (scripts/install-test-peers), so there a
-// missing one fails instead.
-func requireNvim(t *testing.T) string {
-	t.Helper()
-	p, err := exec.LookPath("nvim")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("nvim is not installed (scripts/install-test-peers installs it): %v", err)
-		}
-		t.Skipf("nvim is not installed (run scripts/install-test-peers): %v", err)
-	}
-	return p
-}
-
-// tail keeps the last n lines of b.
-func tail(b []byte, n int) string {
-	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
-}
-
-// workspace makes a workspace folder holding files.
-func workspace(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
-
-// isolatedEnv is Neovim's environment (and so the daemon's): its own HOME
-// and XDG directories (Neovim writes logs, shada and swap files there; the
-// daemon stores sessions under XDG_STATE_HOME), the PATH, and nothing else
-// of ours.
-func isolatedEnv(t *testing.T) []string {
-	t.Helper()
-	home := t.TempDir()
-	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8",
-		"NVIM_LOG_FILE=" + filepath.Join(home, "nvim.log")}
-	for _, d := range []string{"CONFIG_HOME", "DATA_HOME", "STATE_HOME", "CACHE_HOME", "RUNTIME_DIR"} {
-		dir := filepath.Join(home, strings.ToLower(d))
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			t.Fatal(err)
-		}
-		env = append(env, "XDG_"+d+"="+dir)
-	}
-	return env
-}
+func requireNvim(t *testing.T) string { return lsptest.RequirePeer(t, "nvim") }
 
 // scenario is one run of a Lua scenario script in headless Neovim.
 type scenario struct {
