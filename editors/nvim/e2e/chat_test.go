@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
@@ -46,9 +47,13 @@ func TestChatStreamsIntoChatBuffer(t *testing.T) {
 	model := providertest.NewServer(t, providertest.Script{
 		{Reasoning: reasoning, ToolCalls: []providertest.Call{{ID: "call_read", Name: "read_file", Arguments: `{"path":"main.go"}`}},
 			Usage: provider.Usage{PromptTokens: 900, CompletionTokens: 40}},
-		{Text: answer, Usage: provider.Usage{PromptTokens: 1000, CompletionTokens: 25, CachedTokens: 896}},
+		// The answer pauses after its first line (the role chunk and two
+		// 13-rune deltas), so the test sees it in the chat while the prompt
+		// still runs, however fast the machine.
+		{Text: answer, Usage: provider.Usage{PromptTokens: 1000, CompletionTokens: 25, CachedTokens: 896},
+			Fault: &providertest.Fault{StallAfterFrames: 3, Stall: 400 * time.Millisecond}},
 		{Text: second, Usage: provider.Usage{PromptTokens: 1100, CompletionTokens: 5, CachedTokens: 1024}},
-	})
+	}, providertest.WithDeltaSize(13))
 	root := workspace(t, map[string]string{"main.go": greetBefore})
 	var rep chatReport
 	scenario{script: "chat.lua", root: root, model: model, config: map[string]any{
