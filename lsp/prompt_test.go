@@ -60,7 +60,7 @@ func TestInitializeResult(t *testing.T) {
 	}
 }
 
-// A prompt streams its text as coalesced deltas with consecutive seq
+// A prompt streams its text as (possibly coalesced) deltas with consecutive seq
 // numbers, ends each model call with round_end, reports progress on a
 // token the server created, and answers with the final text and usage.
 func TestPromptStreamsTextBothDialects(t *testing.T) {
@@ -87,10 +87,10 @@ func TestPromptStreamsTextBothDialects(t *testing.T) {
 			if last.Kind != "round_end" || last.StopReason != "end_turn" || last.Usage != usage {
 				t.Errorf("last update = %+v", last)
 			}
-			// The fake streams 1–8 byte deltas: hundreds of them, coalesced.
-			if n := len(us); n > 40 {
-				t.Errorf("%d updates for one short answer: deltas were not coalesced", n)
-			}
+			// How many deltas share an update depends on how fast the
+			// client reads (they merge only while a write is in progress);
+			// updates_internal_test.go checks the merging deterministically.
+			t.Logf("%d updates for %d bytes of text", len(us), len(answerText))
 			tokens := s.ed.ProgressTokens()
 			if len(tokens) != 1 {
 				t.Fatalf("progress tokens created = %v", tokens)
