@@ -31,6 +31,16 @@ func Dialect(name string) (provider.Dialect, error) {
 	return nil, fmt.Errorf("unknown provider %q: want \"openai\" or \"anthropic\"", name)
 }
 
+// DialectFor returns the dialect of cfg, adjusted to its server: OpenAI's
+// own endpoints get no DeepSeek thinking fields (they refuse unknown
+// parameters).
+func DialectFor(cfg provider.Config) (provider.Dialect, error) {
+	if cfg.Provider == openai.Name && openai.RejectsThinkingFields(cfg.BaseURL) {
+		return openai.NewDialect(openai.WithoutThinkingFields()), nil
+	}
+	return Dialect(cfg.Provider)
+}
+
 // Options are the extras of a connection beyond its Config.
 type Options struct {
 	// Getenv reads the environment (the API key); nil: no variable is set.
@@ -60,7 +70,7 @@ func New(cfg provider.Config, o Options) (provider.Provider, func() error, error
 	if err := cfg.Validate(); err != nil {
 		return nil, noop, err
 	}
-	dialect, err := Dialect(cfg.Provider)
+	dialect, err := DialectFor(cfg)
 	if err != nil {
 		return nil, noop, err
 	}

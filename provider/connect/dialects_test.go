@@ -185,3 +185,28 @@ func assemble(events []provider.Event) provider.Message {
 	}
 	return m
 }
+
+// The openai preset's endpoint gets requests without DeepSeek's thinking
+// switch; DeepSeek's keeps it.
+func TestDialectForAdjustsToTheServer(t *testing.T) {
+	req := provider.Request{Model: "m", Messages: []provider.Message{{Role: provider.RoleUser, Text: "hi"}},
+		Thinking: provider.Thinking{Enabled: true, Effort: "high"}}
+	for base, wantThinking := range map[string]bool{
+		"https://api.openai.com/v1": false,
+		"https://api.deepseek.com":  true,
+	} {
+		cfg := provider.DefaultConfig("openai")
+		cfg.BaseURL = base
+		d, err := connect.DialectFor(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := d.Encode(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(body), `"thinking"`); got != wantThinking {
+			t.Errorf("%s: thinking field sent = %v, want %v", base, got, wantThinking)
+		}
+	}
+}

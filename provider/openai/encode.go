@@ -21,7 +21,7 @@ type wireRequest struct {
 	StreamOptions   wireStreamOptions `json:"stream_options"`
 	MaxTokens       int               `json:"max_tokens,omitempty"`
 	Tools           []wireTool        `json:"tools,omitempty"`
-	Thinking        wireThinking      `json:"thinking"`
+	Thinking        *wireThinking     `json:"thinking,omitempty"`
 	ReasoningEffort string            `json:"reasoning_effort,omitempty"`
 }
 
@@ -71,7 +71,7 @@ type wireCallFunction struct {
 const emptyObject = "{}"
 
 // Encode builds the streaming request body for req.
-func (dialect) Encode(req provider.Request) ([]byte, error) {
+func (d dialect) Encode(req provider.Request) ([]byte, error) {
 	model := req.Model
 	if model == "" {
 		model = DefaultModel
@@ -83,11 +83,13 @@ func (dialect) Encode(req provider.Request) ([]byte, error) {
 		Stream:        true,
 		StreamOptions: wireStreamOptions{IncludeUsage: true},
 		MaxTokens:     max(req.MaxTokens, 0),
-		Thinking:      wireThinking{Type: "disabled"},
 	}
-	if req.Thinking.Enabled {
-		body.Thinking.Type = "enabled"
-		body.ReasoningEffort = req.Thinking.Effort
+	if !d.noThinking {
+		body.Thinking = &wireThinking{Type: "disabled"}
+		if req.Thinking.Enabled {
+			body.Thinking.Type = "enabled"
+			body.ReasoningEffort = req.Thinking.Effort
+		}
 	}
 	for i := range req.Tools {
 		t := &req.Tools[i]

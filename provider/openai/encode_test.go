@@ -280,3 +280,38 @@ func TestDialectBasics(t *testing.T) {
 		}
 	}
 }
+
+// OpenAI's own API refuses DeepSeek's thinking parameters with 400, so the
+// dialect for it leaves them out, whether thinking is asked for or not.
+func TestEncodeWithoutThinkingFields(t *testing.T) {
+	for _, enabled := range []bool{false, true} {
+		req := provider.Request{Model: "gpt-4.1", Messages: []provider.Message{{Role: provider.RoleUser, Text: "hi"}},
+			Thinking: provider.Thinking{Enabled: enabled, Effort: "high"}}
+		with, err := NewDialect().Encode(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		without, err := NewDialect(WithoutThinkingFields()).Encode(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(with), `"thinking":`) {
+			t.Errorf("the default dialect dropped the thinking switch: %s", with)
+		}
+		if strings.Contains(string(without), `"thinking"`) || strings.Contains(string(without), `"reasoning_effort"`) {
+			t.Errorf("thinking fields sent to a server that refuses them: %s", without)
+		}
+	}
+	for url, want := range map[string]bool{
+		"https://api.openai.com/v1":            true,
+		"https://myco.openai.azure.com/openai": true,
+		"https://api.deepseek.com":             false,
+		"http://localhost:11434/v1":            false,
+		"https://openrouter.ai/api/v1":         false,
+		"::not a url":                          false,
+	} {
+		if got := RejectsThinkingFields(url); got != want {
+			t.Errorf("RejectsThinkingFields(%q) = %v, want %v", url, got, want)
+		}
+	}
+}

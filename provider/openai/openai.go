@@ -8,6 +8,8 @@ package openai
 
 import (
 	"net/http"
+	"net/url"
+	"strings"
 
 	"github.com/agent-lsp/agent-lsp/provider"
 )
@@ -27,9 +29,37 @@ const (
 
 // NewDialect returns the Chat Completions dialect. It holds no state: one
 // value serves any number of concurrent requests.
-func NewDialect() provider.Dialect { return dialect{} }
+func NewDialect(opts ...Option) provider.Dialect {
+	var d dialect
+	for _, o := range opts {
+		o(&d)
+	}
+	return d
+}
 
-type dialect struct{}
+// Option adjusts the dialect to a server.
+type Option func(*dialect)
+
+// WithoutThinkingFields leaves DeepSeek's thinking switch
+// ("thinking", "reasoning_effort") out of every request: OpenAI's own API
+// (and Azure's) answer 400 to a parameter they do not know, and their
+// models reason, or not, by themselves.
+func WithoutThinkingFields() Option { return func(d *dialect) { d.noThinking = true } }
+
+// RejectsThinkingFields reports whether the server at baseURL is one that
+// refuses DeepSeek's thinking parameters (see WithoutThinkingFields).
+func RejectsThinkingFields(baseURL string) bool {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return false
+	}
+	host := strings.ToLower(u.Hostname())
+	return host == "api.openai.com" || strings.HasSuffix(host, ".openai.azure.com")
+}
+
+type dialect struct {
+	noThinking bool
+}
 
 func (dialect) Name() string { return Name }
 
