@@ -21,6 +21,11 @@ type ModelSettings struct {
 	// of Model (a user's preset may know better).
 	Pricing       *Pricing
 	ContextWindow int
+	// Record, when set, is the connection as plain non-secret data: it is
+	// stored with the session (ModelRecordOf, ModelRecord.Settings), and
+	// StoredModel gives it back after a resume. A switch without one is
+	// stored as "the configured model".
+	Record *ModelRecord
 }
 
 // modelState is the session's current model and what follows from it.
@@ -34,7 +39,8 @@ type modelState struct {
 // endpoint); it takes effect at the next model call. The budget and the
 // price table follow the new model unless the session's Config fixed them.
 // The calibration of the estimate is dropped: the new model counts tokens
-// with its own tokenizer.
+// with its own tokenizer. With a Store, a change of the stored model is
+// written at once when no prompt runs, else with the running prompt's round.
 func (s *Session) SetModel(m ModelSettings) error {
 	if m.Provider == nil {
 		return errors.New("set model: no provider")
@@ -43,7 +49,6 @@ func (s *Session) SetModel(m ModelSettings) error {
 		return errors.New("set model: no model name")
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	st := modelState{ModelSettings: m, budget: s.cfg.Budget, pricing: *s.cfg.Pricing}
 	if !s.budgetFixed {
 		st.budget = DefaultBudget(m.Model)
@@ -59,6 +64,16 @@ func (s *Session) SetModel(m ModelSettings) error {
 	}
 	s.model = st
 	s.calib.invalidate()
+	rec := recordOf(m)
+	changed := !sameRecord(s.storedModel, rec)
+	s.storedModel = rec
+	if changed && s.cfg.Store != nil {
+		s.pending = append(s.pending, record{Type: recModel, Connection: rec})
+	}
+	s.mu.Unlock()
+	if changed {
+		s.commitIdle()
+	}
 	return nil
 }
 

@@ -97,6 +97,10 @@ type Session struct {
 	// the session is no longer persisted (a half-written batch must not be
 	// followed by more).
 	started, storeFailed bool
+
+	// storedModel is the model record stored with the session (nil: the
+	// configured model); see ModelSettings.Record. Guarded by mu.
+	storedModel *ModelRecord
 }
 
 // NewSession starts a conversation whose first message is the system
@@ -116,7 +120,9 @@ func NewSession(cfg Config, systemPrompt string) *Session {
 // ResumeSession loads the stored session id from cfg.Store: its history as
 // of the last complete round, its usage totals and its calibration. The
 // stored system prompt is kept, so the resumed requests share their prefix
-// with the ones before the restart.
+// with the ones before the restart. The session talks to cfg's model: when
+// it was switched to another one, StoredModel returns that model's record
+// for the front end to reconnect it.
 func ResumeSession(cfg Config, id string) (*Session, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("resume session: no session store configured")
@@ -131,6 +137,7 @@ func ResumeSession(cfg Config, id string) (*Session, error) {
 	s := newSession(cfg)
 	s.id, s.history, s.totals, s.calib, s.started = id, l.history, l.totals, l.calib, true
 	s.plan = l.plan
+	s.storedModel = l.model
 	s.cp.list = validCheckpoints(l.cps, len(l.history))
 	if l.header.Created != nil {
 		s.created = *l.header.Created

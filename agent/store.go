@@ -31,6 +31,7 @@ import (
 //	{"type":"usage","usage":{…},"cost":…,"time":…,"promptMessages":N}
 //	{"type":"compaction","beforeTokens":…,"afterTokens":…,"history":[…]}
 //	{"type":"mode","mode":"plan"}
+//	{"type":"model","connection":{"provider":…,"model":…,"baseURL":…,"apiKeyEnv":…}}  (no connection: the configured model)
 //	{"type":"plan","items":[{"content":…,"status":…}]}
 //	{"type":"checkpoint","checkpoint":{"id":…,"prompt":…,"createdAt":…,"historyLen":N,"files":[…]}}
 //	{"type":"rewind","checkpointId":…}
@@ -42,7 +43,8 @@ import (
 // A compaction record holds the whole new history, which replaces the one
 // built so far. A checkpoint record carries the files changed since the
 // last one of that checkpoint (merged by path); a rewind record drops that
-// checkpoint and the later ones. Nothing in the file comes from the provider's configuration:
+// checkpoint and the later ones. Of the provider's configuration only a
+// model record's plain settings are written (the key variable's name):
 // the API key is never written.
 
 const (
@@ -52,6 +54,7 @@ const (
 	recCompaction = "compaction"
 	recCommit     = "commit"
 	recMode       = "mode"
+	recModel      = "model"
 	recPlan       = "plan"
 	recCheckpoint = "checkpoint"
 	recRewind     = "rewind"
@@ -79,6 +82,8 @@ type record struct {
 	History      []provider.Message `json:"history,omitempty"`
 	// mode
 	Mode Mode `json:"mode,omitempty"`
+	// model: the connection switched to (nil: the configured model)
+	Connection *ModelRecord `json:"connection,omitempty"`
 	// plan: the whole list (none: the plan was cleared)
 	Items []tools.TodoItem `json:"items,omitempty"`
 	// checkpoint
@@ -259,7 +264,8 @@ type loaded struct {
 	history []provider.Message
 	totals  Totals
 	calib   calibration
-	mode    Mode // "" when none was stored
+	mode    Mode         // "" when none was stored
+	model   *ModelRecord // nil when none was stored
 	plan    []tools.TodoItem
 	cps     []*Checkpoint
 }
@@ -354,6 +360,12 @@ func (l *loaded) apply(r record) {
 	case recMode:
 		if slices.Contains(Modes, r.Mode) {
 			l.mode = r.Mode
+		}
+	case recModel:
+		l.model = nil
+		if r.Connection != nil {
+			c := *r.Connection
+			l.model = &c
 		}
 	case recPlan:
 		l.plan = slices.Clone(r.Items)

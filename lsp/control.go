@@ -118,6 +118,9 @@ type (
 		Provider string `json:"provider"`
 		Model    string `json:"model"`
 		BaseURL  string `json:"baseURL"`
+		// Message says why the model changed when the user did not ask
+		// for it: a resumed session's stored model could not be reached.
+		Message string `json:"message,omitempty"`
 	}
 	planUpdate struct {
 		updateHeader

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.uber.org/zap"
 
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/provider"
@@ -186,7 +187,9 @@ func (s *server) switchModel(sess *session, p setModelParams) (*currentModel, er
 	if err != nil {
 		return nil, jsonrpc2.Errorf(codeRequestFailed, "cannot switch the model: %v", err)
 	}
-	m := agent.ModelSettings{Provider: client, Model: cfg.Model, MaxTokens: cfg.MaxTokens, Thinking: cfg.ThinkingOption()}
+	// The record stores the switch with the session (never the key, only
+	// the name of its variable): restoreModel reconnects it after a restart.
+	m := agent.ModelRecordOf(cfg).Settings(client)
 	if preset != nil && preset.Source == "options" {
 		m.ContextWindow = preset.ContextWindow
 		if preset.Prices != nil {
@@ -199,6 +202,38 @@ func (s *server) switchModel(sess *session, p setModelParams) (*currentModel, er
 	s.control.setSessionModel(sess.id, cfg)
 	s.sendControlUpdate(sess, "model", &modelUpdate{Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL})
 	return &currentModel{Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL}, nil
+}
+
+// restoreModel reconnects a resumed session to the model it was switched
+// to, as stored with it. When that fails (the key's variable is not set in
+// this daemon's environment, the stored settings are no longer valid), the
+// session talks to the configured model, and the user is told by a model
+// update that carries the reason; the stored choice stays, for a later
+// daemon that can reach it.
+func (s *server) restoreModel(sess *session) {
+	rec, ok := sess.agent.StoredModel()
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	base := s.settings.model
+	s.mu.Unlock()
+	cfg := rec.Config(base)
+	client, err := s.newModel(cfg)
+	if err == nil {
+		err = sess.agent.SetModel(rec.Settings(client))
+	}
+	if err == nil {
+		s.control.setSessionModel(sess.id, cfg)
+		s.log.Info("session model restored", zap.String("session", sess.id),
+			zap.String("provider", cfg.Provider), zap.String("model", cfg.Model))
+		return
+	}
+	s.log.Warn("session model cannot be restored: the configured model is used", zap.String("session", sess.id),
+		zap.String("provider", cfg.Provider), zap.String("model", cfg.Model), zap.Error(err))
+	msg := fmt.Sprintf("the session's model %s (%s, %s) cannot be used now: %v; the session talks to the configured model %s until it is switched again",
+		cfg.Model, cfg.Provider, cfg.BaseURL, err, base.Model)
+	s.sendControlUpdate(sess, "model", &modelUpdate{Provider: base.Provider, Model: base.Model, BaseURL: base.BaseURL, Message: msg})
 }
 
 // describeModels is the text of a bare /model: the current model and the presets.

@@ -70,6 +70,7 @@ func (st *sessionStore) lookup(id string) (*session, error) {
 		created = info.UpdatedAt
 	}
 	sess := newSession(a, info.Title, created, info.UpdatedAt)
+	st.s.restoreModel(sess) // before any request can reach it
 	st.add(sess)
 	st.s.log.Info("session resumed", zap.String("session", id), zap.Int("messages", len(a.History())))
 	return sess, nil

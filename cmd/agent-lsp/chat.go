@@ -137,6 +137,12 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 	}
 	ctl := &chatControl{session: session, ws: ws, docs: acfg.Env.Docs, cfg: cfg,
 		opts: connect.Options{Getenv: os.Getenv, RawDump: rawDump, Logger: log}}
+	// A replayed run answers from its file whatever the model: it keeps it.
+	if f.replay == "" {
+		if note := ctl.restoreModel(); note != "" {
+			fmt.Fprintln(progress, note)
+		}
+	}
 	return &chat{session: session, ctl: ctl, approver: approverTTY,
 		closeAll: func() error { return errors.Join(ctl.close(), closeAll()) }}, nil
 }

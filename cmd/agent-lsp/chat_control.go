@@ -79,14 +79,40 @@ func (c *chatControl) setModel(arg string) (string, bool, error) {
 	if err != nil {
 		return "", true, fmt.Errorf("model %s: %w", cfg.Model, err)
 	}
-	if err := c.session.SetModel(agent.ModelSettings{Provider: p, Model: cfg.Model,
-		MaxTokens: cfg.MaxTokens, Thinking: cfg.ThinkingOption()}); err != nil {
+	// The record stores the switch with the session (the key's variable by
+	// name, never the key): --resume and --continue reconnect it.
+	if err := c.session.SetModel(agent.ModelRecordOf(cfg).Settings(p)); err != nil {
 		_ = closeModel()
 		return "", true, err
 	}
 	c.closers = append(c.closers, closeModel)
 	c.cfg = cfg
 	return fmt.Sprintf("model: %s (%s, %s), from the next request on", cfg.Model, cfg.Provider, cfg.BaseURL), true, nil
+}
+
+// restoreModel reconnects a resumed session to the model it was switched
+// to, as stored with it, and returns what to tell the user ("" when the
+// session was never switched). When that fails (the key's variable is not
+// set now), the session keeps the configured model and the line says why.
+func (c *chatControl) restoreModel() string {
+	rec, ok := c.session.StoredModel()
+	if !ok {
+		return ""
+	}
+	cfg := rec.Config(c.cfg)
+	p, closeModel, err := connect.New(cfg, c.opts)
+	if err == nil {
+		if err = c.session.SetModel(rec.Settings(p)); err != nil {
+			_ = closeModel()
+		}
+	}
+	if err != nil {
+		return fmt.Sprintf("the session's model %s (%s, %s) cannot be used now: %v; using %s (%s, %s) until /model switches again",
+			cfg.Model, cfg.Provider, cfg.BaseURL, err, c.cfg.Model, c.cfg.Provider, c.cfg.BaseURL)
+	}
+	c.closers = append(c.closers, closeModel)
+	c.cfg = cfg
+	return fmt.Sprintf("model: %s (%s, %s), as the session left it", cfg.Model, cfg.Provider, cfg.BaseURL)
 }
 
 // attach returns the prompt with the files it @mentions attached, and a
