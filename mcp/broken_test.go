@@ -55,7 +55,7 @@ func TestNonJSONLineOnStdoutMarksServerDown(t *testing.T) {
 	}
 }
 
-func TestServerExitingMidCallIsRestartedOnNextCall(t *testing.T) {
+func TestServerExitingMidCallIsRestarted(t *testing.T) {
 	t.Parallel()
 	m, reg := newTestManager(t)
 	m.backoffBase = time.Second // long enough that the next call surely falls inside it
@@ -66,7 +66,7 @@ func TestServerExitingMidCallIsRestartedOnNextCall(t *testing.T) {
 	if o.Status != tools.StatusFailed {
 		t.Fatalf("crash call = %s %q", o.Status, o.Output)
 	}
-	for _, want := range []string{"exit status 3", "simulated crash", "restarted on the next call"} {
+	for _, want := range []string{"exit status 3", "simulated crash", "restarted automatically"} {
 		if !strings.Contains(o.Output, want) {
 			t.Errorf("crash result %q lacks %q", o.Output, want)
 		}

@@ -16,9 +16,10 @@
 //
 // Lifecycle (Manager): servers start concurrently in the background; one
 // that fails, dies or stops answering is marked down, its calls fail with
-// the reason (exit status, last stderr lines) and it is restarted on the
-// next call after a backoff (1 s, 2 s, 4 s … 1 min); configuration errors
-// (a missing command) are not retried. tools/list_changed refreshes the
+// the reason (exit status, last stderr lines) at once, and a background job
+// restarts it after a backoff (1 s, 2 s, 4 s … 1 min, back to 1 s after a
+// successful start), mounting its tools when it comes up; configuration
+// errors (a missing command) are not retried. tools/list_changed refreshes the
 // registry. Each stdio server runs in its own process group, which Close
 // kills.
 package mcp

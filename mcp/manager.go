@@ -47,6 +47,7 @@ type Manager struct {
 	probeTimeout    time.Duration // liveness probe after a timed-out call
 	backoffBase     time.Duration
 	backoffMax      time.Duration
+	clock           clock // the backoff's time source
 	closeTimeout    time.Duration
 	// wrapTransport, when set, wraps every transport (tests log the wire).
 	wrapTransport func(server string, t sdk.Transport) sdk.Transport
@@ -73,6 +74,7 @@ func NewManager(reg *tools.Registry, roots []string, logger *zap.Logger) *Manage
 		probeTimeout:    5 * time.Second,
 		backoffBase:     time.Second,
 		backoffMax:      time.Minute,
+		clock:           systemClock{},
 		closeTimeout:    10 * time.Second,
 	}
 }
@@ -260,13 +262,13 @@ func (m *Manager) changed() {
 	}
 }
 
-// goBackground runs f as a job Close waits for; once Close has begun, no
-// new job starts.
-func (m *Manager) goBackground(f func()) {
+// goBackground runs f as a job Close waits for and reports whether it
+// did: once Close has begun, no new job starts.
+func (m *Manager) goBackground(f func()) bool {
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
-		return
+		return false
 	}
 	m.wg.Add(1)
 	m.mu.Unlock()
@@ -274,6 +276,7 @@ func (m *Manager) goBackground(f func()) {
 		defer m.wg.Done()
 		f()
 	}()
+	return true
 }
 
 // backoff is the wait before restart attempt n (1 s, 2 s, 4 s … 1 min).

@@ -32,19 +32,20 @@ type server struct {
 	prefix string // tool-name prefix, unique among servers
 	log    *zap.Logger
 
-	mu        sync.Mutex
-	state     State
-	c         *conn // nil when down
-	lastErr   string
-	permanent bool          // a configuration error: never restarted
-	failures  int           // consecutive, for the backoff
-	retryAt   time.Time     // no restart before this
-	dialing   chan struct{} // closed when the running connect attempt ends
-	closed    bool
-	protocol  string
-	adapters  map[string]*toolAdapter // exposed name → registered tool
-	prompts   []PromptInfo
-	pending   bool // a refresh is queued
+	mu         sync.Mutex
+	state      State
+	c          *conn // nil when down
+	lastErr    string
+	permanent  bool          // a configuration error: never restarted
+	failures   int           // consecutive, for the backoff
+	retryAt    time.Time     // no restart before this
+	dialing    chan struct{} // closed when the running connect attempt ends
+	recovering bool          // a background job is bringing the server back
+	closed     bool
+	protocol   string
+	adapters   map[string]*toolAdapter // exposed name → registered tool
+	prompts    []PromptInfo
+	pending    bool // a refresh is queued
 }
 
 func (s *server) timeout() time.Duration {
@@ -83,6 +84,7 @@ func (s *server) connectAndLoad(ctx context.Context) error {
 	if s.c == c {
 		s.state = StateReady
 		s.lastErr = ""
+		s.failures = 0 // the next failure waits the shortest backoff again
 	}
 	n := len(s.adapters)
 	s.mu.Unlock()
@@ -93,8 +95,8 @@ func (s *server) connectAndLoad(ctx context.Context) error {
 }
 
 // watch notices a server that goes away on its own (exits, closes stdout,
-// breaks the protocol) and marks it down; its tools stay registered so the
-// next call restarts it.
+// breaks the protocol) and marks it down; its tools stay registered while
+// it is restarted.
 func (s *server) watch(c *conn) {
 	err := c.session.Wait()
 	cause := errors.New("the connection ended")
@@ -104,7 +106,8 @@ func (s *server) watch(c *conn) {
 	s.drop(c, cause)
 }
 
-// failed records a failed connect attempt.
+// failed records a failed connect attempt and, unless retrying cannot
+// help, has the server restarted in the background after the backoff.
 func (s *server) failed(err error) {
 	var cfgErr *configError
 	s.mu.Lock()
@@ -112,14 +115,24 @@ func (s *server) failed(err error) {
 	s.lastErr = err.Error()
 	s.permanent = errors.As(err, &cfgErr)
 	s.failures++
-	s.retryAt = time.Now().Add(s.m.backoff(s.failures))
+	wait := s.m.backoff(s.failures)
+	s.retryAt = s.m.clock.Now().Add(wait)
+	permanent, closed := s.permanent, s.closed
 	s.mu.Unlock()
-	s.log.Warn("MCP server failed to start", zap.Error(err), zap.Bool("will_retry_on_next_call", !s.permanent))
+	if closed {
+		return // Close abandoned the attempt: nothing to report or retry
+	}
+	if permanent {
+		s.log.Warn("MCP server failed to start; a configuration error, not retried", zap.Error(err))
+	} else {
+		s.log.Warn("MCP server failed to start", zap.Error(err), zap.Duration("retry_in", wait))
+		s.recoverSoon()
+	}
 	s.m.changed()
 }
 
 // drop ends connection c (if it is still the current one, the server goes
-// down and is restarted on a later call) and returns the full reason: cause,
+// down and is restarted after the backoff) and returns the full reason: cause,
 // exit status, last stderr lines. Safe to call more than once.
 func (s *server) drop(c *conn, cause error) string {
 	exit := c.shutdown()
@@ -139,19 +152,21 @@ func (s *server) drop(c *conn, cause error) string {
 		s.state = StateDown
 		s.lastErr = msg
 		s.failures++
-		s.retryAt = time.Now().Add(s.m.backoff(s.failures))
+		s.retryAt = s.m.clock.Now().Add(s.m.backoff(s.failures))
 	}
 	closed := s.closed
 	s.mu.Unlock()
 	if current && !closed {
 		s.log.Warn("MCP server down", zap.String("reason", msg))
+		s.recoverSoon()
 		s.m.changed()
 	}
 	return msg
 }
 
 // session returns the live connection, restarting a server that is down
-// once its backoff has passed.
+// once its backoff has passed (the background recovery usually has by
+// then). Within the backoff it fails at once: a call never waits for it.
 func (s *server) session(ctx context.Context) (*conn, error) {
 	for {
 		s.mu.Lock()
@@ -176,27 +191,17 @@ func (s *server) session(ctx context.Context) (*conn, error) {
 			err := fmt.Errorf("MCP server %s is not available: %s (a configuration problem: it is not retried)", s.cfg.Name, s.lastErr)
 			s.mu.Unlock()
 			return nil, err
-		case time.Now().Before(s.retryAt):
+		case s.m.clock.Now().Before(s.retryAt):
 			err := fmt.Errorf("MCP server %s is down: %s; next restart attempt in %s",
-				s.cfg.Name, s.lastErr, time.Until(s.retryAt).Round(100*time.Millisecond))
+				s.cfg.Name, s.lastErr, s.retryAt.Sub(s.m.clock.Now()).Round(100*time.Millisecond))
 			s.mu.Unlock()
 			return nil, err
 		}
 		ch := make(chan struct{})
 		s.dialing, s.state = ch, StateStarting
 		s.mu.Unlock()
-		s.m.changed()
-		s.log.Info("restarting MCP server")
-		dctx, cancel := context.WithCancel(ctx)
-		stop := context.AfterFunc(s.m.ctx, cancel)
-		err := s.connectAndLoad(dctx)
-		stop()
-		cancel()
-		s.mu.Lock()
-		s.dialing = nil
-		close(ch)
-		s.mu.Unlock()
-		if err != nil {
+		s.log.Info("restarting MCP server for a call")
+		if err := s.restart(ctx, ch); err != nil {
 			return nil, fmt.Errorf("MCP server %s could not be restarted: %w", s.cfg.Name, err)
 		}
 	}
@@ -207,7 +212,7 @@ func (s *server) session(ctx context.Context) (*conn, error) {
 // server refusing (session fine); a timeout leaves the session usable but
 // probes whether the server still answers at all; anything else (EOF, a
 // stray non-JSON line, a broken frame) means the server is gone: it is
-// marked down and restarted on a later call.
+// marked down and restarted after the backoff.
 func (s *server) withSession(ctx context.Context, what string, f func(context.Context, *sdk.ClientSession) error) error {
 	c, err := s.session(ctx)
 	if err != nil {
@@ -232,7 +237,7 @@ func (s *server) withSession(ctx context.Context, what string, f func(context.Co
 		return fmt.Errorf("MCP server %s: %s timed out after %s", s.cfg.Name, what, s.timeout())
 	}
 	msg := s.drop(c, fmt.Errorf("%s failed: %w", what, err))
-	return fmt.Errorf("MCP server %s stopped working: %s; it will be restarted on the next call", s.cfg.Name, msg)
+	return fmt.Errorf("MCP server %s stopped working: %s; it will be restarted automatically", s.cfg.Name, msg)
 }
 
 // callTool calls one of the server's tools.
@@ -249,8 +254,8 @@ func (s *server) callTool(ctx context.Context, name string, args json.RawMessage
 }
 
 // probe checks, after a call timed out, that the server still answers a
-// trivial request; a server that does not is killed (and restarted on the
-// next call) rather than left to time out every call.
+// trivial request; a server that does not is killed (and restarted after
+// the backoff) rather than left to time out every call.
 func (s *server) probe(c *conn) {
 	ctx, cancel := context.WithTimeout(s.m.ctx, s.m.probeTimeout)
 	defer cancel()

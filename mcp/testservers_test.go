@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,6 +25,13 @@ const testServerEnv = "AGENT_LSP_MCP_TEST_SERVER"
 // grandchildPIDFileEnv names the file the "spawner" server writes its
 // grandchild's pid to.
 const grandchildPIDFileEnv = "AGENT_LSP_MCP_TEST_GRANDCHILD_PID_FILE"
+
+// flakyMarkerEnv names the file whose absence makes the "flaky" server
+// fail (it creates the file and exits); present, it runs flakyThenEnv's mode.
+const (
+	flakyMarkerEnv = "AGENT_LSP_MCP_TEST_FLAKY_MARKER"
+	flakyThenEnv   = "AGENT_LSP_MCP_TEST_FLAKY_THEN"
+)
 
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(testServerEnv); mode != "" {
@@ -72,6 +80,20 @@ func runTestServer(mode string) int {
 		err = brokenServer().Run(ctx, &sdk.StdioTransport{})
 	case "legacy":
 		err = legacyServer().Run(ctx, &sdk.StdioTransport{})
+	case "dies":
+		// Exits before saying anything: a server that cannot start.
+		fmt.Fprintln(os.Stderr, "fatal: cannot start (on purpose)")
+		return 4
+	case "flaky":
+		// Fails its first start, then works: a server whose start races
+		// something (a port, a lock, a package download).
+		marker := os.Getenv(flakyMarkerEnv)
+		if _, err := os.Stat(marker); err != nil {
+			_ = os.WriteFile(marker, nil, 0o644)
+			fmt.Fprintln(os.Stderr, "fatal: first start fails (on purpose)")
+			return 4
+		}
+		return runTestServer(os.Getenv(flakyThenEnv))
 	case "silent":
 		// Reads its input and never answers anything.
 		buf := make([]byte, 4096)
@@ -166,6 +188,15 @@ func legacyServer() *sdk.Server {
 // testServer is the config of the test binary as the given server.
 func testServer(name, mode string) ServerConfig {
 	return ServerConfig{Name: name, Type: TypeStdio, Command: os.Args[0], Env: map[string]string{testServerEnv: mode}, Source: "test"}
+}
+
+// flakyServer is the config of a server that fails its first start and
+// then runs as the given mode.
+func flakyServer(t *testing.T, name, then string) ServerConfig {
+	cfg := testServer(name, "flaky")
+	cfg.Env[flakyMarkerEnv] = filepath.Join(t.TempDir(), "started-once")
+	cfg.Env[flakyThenEnv] = then
+	return cfg
 }
 
 // processGone reports whether pid no longer runs (a zombie counts as gone:

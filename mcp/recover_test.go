@@ -1,0 +1,340 @@
+package mcp
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest"
+	"go.uber.org/zap/zaptest/observer"
+
+	"github.com/agent-lsp/agent-lsp/tools"
+)
+
+// fakeClock is a backoff clock that only moves when the test advances it,
+// and that reports every wait asked of it.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []fakeTimer
+	waits  chan time.Duration // every After's duration, in order
+}
+
+type fakeTimer struct {
+	at time.Time
+	ch chan time.Time
+}
+
+func newFakeClock() *fakeClock {
+	return &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), waits: make(chan time.Duration, 1000)}
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) After(d time.Duration) <-chan time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := make(chan time.Time, 1)
+	c.timers = append(c.timers, fakeTimer{at: c.now.Add(d), ch: ch})
+	c.fireLocked()
+	c.waits <- d
+	return ch
+}
+
+// Advance moves the clock on by d and fires the timers that are due.
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	c.fireLocked()
+}
+
+func (c *fakeClock) fireLocked() {
+	kept := c.timers[:0]
+	for _, tm := range c.timers {
+		if tm.at.After(c.now) {
+			kept = append(kept, tm)
+			continue
+		}
+		tm.ch <- c.now
+	}
+	c.timers = kept
+}
+
+// nextWait returns the duration of the next wait the manager asks for.
+func (c *fakeClock) nextWait(t *testing.T) time.Duration {
+	t.Helper()
+	select {
+	case d := <-c.waits:
+		return d
+	case <-time.After(20 * time.Second):
+		t.Fatal("the manager never waited for a backoff")
+		return 0
+	}
+}
+
+// useFakeClock gives m a fake clock and the production backoff (1 s … 1 min),
+// which the fake clock makes free.
+func useFakeClock(m *Manager) *fakeClock {
+	c := newFakeClock()
+	m.clock = c
+	m.backoffBase, m.backoffMax = time.Second, time.Minute
+	return c
+}
+
+// waitUntil waits, watching every state change, until cond holds.
+func waitUntil(t *testing.T, m *Manager, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		m.mu.Lock()
+		ch := m.stateCh
+		m.mu.Unlock()
+		if cond() {
+			return
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			t.Fatalf("never %s; status %+v", what, m.Status())
+		}
+	}
+}
+
+// recordStates notes the server's state at every change, consecutive
+// repeats dropped.
+func recordStates(m *Manager, name string) func() []State {
+	var mu sync.Mutex
+	var seen []State
+	m.OnChange(func() {
+		for _, st := range m.Status() {
+			if st.Name != name {
+				continue
+			}
+			mu.Lock()
+			if len(seen) == 0 || seen[len(seen)-1] != st.State {
+				seen = append(seen, st.State)
+			}
+			mu.Unlock()
+		}
+	})
+	return func() []State {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(seen)
+	}
+}
+
+func hasSubsequence(got, want []State) bool {
+	i := 0
+	for _, s := range got {
+		if i < len(want) && s == want[i] {
+			i++
+		}
+	}
+	return i == len(want)
+}
+
+// A server that fails its first start has no tool mounted, so no call can
+// ever restart it: the manager does, in the background, after the backoff.
+func TestServerFailingItsFirstStartComesUpWithoutACall(t *testing.T) {
+	t.Parallel()
+	m, reg := newTestManager(t)
+	clk := useFakeClock(m)
+	states := recordStates(m, "flaky")
+	m.Start(t.Context(), []ServerConfig{flakyServer(t, "flaky", "broken")})
+
+	if d := clk.nextWait(t); d != time.Second {
+		t.Errorf("first backoff = %s, want 1s", d)
+	}
+	st := statusOf(t, m, "flaky")
+	if st.State != StateDown || st.Tools != 0 || !strings.Contains(st.Error, "first start fails") {
+		t.Errorf("after the failed start: %+v, want down with the stderr line and no tools", st)
+	}
+	s, _ := m.server("flaky")
+	start := time.Now()
+	if _, err := s.session(t.Context()); err == nil || !strings.Contains(err.Error(), "next restart attempt in 1s") {
+		t.Errorf("a call during the backoff = %v", err)
+	}
+	if el := time.Since(start); el > time.Second {
+		t.Errorf("a call during the backoff took %s, want an immediate answer", el)
+	}
+
+	clk.Advance(time.Second)
+	waitUntil(t, m, "ready with tools", func() bool {
+		st := statusOf(t, m, "flaky")
+		return st.State == StateReady && st.Tools > 0
+	})
+	if _, ok := reg.Lookup("mcp__flaky__ok"); !ok {
+		t.Fatal("mcp__flaky__ok not mounted after the background restart")
+	}
+	if got, want := states(), []State{StateDown, StateStarting, StateReady}; !hasSubsequence(got, want) {
+		t.Errorf("states seen by OnChange = %v, want %v in order", got, want)
+	}
+	if st := statusOf(t, m, "flaky"); st.Error != "" || st.ProtocolVersion == "" {
+		t.Errorf("ready status = %+v", st)
+	}
+	first := pidOf(t, m, "flaky")
+	if o := call(t, reg, "mcp__flaky__ok", `{}`); o.Status != tools.StatusCompleted {
+		t.Fatalf("call after the background restart = %s %q", o.Status, o.Output)
+	}
+
+	// The successful start reset the backoff: a crash waits 1 s, not 2 s,
+	// and the server comes back, again without a call.
+	if o := call(t, reg, "mcp__flaky__crash", `{}`); o.Status != tools.StatusFailed {
+		t.Fatalf("crash call = %s %q", o.Status, o.Output)
+	}
+	if d := clk.nextWait(t); d != time.Second {
+		t.Errorf("backoff after a crash following a successful start = %s, want 1s", d)
+	}
+	if st := statusOf(t, m, "flaky"); st.State != StateDown || st.Tools == 0 {
+		t.Errorf("after the crash: %+v, want down with its tools still mounted", st)
+	}
+	clk.Advance(time.Second)
+	waitUntil(t, m, "ready again", func() bool { return statusOf(t, m, "flaky").State == StateReady })
+	if second := pidOf(t, m, "flaky"); second == first {
+		t.Errorf("pid %d unchanged after the restart", second)
+	}
+	waitGone(t, first)
+}
+
+// A server that never starts is retried at 1 s, 2 s, 4 s … capped at 1 min,
+// every failed process gone.
+func TestBackgroundRestartBacksOffUpToAMinute(t *testing.T) {
+	t.Parallel()
+	m, _ := newTestManager(t)
+	clk := useFakeClock(m)
+	var pids []int
+	m.wrapTransport = recordPIDs(&pids)
+	m.Start(t.Context(), []ServerConfig{testServer("dead", "dies")})
+
+	want := []time.Duration{1, 2, 4, 8, 16, 32, 60, 60}
+	for i, w := range want {
+		d := clk.nextWait(t)
+		if d != w*time.Second {
+			t.Errorf("wait %d = %s, want %s", i+1, d, w*time.Second)
+		}
+		if st := statusOf(t, m, "dead"); st.State != StateDown || !strings.Contains(st.Error, "exit status 4") {
+			t.Errorf("during wait %d: %+v", i+1, st)
+		}
+		if i < len(want)-1 {
+			clk.Advance(d)
+		}
+	}
+	// Nothing runs until the last wait is over: one process per attempt.
+	if len(pids) != len(want) {
+		t.Errorf("%d processes started, want %d", len(pids), len(want))
+	}
+	for _, pid := range pids {
+		waitGone(t, pid)
+	}
+}
+
+// A configuration error is never retried, in the background or not; a
+// server that merely fails is, which shows the count can tell them apart.
+func TestOnlyFailuresThatMayPassAreRetried(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name     string
+		cfg      ServerConfig
+		retried  bool
+		errorHas string
+	}{
+		{"missing command", ServerConfig{Name: "ghost", Type: TypeStdio, Command: "/nonexistent/mcp-server-ghost"}, false, "no such file"},
+		{"missing working directory", ServerConfig{Name: "nowhere", Type: TypeStdio, Command: "true", Cwd: "/nonexistent/dir"}, false, "working directory"},
+		{"server exiting at start", testServer("dead", "dies"), true, "exit status 4"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			core, logs := observer.New(zapcore.InfoLevel)
+			reg := tools.NewRegistry()
+			m := NewManager(reg, nil, zap.New(zapcore.NewTee(zaptest.NewLogger(t).Core(), core)))
+			m.backoffBase, m.backoffMax = 10*time.Millisecond, 20*time.Millisecond
+			t.Cleanup(func() {
+				if err := m.Close(); err != nil {
+					t.Errorf("Close: %v", err)
+				}
+			})
+			attempts := func() int {
+				return logs.FilterMessageSnippet("MCP server failed to start").Len()
+			}
+			m.Start(t.Context(), []ServerConfig{tc.cfg})
+			if tc.retried {
+				waitUntil(t, m, "retried twice", func() bool { return attempts() >= 3 })
+			} else {
+				// Twenty backoffs' worth of time: a retry would have come.
+				time.Sleep(400 * time.Millisecond)
+				if n := attempts(); n != 1 {
+					t.Errorf("%d start attempts, want exactly 1", n)
+				}
+			}
+			if st := statusOf(t, m, tc.cfg.Name); st.State != StateDown || !strings.Contains(st.Error, tc.errorHas) {
+				t.Errorf("status = %+v, want down with %q", st, tc.errorHas)
+			}
+		})
+	}
+}
+
+// Close ends the background restarts at once, whether they are waiting
+// out a one-minute backoff or connecting to a server that never answers,
+// and leaves no process behind.
+func TestCloseStopsBackgroundRestarts(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name  string
+		cfg   func(t *testing.T) ServerConfig
+		ready func(t *testing.T, m *Manager, clk *fakeClock) // brings the manager to the moment of Close
+	}{
+		{"waiting out the backoff", func(*testing.T) ServerConfig { return testServer("srv", "dies") },
+			func(t *testing.T, m *Manager, clk *fakeClock) {
+				for range 7 { // up to the one-minute cap
+					clk.Advance(clk.nextWait(t))
+				}
+				if d := clk.nextWait(t); d != time.Minute {
+					t.Errorf("wait = %s, want 1m", d)
+				}
+			}},
+		{"connecting to a server that hangs", func(t *testing.T) ServerConfig { return flakyServer(t, "srv", "silent") },
+			func(t *testing.T, m *Manager, clk *fakeClock) {
+				clk.Advance(clk.nextWait(t))
+				waitUntil(t, m, "restarting", func() bool { return statusOf(t, m, "srv").State == StateStarting })
+			}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m := NewManager(tools.NewRegistry(), nil, zaptest.NewLogger(t))
+			clk := useFakeClock(m)
+			var pids []int
+			m.wrapTransport = recordPIDs(&pids)
+			m.Start(t.Context(), []ServerConfig{tc.cfg(t)})
+			tc.ready(t, m, clk)
+
+			start := time.Now()
+			if err := m.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if el := time.Since(start); el > 3*time.Second {
+				t.Errorf("Close took %s", el)
+			}
+			if len(pids) == 0 {
+				t.Fatal("no process was started")
+			}
+			for _, pid := range pids { // Close waited for the jobs that recorded them
+				waitGone(t, pid)
+			}
+			if st := statusOf(t, m, "srv"); st.State != StateDown {
+				t.Errorf("status after Close = %+v", st)
+			}
+		})
+	}
+}
