@@ -132,24 +132,27 @@ type (
 	}
 )
 
-// sendControlUpdate numbers and sends one update of a control kind. Sent
-// outside a prompt's listener: between prompts it is in order; while a
-// prompt streams, it takes the next number like any other update.
+// sendControlUpdate numbers and sends one update of a control kind,
+// outside a prompt's listener; numbering and sending are one step
+// (session.sendUpdate), so it keeps seq order with a streaming prompt's
+// updates.
 func (s *server) sendControlUpdate(sess *session, kind string, u any) {
-	h := updateHeader{SessionID: sess.id, Seq: sess.nextSeq(), Kind: kind}
-	switch u := u.(type) {
-	case *modeUpdate:
-		u.updateHeader = h
-	case *modelUpdate:
-		u.updateHeader = h
-	case *planUpdate:
-		u.updateHeader = h
-	case *mentionUpdate:
-		u.updateHeader = h
-	default:
-		panic(fmt.Sprintf("sendControlUpdate: %T", u))
-	}
-	s.notify("agent/update", u)
+	sess.sendUpdate(s, func(seq int64) any {
+		h := updateHeader{SessionID: sess.id, Seq: seq, Kind: kind}
+		switch u := u.(type) {
+		case *modeUpdate:
+			u.updateHeader = h
+		case *modelUpdate:
+			u.updateHeader = h
+		case *planUpdate:
+			u.updateHeader = h
+		case *mentionUpdate:
+			u.updateHeader = h
+		default:
+			panic(fmt.Sprintf("sendControlUpdate: %T", u))
+		}
+		return u
+	})
 }
 
 // controlListener adds the control kinds of a prompt's events (the plan)

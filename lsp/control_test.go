@@ -672,3 +672,39 @@ func everythingServer(t *testing.T) (node, script string) {
 	}
 	return node, script
 }
+
+// Mode changes sent while a prompt streams keep seq order with the
+// prompt's updates: numbering and writing an update are one step, so the
+// editor never sees a lower seq after a higher one. This is a stress
+// check: the interleaving it guards against (a number taken, then another
+// sender writing first) is a window of a few instructions, so it rarely
+// shows even without the fix; the fix is session.sendUpdate.
+func TestControlUpdatesKeepSeqOrderWhileStreaming(t *testing.T) {
+	answer := strings.Repeat("streaming text ", 400)
+	s := start(t, providertest.Script{{Text: answer}}, setupOptions{caps: fullCaps})
+	s.initialize(nil)
+	var ns struct {
+		SessionID string `json:"sessionId"`
+	}
+	s.call("agent/newSession", map[string]any{}, &ns)
+	_, done := s.ed.CallAsync(ctx(t), "agent/prompt", map[string]any{"sessionId": ns.SessionID, "prompt": "stream"})
+	modes := []string{"ask", "default", "plan", "auto-edit"}
+	for i := 0; i < 40; i++ {
+		var mr struct{ Mode string }
+		s.call("agent/setMode", map[string]any{"sessionId": ns.SessionID, "mode": modes[i%len(modes)]}, &mr)
+	}
+	if r := <-done; r.Err != nil {
+		t.Fatalf("prompt: %v", r.Err)
+	}
+	us := s.updates(ns.SessionID)
+	kinds := map[string]int{}
+	for i, u := range us {
+		kinds[u.Kind]++
+		if u.Seq != int64(i+1) {
+			t.Fatalf("update %d (%s) arrived with seq %d: updates left out of order", i+1, u.Kind, u.Seq)
+		}
+	}
+	if kinds["mode"] != 40 || joinText(us, "text") != answer {
+		t.Errorf("updates by kind = %v; text intact = %v", kinds, joinText(us, "text") == answer)
+	}
+}

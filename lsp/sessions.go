@@ -24,6 +24,10 @@ type session struct {
 	agent   *agent.Session
 	created time.Time
 	seq     atomic.Int64
+	// sendMu makes numbering an update and writing it one step, so that
+	// updates leave in seq order even when a prompt's writer and a control
+	// update (agent/setMode mid-stream) send at once.
+	sendMu sync.Mutex
 
 	mu      sync.Mutex // guards the fields below
 	title   string
@@ -33,6 +37,14 @@ type session struct {
 }
 
 func (s *session) nextSeq() int64 { return s.seq.Add(1) }
+
+// sendUpdate numbers an update (number sets its seq) and sends it, in
+// one step.
+func (s *session) sendUpdate(srv *server, number func(seq int64) any) {
+	s.sendMu.Lock()
+	defer s.sendMu.Unlock()
+	srv.notify("agent/update", number(s.nextSeq()))
+}
 
 // track registers a prompt's cancel function until untrack is called.
 func (s *session) track(cancel context.CancelCauseFunc) (untrack func()) {

@@ -232,20 +232,21 @@ func (l *updateListener) write(p *pendingUpdate) {
 	if p.deltaKind != "" {
 		u = &textUpdate{Kind: p.deltaKind, Text: p.text.String()}
 	}
-	seq := l.sess.nextSeq()
-	switch u := u.(type) {
-	case *textUpdate:
-		u.SessionID, u.Seq = l.sess.id, seq
-	case *toolCallUpdate:
-		u.SessionID, u.Seq = l.sess.id, seq
-	case *toolResultUpdate:
-		u.SessionID, u.Seq = l.sess.id, seq
-	case *roundEndUpdate:
-		u.SessionID, u.Seq = l.sess.id, seq
-	case *compactedUpdate:
-		u.SessionID, u.Seq = l.sess.id, seq
-	case *errorUpdate:
-		u.SessionID, u.Seq = l.sess.id, seq
-	}
-	l.s.notify("agent/update", u)
+	l.sess.sendUpdate(l.s, func(seq int64) any {
+		switch u := u.(type) {
+		case *textUpdate:
+			u.SessionID, u.Seq = l.sess.id, seq
+		case *toolCallUpdate:
+			u.SessionID, u.Seq = l.sess.id, seq
+		case *toolResultUpdate:
+			u.SessionID, u.Seq = l.sess.id, seq
+		case *roundEndUpdate:
+			u.SessionID, u.Seq = l.sess.id, seq
+		case *compactedUpdate:
+			u.SessionID, u.Seq = l.sess.id, seq
+		case *errorUpdate:
+			u.SessionID, u.Seq = l.sess.id, seq
+		}
+		return u
+	})
 }

@@ -300,6 +300,10 @@ func (e *Editor) ProgressTokens() []string {
 	return append([]string(nil), e.tokens...)
 }
 
+// handle never writes on the read loop (every reply goes from its own
+// goroutine), as a real editor reads on a thread of its own: otherwise the
+// read loops of both ends, each writing to an unbuffered pipe, could block
+// on each other.
 func (e *Editor) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	if _, isCall := req.(*jsonrpc2.Call); !isCall {
 		e.mu.Lock()
@@ -347,9 +351,11 @@ func (e *Editor) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		e.mu.Lock()
 		e.tokens = append(e.tokens, string(p.Token))
 		e.mu.Unlock()
-		return reply(ctx, nil, nil)
+		go func() { _ = reply(ctx, nil, nil) }()
+		return nil
 	}
-	return reply(ctx, nil, fmt.Errorf("%s: %w", req.Method(), jsonrpc2.ErrMethodNotFound))
+	go func() { _ = reply(ctx, nil, fmt.Errorf("%s: %w", req.Method(), jsonrpc2.ErrMethodNotFound)) }()
+	return nil
 }
 
 // ApplyResult is the answer to workspace/applyEdit.
