@@ -74,7 +74,7 @@ type Session struct {
 	created time.Time
 	busy    chan struct{} // a one-slot semaphore: held while a prompt or a compaction runs
 
-	// env is Config.Env with the session's plan sink; gate is Config.Gate
+	// env is Config.Env with the session's plan sink and read log; gate is Config.Gate
 	// behind the mode's refusal of tools it does not offer.
 	env  *tools.Env
 	gate tools.Gate
@@ -184,6 +184,8 @@ func newSession(cfg Config) *Session {
 		env = *cfg.Env
 	}
 	env.Plan = s.setPlan
+	// What this session's model read is its own: the base of its writes.
+	env.Reads = tools.NewReadLog()
 	if env.Docs != nil {
 		// Every change a tool makes is recorded in the prompt's checkpoint.
 		s.cp.docs = env.Docs

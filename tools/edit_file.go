@@ -57,6 +57,8 @@ func (editFileTool) Schema() json.RawMessage {
 // anything: Describe shows it, Run recomputes it against fresh text and
 // applies it.
 type editPlan struct {
+	args  editFileArgs
+	abs   string
 	rel   string
 	doc   Doc
 	after string
@@ -67,10 +69,10 @@ func (p editPlan) creates() bool { return !p.doc.Exists || p.doc.Text == "" }
 
 func planEdit(ctx context.Context, raw json.RawMessage, env *Env) (editPlan, error) {
 	var p editPlan
-	var args editFileArgs
-	if err := decodeArgs(raw, &args); err != nil {
+	if err := decodeArgs(raw, &p.args); err != nil {
 		return p, err
 	}
+	args := p.args
 	if args.OldString == args.NewString {
 		return p, errors.New("old_string and new_string are identical; nothing to change")
 	}
@@ -78,7 +80,7 @@ func planEdit(ctx context.Context, raw json.RawMessage, env *Env) (editPlan, err
 	if err != nil {
 		return p, err
 	}
-	p.rel = env.Workspace.Rel(abs)
+	p.abs, p.rel = abs, env.Workspace.Rel(abs)
 	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
 		return p, fmt.Errorf("%s is a directory; give a file path", p.rel)
 	}
@@ -228,6 +230,7 @@ func (editFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Res
 	if err := env.Docs.Apply(ctx, FileEdit{Tool: "edit_file", Before: p.doc, After: rv.after}); err != nil {
 		return Result{}, fmt.Errorf("edit %s: %w", p.rel, err)
 	}
+	env.Reads.Record(p.abs, p.modelView(env.Reads, rv.after))
 	var out string
 	switch {
 	case p.creates():
@@ -239,6 +242,23 @@ func (editFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Res
 			p.rel, len(p.lines), joinInts(p.lines, maxListedMatches))
 	}
 	return Result{Output: rv.output("edited", p.rel, out)}, nil
+}
+
+// modelView is the text the model knows the file holds after this edit:
+// the replacement made in the text it last read, when it read the file and
+// the replacement applies there; else the text the edit wrote. It does not
+// hold changes made since the model read the file, so a later write_file
+// keeps them (ReadLog).
+func (p editPlan) modelView(reads *ReadLog, wrote string) string {
+	read, ok := reads.Lookup(p.abs)
+	if !ok || p.args.OldString == "" { // never read, or created whole
+		return wrote
+	}
+	view, _, err := replaceText(read, p.args.OldString, p.args.NewString, p.args.ReplaceAll)
+	if err != nil {
+		return wrote
+	}
+	return view
 }
 
 func joinInts(ns []int, limit int) string {

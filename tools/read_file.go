@@ -89,6 +89,9 @@ func (readFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Res
 	if err != nil {
 		return Result{}, err
 	}
+	// The whole text, even for a window of it: a later write_file of this
+	// file is based on what the model saw (ReadLog).
+	env.Reads.Record(abs, doc.Text)
 	return Result{Output: out}, nil
 }
 

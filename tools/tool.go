@@ -39,6 +39,10 @@ type Env struct {
 	// Plan receives the session's plan when todo_write replaces it; nil:
 	// the session keeps no plan (todo_write then fails).
 	Plan PlanSink
+	// Reads is what the model last knew each file to hold (read_file,
+	// its own writes): write_file merges with changes made since. nil:
+	// nothing is remembered, a write replaces the file's current text.
+	Reads *ReadLog
 }
 
 // Doc is one file's current text.

@@ -44,9 +44,16 @@ func (writeFileTool) Schema() json.RawMessage {
 // anything.
 type writePlan struct {
 	args writeFileArgs
+	abs  string
 	rel  string
 	doc  Doc
+	// after is the text to write: the content, merged with the changes
+	// made to the file since the model last read it (rebaseWrite).
+	after string
 }
+
+// merged reports whether the write keeps changes the model did not see.
+func (p writePlan) merged() bool { return p.after != p.args.Content }
 
 func planWrite(ctx context.Context, raw json.RawMessage, env *Env) (writePlan, error) {
 	var p writePlan
@@ -57,7 +64,7 @@ func planWrite(ctx context.Context, raw json.RawMessage, env *Env) (writePlan, e
 	if err != nil {
 		return p, err
 	}
-	p.rel = env.Workspace.Rel(abs)
+	p.abs, p.rel = abs, env.Workspace.Rel(abs)
 	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
 		return p, fmt.Errorf("%s is a directory; give a file path", p.rel)
 	}
@@ -68,7 +75,32 @@ func planWrite(ctx context.Context, raw json.RawMessage, env *Env) (writePlan, e
 	if p.doc.Path == "" {
 		p.doc.Path = abs
 	}
-	return p, nil
+	p.after, err = rebaseWrite(p.rel, env.Reads, abs, p.doc, p.args.Content)
+	return p, err
+}
+
+// rebaseWrite returns the text a write of content should leave in a file
+// holding doc. The model wrote content from the text it last read; when
+// the file was changed since (the user typed, a formatter ran), content is
+// merged with that change (base: what the model read, ours: the file now,
+// theirs: content), so the change is kept rather than overwritten with the
+// model's stale copy. A change to the lines the model rewrote too is a
+// conflict the model reads. A file the model never read (or a missing one)
+// is replaced by content whole, as shown in the approval.
+//
+// The merged text is what Describe shows and Run writes, against the
+// file's current text: FileEdit.Before is that text, so anything typed
+// after the approval is merged again by Documents.Apply.
+func rebaseWrite(rel string, reads *ReadLog, abs string, doc Doc, content string) (string, error) {
+	base, ok := reads.Lookup(abs)
+	if !ok || !doc.Exists || base == doc.Text {
+		return content, nil
+	}
+	merged, conflicts := Merge3(base, doc.Text, content)
+	if len(conflicts) > 0 {
+		return "", ConflictError(rel, "someone", conflicts)
+	}
+	return merged, nil
 }
 
 func (writeFileTool) Describe(raw json.RawMessage, env *Env) (permission.Action, error) {
@@ -78,12 +110,16 @@ func (writeFileTool) Describe(raw json.RawMessage, env *Env) (permission.Action,
 	if err != nil {
 		return permission.Action{}, err
 	}
-	lines := countLines(p.args.Content)
+	lines := countLines(p.after)
 	summary := fmt.Sprintf("write %s (new file, %d lines)", p.rel, lines)
-	if p.doc.Exists {
+	switch {
+	case p.merged():
+		summary = fmt.Sprintf("write %s (replace %d lines with %d, keeping changes made since the agent read it)",
+			p.rel, countLines(p.doc.Text), lines)
+	case p.doc.Exists:
 		summary = fmt.Sprintf("write %s (replace %d lines with %d)", p.rel, countLines(p.doc.Text), lines)
 	}
-	return fileAction("write_file", summary, p.rel, p.doc, p.args.Content), nil
+	return fileAction("write_file", summary, p.rel, p.doc, p.after), nil
 }
 
 func (writeFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Result, error) {
@@ -91,8 +127,12 @@ func (writeFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Re
 	if err != nil {
 		return Result{}, err
 	}
-	lines := countLines(p.args.Content)
-	if p.doc.Exists && p.doc.Text == p.args.Content {
+	lines := countLines(p.after)
+	if p.doc.Exists && p.doc.Text == p.after {
+		env.Reads.Record(p.abs, p.args.Content)
+		if p.merged() {
+			return Result{Output: fmt.Sprintf("%s unchanged: your content changes nothing of what you read, and the file was changed since (now %d lines; read it again to see how)", p.rel, lines)}, nil
+		}
 		return Result{Output: fmt.Sprintf("%s unchanged (content identical, %d lines)", p.rel, lines)}, nil
 	}
 	if !p.doc.Exists {
@@ -102,14 +142,23 @@ func (writeFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Re
 			return Result{}, fmt.Errorf("create parent directories of %s: %w", p.rel, err)
 		}
 	}
-	rv, err := reviewedAfter(ctx, p.doc, p.args.Content)
+	rv, err := reviewedAfter(ctx, p.doc, p.after)
 	if err != nil {
 		return Result{}, fmt.Errorf("write %s: %w", p.rel, err)
 	}
 	if err := env.Docs.Apply(ctx, FileEdit{Tool: "write_file", Before: p.doc, After: rv.after}); err != nil {
 		return Result{}, fmt.Errorf("write %s: %w", p.rel, err)
 	}
-	if p.doc.Exists {
+	// The model's own version is what it knows the file holds: a later
+	// write based on it keeps what others changed (even where a reviewer
+	// rejected hunks, which then stay rejected unless rewritten).
+	env.Reads.Record(p.abs, p.args.Content)
+	switch {
+	case p.merged():
+		return Result{Output: rv.output("wrote", p.rel, fmt.Sprintf(
+			"wrote %s (%d lines), merged with changes made to it since you read it, which were kept; read it again to see them before rewriting it whole",
+			p.rel, lines))}, nil
+	case p.doc.Exists:
 		return Result{Output: rv.output("wrote", p.rel, fmt.Sprintf("wrote %s (%d lines)", p.rel, lines))}, nil
 	}
 	return Result{Output: rv.output("created", p.rel, fmt.Sprintf("created %s (%d lines)", p.rel, lines))}, nil
