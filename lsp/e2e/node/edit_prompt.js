@@ -13,51 +13,11 @@ const path = require('path');
 const { spawn } = require('child_process');
 const { pathToFileURL } = require('url');
 const rpc = require('vscode-jsonrpc/node');
+const { Document, run } = require('./client.js');
 
 const config = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const failures = [];
 const check = (ok, what) => { if (!ok) failures.push(what); };
-
-// A document as the editor holds it: a JS string is UTF-16, so LSP
-// positions (UTF-16 code units) index it directly.
-class Document {
-  constructor(uri, text) { this.uri = uri; this.text = text; this.version = 1; }
-
-  offsetAt(pos) {
-    let line = 0;
-    let offset = 0;
-    while (line < pos.line) {
-      const nl = this.text.indexOf('\n', offset);
-      if (nl < 0) return this.text.length; // past the last line: the end, as VS Code clamps it
-      offset = nl + 1;
-      line++;
-    }
-    const end = this.text.indexOf('\n', offset);
-    const lineLength = (end < 0 ? this.text.length : end) - offset;
-    if (pos.character > lineLength) {
-      throw new Error(`character ${pos.character} is past the end of line ${pos.line} (${lineLength})`);
-    }
-    return offset + pos.character;
-  }
-
-  // apply applies the edits of one TextDocumentEdit. They are all relative
-  // to the text before the edit (LSP), so apply them from the end; it
-  // returns them in that order, as contentChanges that apply one after the
-  // other.
-  apply(edits) {
-    const sorted = edits
-      .map((e, i) => ({ e, i, start: this.offsetAt(e.range.start), end: this.offsetAt(e.range.end) }))
-      .sort((a, b) => b.start - a.start || b.i - a.i);
-    for (let k = 1; k < sorted.length; k++) {
-      if (sorted[k].end > sorted[k - 1].start) throw new Error('overlapping text edits');
-    }
-    let text = this.text;
-    for (const s of sorted) text = text.slice(0, s.start) + s.e.newText + text.slice(s.end);
-    this.text = text;
-    this.version++;
-    return sorted.map((s) => ({ range: s.e.range, text: s.e.newText }));
-  }
-}
 
 async function main() {
   const child = spawn(config.command[0], config.command.slice(1), {
@@ -173,17 +133,4 @@ async function main() {
   };
 }
 
-const watchdog = setTimeout(() => {
-  process.stdout.write(JSON.stringify({ ok: false, failures: ['watchdog: no end within the time limit'] }) + '\n');
-  process.exit(3);
-}, config.timeoutMs || 30000);
-
-main().then((summary) => {
-  clearTimeout(watchdog);
-  process.stdout.write(JSON.stringify(summary) + '\n');
-  process.exit(summary.ok ? 0 : 1);
-}, (err) => {
-  clearTimeout(watchdog);
-  process.stdout.write(JSON.stringify({ ok: false, failures: [String(err && err.stack || err)] }) + '\n');
-  process.exit(2);
-});
+run(main, config.timeoutMs);

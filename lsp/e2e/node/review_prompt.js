@@ -15,7 +15,7 @@ const path = require('path');
 const { spawn } = require('child_process');
 const { pathToFileURL } = require('url');
 const rpc = require('vscode-jsonrpc/node');
-const { Document } = require('./document');
+const { Document, run } = require('./client.js');
 
 const config = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const failures = [];
@@ -126,17 +126,4 @@ async function main() {
   };
 }
 
-const watchdog = setTimeout(() => {
-  process.stdout.write(JSON.stringify({ ok: false, failures: ['watchdog: no end within the time limit'] }) + '\n');
-  process.exit(3);
-}, config.timeoutMs || 30000);
-
-main().then((summary) => {
-  clearTimeout(watchdog);
-  process.stdout.write(JSON.stringify(summary) + '\n');
-  process.exit(summary.ok ? 0 : 1);
-}, (err) => {
-  clearTimeout(watchdog);
-  process.stdout.write(JSON.stringify({ ok: false, failures: [String(err && err.stack || err)] }) + '\n');
-  process.exit(2);
-});
+run(main, config.timeoutMs);

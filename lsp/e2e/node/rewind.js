@@ -17,6 +17,7 @@ const path = require('path');
 const { spawn } = require('child_process');
 const { pathToFileURL, fileURLToPath } = require('url');
 const rpc = require('vscode-jsonrpc/node');
+const { run } = require('./client.js');
 
 const config = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const failures = [];
@@ -210,17 +211,4 @@ async function main() {
   return { ok: failures.length === 0, failures, rewind, rewindEdits, afterPrompt, afterRewind, afterUndo, second, exit };
 }
 
-const watchdog = setTimeout(() => {
-  process.stdout.write(JSON.stringify({ ok: false, failures: ['watchdog: no end within the time limit'] }) + '\n');
-  process.exit(3);
-}, config.timeoutMs || 30000);
-
-main().then((summary) => {
-  clearTimeout(watchdog);
-  process.stdout.write(JSON.stringify(summary) + '\n');
-  process.exit(summary.ok ? 0 : 1);
-}, (err) => {
-  clearTimeout(watchdog);
-  process.stdout.write(JSON.stringify({ ok: false, failures: [String(err && err.stack || err)] }) + '\n');
-  process.exit(2);
-});
+run(main, config.timeoutMs);

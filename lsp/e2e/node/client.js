@@ -1,7 +1,9 @@
-// A document as the editor holds it: a JS string is UTF-16, so LSP
-// positions (UTF-16 code units) index it directly. (review_prompt.js; the
-// same as edit_prompt.js's own copy.)
+// What the client scripts of this directory share: the document model
+// and the way a script reports to the Go test.
 'use strict';
+
+// A document as the editor holds it: a JS string is UTF-16, so LSP
+// positions (UTF-16 code units) index it directly.
 
 class Document {
   constructor(uri, text) { this.uri = uri; this.text = text; this.version = 1; }
@@ -40,4 +42,23 @@ class Document {
   }
 }
 
-module.exports = { Document };
+// run runs main, prints its summary ({ok, failures, ...}) as one JSON line
+// on stdout and exits 0 when ok, 1 on failed checks, 2 when main threw and
+// 3 when it did not end within timeoutMs.
+function run(main, timeoutMs) {
+  const watchdog = setTimeout(() => {
+    process.stdout.write(JSON.stringify({ ok: false, failures: ['watchdog: no end within the time limit'] }) + '\n');
+    process.exit(3);
+  }, timeoutMs || 30000);
+  main().then((summary) => {
+    clearTimeout(watchdog);
+    process.stdout.write(JSON.stringify(summary) + '\n');
+    process.exit(summary.ok ? 0 : 1);
+  }, (err) => {
+    clearTimeout(watchdog);
+    process.stdout.write(JSON.stringify({ ok: false, failures: [String(err && err.stack || err)] }) + '\n');
+    process.exit(2);
+  });
+}
+
+module.exports = { Document, run };
