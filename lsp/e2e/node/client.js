@@ -2,6 +2,31 @@
 // and the way a script reports to the Go test.
 'use strict';
 
+const fs = require('fs');
+const { spawn } = require('child_process');
+const rpc = require('vscode-jsonrpc/node');
+
+// The Go test writes the script's config (the daemon's command line, the
+// workspace, what to expect) to the file named by the first argument.
+const config = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+
+// Failed checks collect here; a script's summary carries them.
+const failures = [];
+const check = (ok, what) => { if (!ok) failures.push(what); };
+
+// startDaemon starts the daemon of config.command in the workspace and
+// connects to it over its stdio (not listening yet: register handlers,
+// then conn.listen()). exited resolves to the daemon's exit {code, signal}.
+function startDaemon() {
+  const child = spawn(config.command[0], config.command.slice(1), {
+    cwd: config.root, stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const conn = rpc.createMessageConnection(
+    new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin));
+  return { conn, exited };
+}
+
 // A document as the editor holds it: a JS string is UTF-16, so LSP
 // positions (UTF-16 code units) index it directly.
 
@@ -61,4 +86,4 @@ function run(main, timeoutMs) {
   });
 }
 
-module.exports = { Document, run };
+module.exports = { Document, run, config, failures, check, startDaemon };

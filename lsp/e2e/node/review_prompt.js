@@ -10,24 +10,13 @@
 // check failed.
 'use strict';
 
-const fs = require('fs');
 const path = require('path');
-const { spawn } = require('child_process');
 const { pathToFileURL } = require('url');
-const rpc = require('vscode-jsonrpc/node');
-const { Document, run } = require('./client.js');
+const { Document, run, config, failures, check, startDaemon } = require('./client.js');
 
-const config = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
-const failures = [];
-const check = (ok, what) => { if (!ok) failures.push(what); };
 
 async function main() {
-  const child = spawn(config.command[0], config.command.slice(1), {
-    cwd: config.root, stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  const conn = rpc.createMessageConnection(
-    new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin));
+  const { conn, exited } = startDaemon();
 
   const rootUri = pathToFileURL(config.root).href;
   const doc = new Document(pathToFileURL(path.join(config.root, config.file)).href, config.originalText);

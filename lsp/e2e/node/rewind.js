@@ -14,14 +14,9 @@
 
 const fs = require('fs');
 const path = require('path');
-const { spawn } = require('child_process');
 const { pathToFileURL, fileURLToPath } = require('url');
-const rpc = require('vscode-jsonrpc/node');
-const { run } = require('./client.js');
+const { run, config, failures, check, startDaemon } = require('./client.js');
 
-const config = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
-const failures = [];
-const check = (ok, what) => { if (!ok) failures.push(what); };
 
 // offsetAt maps an LSP position (UTF-16 code units: a JS string indexes
 // them directly) to an offset; past the last line is the end, as VS Code
@@ -140,12 +135,7 @@ class Workspace {
 }
 
 async function main() {
-  const child = spawn(config.command[0], config.command.slice(1), {
-    cwd: config.root, stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  const conn = rpc.createMessageConnection(
-    new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin));
+  const { conn, exited } = startDaemon();
   const ws = new Workspace(conn);
   const applyEdits = [];
   conn.onRequest('workspace/applyEdit', async (params) => {
