@@ -187,14 +187,7 @@ func TestEditRebasedOntoUserTyping(t *testing.T) {
 			return typeWhileAsked(&s, path, 17, "typed by the user\n")(c, p)
 		}}})
 	path = filepath.Join(s.root, "a.txt")
-	s.initialize(nil)
-	if err := s.ed.Open(ctx(t), path, before); err != nil {
-		t.Fatal(err)
-	}
-	r := s.prompt(map[string]any{"prompt": "Shout line 2."})
-	if r.StopReason != "end_turn" {
-		t.Fatalf("result = %+v", r)
-	}
+	s.shoutLineTwo(path, before)
 	want := strings.Replace(strings.Replace(before, "line 2\n", "LINE TWO\n", 1), "line 18\n", "typed by the user\n", 1)
 	if buf, _ := s.ed.Buffer(path); buf.Text != want {
 		t.Errorf("buffer =\n%s\nwant\n%s", buf.Text, want)
@@ -219,14 +212,7 @@ func TestEditConflictingWithUserTypingFails(t *testing.T) {
 			return typeWhileAsked(&s, path, 1, "line 2 typed by the user\n")(c, p)
 		}}})
 	path = filepath.Join(s.root, "a.txt")
-	s.initialize(nil)
-	if err := s.ed.Open(ctx(t), path, before); err != nil {
-		t.Fatal(err)
-	}
-	r := s.prompt(map[string]any{"prompt": "Shout line 2."})
-	if r.StopReason != "end_turn" {
-		t.Fatalf("result = %+v", r)
-	}
+	s.shoutLineTwo(path, before)
 	want := strings.Replace(before, "line 2\n", "line 2 typed by the user\n", 1)
 	if buf, _ := s.ed.Buffer(path); buf.Text != want {
 		t.Errorf("buffer =\n%s\nwant the user's text\n%s", buf.Text, want)
@@ -258,14 +244,7 @@ func TestVersionRaceIsRetriedOnce(t *testing.T) {
 				})
 			}}})
 	path = filepath.Join(s.root, "a.txt")
-	s.initialize(nil)
-	if err := s.ed.Open(ctx(t), path, before); err != nil {
-		t.Fatal(err)
-	}
-	r := s.prompt(map[string]any{"prompt": "Shout line 2."})
-	if r.StopReason != "end_turn" {
-		t.Fatalf("result = %+v", r)
-	}
+	s.shoutLineTwo(path, before)
 	want := strings.Replace(strings.Replace(before, "line 2\n", "LINE TWO\n", 1), "line 20\n", "typed meanwhile\n", 1)
 	if buf, _ := s.ed.Buffer(path); buf.Text != want {
 		t.Errorf("buffer =\n%s\nwant\n%s", buf.Text, want)
@@ -273,5 +252,18 @@ func TestVersionRaceIsRetriedOnce(t *testing.T) {
 	edits := s.ed.AppliedEdits()
 	if len(edits) != 2 || !strings.Contains(string(edits[0]), `"version":1`) || !strings.Contains(string(edits[1]), `"version":2`) {
 		t.Errorf("applyEdit requests = %s, want version 1 (refused) then version 2", edits)
+	}
+}
+
+// shoutLineTwo opens the file at path with text in the editor and runs
+// the typing tests' prompt to its end.
+func (s *setup) shoutLineTwo(path, text string) {
+	s.t.Helper()
+	s.initialize(nil)
+	if err := s.ed.Open(ctx(s.t), path, text); err != nil {
+		s.t.Fatal(err)
+	}
+	if r := s.prompt(map[string]any{"prompt": "Shout line 2."}); r.StopReason != "end_turn" {
+		s.t.Fatalf("result = %+v", r)
 	}
 }

@@ -65,14 +65,7 @@ func TestWriteFileRebasedOntoTypingSinceRead(t *testing.T) {
 	s = start(t, writeAfterTypingScript(&s, &path, 17, "typed by the user\n"), setupOptions{caps: fullCaps,
 		files: map[string]string{"a.txt": before}, handlers: lsptest.Handlers{ShowMessageRequest: answer("Allow", nil)}})
 	path = filepath.Join(s.root, "a.txt")
-	s.initialize(nil)
-	if err := s.ed.Open(ctx(t), path, before); err != nil {
-		t.Fatal(err)
-	}
-	r := s.prompt(map[string]any{"prompt": "Shout line 2."})
-	if r.StopReason != "end_turn" {
-		t.Fatalf("result = %+v", r)
-	}
+	s.shoutLineTwo(path, before)
 	want := strings.Replace(strings.Replace(before, "line 2\n", "LINE TWO\n", 1), "line 18\n", "typed by the user\n", 1)
 	if buf, _ := s.ed.Buffer(path); buf.Text != want {
 		t.Errorf("buffer =\n%s\nwant\n%s", buf.Text, want)
@@ -98,14 +91,7 @@ func TestWriteFileConflictingWithTypingSinceReadFails(t *testing.T) {
 			return nil, nil
 		}}})
 	path = filepath.Join(s.root, "a.txt")
-	s.initialize(nil)
-	if err := s.ed.Open(ctx(t), path, before); err != nil {
-		t.Fatal(err)
-	}
-	r := s.prompt(map[string]any{"prompt": "Shout line 2."})
-	if r.StopReason != "end_turn" {
-		t.Fatalf("result = %+v", r)
-	}
+	s.shoutLineTwo(path, before)
 	want := strings.Replace(before, "line 2\n", "line 2 typed by the user\n", 1)
 	if buf, _ := s.ed.Buffer(path); buf.Text != want {
 		t.Errorf("buffer =\n%s\nwant the user's text\n%s", buf.Text, want)
