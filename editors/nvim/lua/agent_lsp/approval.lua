@@ -33,37 +33,6 @@ function M.extract_diff(message)
   return diff
 end
 
--- open_float shows lines in a centred floating window and returns it.
-local function open_float(lines, filetype, title)
-  local buf = vim.api.nvim_create_buf(false, true)
-  vim.api.nvim_buf_set_lines(buf, 0, -1, true, lines)
-  vim.api.nvim_buf_set_option(buf, 'filetype', filetype)
-  vim.api.nvim_buf_set_option(buf, 'modifiable', false)
-  vim.api.nvim_buf_set_option(buf, 'bufhidden', 'wipe')
-  local width = 20
-  for _, line in ipairs(lines) do
-    width = math.max(width, vim.fn.strdisplaywidth(line))
-  end
-  width = math.min(width + 2, math.max(20, vim.o.columns - 8))
-  local height = math.min(#lines, math.max(3, vim.o.lines - 10))
-  local win_opts = {
-    relative = 'editor',
-    width = width,
-    height = height,
-    row = math.max(0, math.floor((vim.o.lines - height) / 2) - 3),
-    col = math.max(0, math.floor((vim.o.columns - width) / 2)),
-    style = 'minimal',
-    border = 'rounded',
-    focusable = false,
-  }
-  if vim.fn.has('nvim-0.9') == 1 then
-    win_opts.title = ' ' .. title .. ' '
-  end
-  local win = vim.api.nvim_open_win(buf, false, win_opts)
-  vim.api.nvim_win_set_option(win, 'wrap', false)
-  return win
-end
-
 -- can_yield: Neovim 0.10+ runs a server request's handler in a coroutine
 -- (vim.schedule(coroutine.wrap(...))), so it may yield until the picker
 -- answers; 0.7.2 runs it on the main thread, which must block in vim.wait.
@@ -128,9 +97,9 @@ function M.show_message_request(_, params)
   local diff = M.extract_diff(message)
   local float
   if diff then
-    float = open_float(diff, 'diff', 'agent-lsp: proposed edit')
+    float = (require('agent_lsp.float').open(diff, { filetype = 'diff', title = 'agent-lsp: proposed edit' }))
   elseif #lines > 1 then
-    float = open_float(lines, 'text', 'agent-lsp: approval')
+    float = (require('agent_lsp.float').open(lines, { filetype = 'text', title = 'agent-lsp: approval' }))
   end
   vim.cmd('redraw')
   local ok, choice = pcall(ask, titles, lines[1])

@@ -104,34 +104,10 @@ end
 
 local function open(view)
   local lines = layout(view)
-  local buf = vim.api.nvim_create_buf(false, true)
-  vim.api.nvim_buf_set_lines(buf, 0, -1, true, lines)
-  vim.api.nvim_buf_set_option(buf, 'filetype', 'diff')
-  vim.api.nvim_buf_set_option(buf, 'modifiable', false)
-  vim.api.nvim_buf_set_option(buf, 'bufhidden', 'wipe')
-  local width = 40
-  for _, line in ipairs(lines) do
-    width = math.max(width, vim.fn.strdisplaywidth(line))
-  end
-  width = math.min(width + 2, math.max(20, vim.o.columns - 8))
-  local height = math.min(#lines, math.max(3, vim.o.lines - 6))
-  local win_opts = {
-    relative = 'editor',
-    width = width,
-    height = height,
-    row = math.max(0, math.floor((vim.o.lines - height) / 2) - 2),
-    col = math.max(0, math.floor((vim.o.columns - width) / 2)),
-    style = 'minimal',
-    border = 'rounded',
-  }
-  if vim.fn.has('nvim-0.9') == 1 then
-    win_opts.title = ' agent-lsp: review ' .. tostring(view.params.path or '') .. ' '
-  end
   view.previous_win = vim.api.nvim_get_current_win()
-  view.buf = buf
   -- Entered, so the cursor shows which hunk the keys act on.
-  view.win = vim.api.nvim_open_win(buf, true, win_opts)
-  vim.api.nvim_win_set_option(view.win, 'wrap', false)
+  view.win, view.buf = require('agent_lsp.float').open(lines, { filetype = 'diff', min_width = 40, enter = true,
+    title = 'agent-lsp: review ' .. tostring(view.params.path or '') })
   vim.api.nvim_win_set_option(view.win, 'cursorline', true)
   vim.api.nvim_win_set_cursor(view.win, { view.rows[1] + 1, 0 })
 end
