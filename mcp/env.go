@@ -20,7 +20,7 @@ func childEnv(environ []string, extra map[string]string) []string {
 	out := make([]string, 0, len(environ)+len(extra))
 	for _, kv := range environ {
 		name, _, _ := strings.Cut(kv, "=")
-		if _, overridden := extra[name]; overridden || tools.IsSecretEnvName(name) {
+		if _, overridden := extra[name]; overridden || !tools.IsChildSafeEnvName(name) {
 			continue
 		}
 		out = append(out, kv)

@@ -38,7 +38,29 @@ const maxScripts = 64
 // eval, trap, su -c and wrappers (sudo, env, xargs, nohup, timeout, nice,
 // command, exec, ...). See danger.go for the rating table.
 func AssessShell(command string, workspaceRoots []string, home string) ShellAssessment {
-	a := newAssessor(workspaceRoots, home)
+	return AssessShellIn(command, ShellContext{Roots: workspaceRoots, Home: home})
+}
+
+// ShellContext is where a command would run: the workspace, the user's
+// home, and what the OS sandbox (when there is one) contains.
+type ShellContext struct {
+	Roots []string // absolute workspace roots; the first is the working directory
+	Home  string   // the user's home directory, "" if unknown
+	// SandboxFS: the command runs under an OS sandbox that confines its
+	// writes to the workspace and a private temp dir and hides the secret
+	// stores (~/.ssh, ~/.aws, ...).
+	SandboxFS bool
+	// SandboxNet: the same sandbox keeps its network on loopback (nothing
+	// leaves the machine).
+	SandboxNet bool
+}
+
+// AssessShellIn is AssessShell with the full context: what the sandbox
+// contains lowers the risk of what it can contain (inline interpreter
+// code whose effects stay in the workspace), never of what it cannot.
+func AssessShellIn(command string, c ShellContext) ShellAssessment {
+	a := newAssessor(c.Roots, c.Home)
+	a.sandboxFS, a.sandboxNet = c.SandboxFS, c.SandboxNet
 	a.script(command)
 	return a.result()
 }
@@ -59,6 +81,8 @@ type assessor struct {
 	scopes     []string
 	seenScope  map[string]bool
 	downloaded map[string]bool // files written by curl -o / wget -O earlier in the command
+
+	sandboxFS, sandboxNet bool // see ShellContext
 }
 
 func newAssessor(roots []string, home string) *assessor {

@@ -41,12 +41,13 @@ func IsSecretEnvName(name string) bool {
 	return false
 }
 
-// scrubEnv returns environ ("NAME=value" entries) without the secrets.
+// scrubEnv returns environ ("NAME=value" entries) without the secrets:
+// secret-looking names and the names HideEnv hid.
 func scrubEnv(environ []string) []string {
 	out := make([]string, 0, len(environ))
 	for _, kv := range environ {
 		name, _, _ := strings.Cut(kv, "=")
-		if !IsSecretEnvName(name) {
+		if IsChildSafeEnvName(name) {
 			out = append(out, kv)
 		}
 	}

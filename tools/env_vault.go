@@ -1,0 +1,126 @@
+package tools
+
+import (
+	"os"
+	"strings"
+	"sync"
+)
+
+// The daemon's own credentials (model API keys, the variables its MCP
+// entries expand) are read once and then taken out of the process
+// environment, into a private vault. Every child the daemon starts, by any
+// path (run_bash, MCP servers, git, a library that forks), inherits the
+// process environment; a variable that is no longer there cannot leak, and
+// a same-user process reading /proc/<pid>/environ sees only the start-up
+// snapshot, which PR_SET_DUMPABLE=0 (see the binary's start-up) hides too.
+//
+// Code that needs a hidden value reads it through Getenv / LookupEnv.
+
+var vault struct {
+	sync.Mutex
+	values map[string]string // hidden name -> value (absent: was unset)
+	hidden map[string]bool   // every name HideEnv was asked to hide
+}
+
+// neverHidden are variables a child needs to work at all and that hold no
+// secret; an MCP entry that expands ${HOME} must not take HOME from every
+// command.
+var neverHidden = map[string]bool{
+	"PATH": true, "HOME": true, "USER": true, "LOGNAME": true, "SHELL": true,
+	"LANG": true, "LANGUAGE": true, "TERM": true, "TMPDIR": true, "PWD": true,
+	"TZ": true, "COLORTERM": true,
+}
+
+// hideable reports whether HideEnv may take name out of the environment.
+func hideable(name string) bool {
+	if name == "" || strings.ContainsAny(name, "=\x00") {
+		return false
+	}
+	up := strings.ToUpper(name)
+	return !neverHidden[up] && !strings.HasPrefix(up, "LC_") && !strings.HasPrefix(up, "XDG_")
+}
+
+// HideEnv moves each named variable from the process environment into the
+// vault: Getenv still returns it, children never see it. Names that are
+// unset are remembered as hidden all the same (a later Setenv of that name
+// is still kept from children). Basic non-secret variables (PATH, HOME,
+// LANG, XDG_*, ...) are left alone. Safe for concurrent use.
+func HideEnv(names ...string) {
+	vault.Lock()
+	defer vault.Unlock()
+	if vault.hidden == nil {
+		vault.values, vault.hidden = map[string]string{}, map[string]bool{}
+	}
+	for _, n := range names {
+		if !hideable(n) {
+			continue
+		}
+		vault.hidden[n] = true
+		if v, ok := os.LookupEnv(n); ok {
+			vault.values[n] = v
+			_ = os.Unsetenv(n)
+		}
+	}
+}
+
+// HideSecretLookingEnv hides every variable whose name looks like a
+// credential (IsSecretEnvName).
+func HideSecretLookingEnv() {
+	var names []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if IsSecretEnvName(name) {
+			names = append(names, name)
+		}
+	}
+	HideEnv(names...)
+}
+
+// LookupEnv is os.LookupEnv that also sees hidden variables.
+func LookupEnv(name string) (string, bool) {
+	vault.Lock()
+	v, ok := vault.values[name]
+	vault.Unlock()
+	if ok {
+		return v, true
+	}
+	return os.LookupEnv(name)
+}
+
+// Getenv is os.Getenv that also sees hidden variables.
+func Getenv(name string) string {
+	v, _ := LookupEnv(name)
+	return v
+}
+
+// isHiddenEnvName reports whether HideEnv was asked to hide name.
+func isHiddenEnvName(name string) bool {
+	vault.Lock()
+	defer vault.Unlock()
+	return vault.hidden[name]
+}
+
+// HiddenEnvValues returns the values of the hidden variables that are
+// set, for scrubbing them from text that leaves the process (logs,
+// sessions, recordings).
+func HiddenEnvValues() []string {
+	vault.Lock()
+	defer vault.Unlock()
+	out := make([]string, 0, len(vault.values))
+	for _, v := range vault.values {
+		if v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// IsChildSafeEnvName reports whether a variable may be passed to a child
+// process: neither secret-looking nor hidden.
+func IsChildSafeEnvName(name string) bool {
+	return !IsSecretEnvName(name) && !isHiddenEnvName(name)
+}
+
+// ChildEnviron is the environment for a child process: the process
+// environment without secret-looking or hidden variables.
+func ChildEnviron() []string { return scrubEnv(os.Environ()) }
