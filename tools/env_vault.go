@@ -4,15 +4,19 @@ import (
 	"os"
 	"strings"
 	"sync"
+
+	"github.com/agent-lsp/agent-lsp/tools/procenv"
 )
 
 // The daemon's own credentials (model API keys, the variables its MCP
 // entries expand) are read once and then taken out of the process
 // environment, into a private vault. Every child the daemon starts, by any
 // path (run_bash, MCP servers, git, a library that forks), inherits the
-// process environment; a variable that is no longer there cannot leak, and
-// a same-user process reading /proc/<pid>/environ sees only the start-up
-// snapshot, which PR_SET_DUMPABLE=0 (see the binary's start-up) hides too.
+// process environment; a variable that is no longer there cannot leak. A
+// process reading /proc/<pid>/environ sees the start-up block instead,
+// which Go's environment does not own: HideEnv wipes the hidden values
+// there too (procenv.Wipe), and PR_SET_DUMPABLE=0 (procenv.Protect, at the
+// binary's start) keeps the user's other processes out of it altogether.
 //
 // Code that needs a hidden value reads it through Getenv / LookupEnv.
 
@@ -20,6 +24,7 @@ var vault struct {
 	sync.Mutex
 	values map[string]string // hidden name -> value (absent: was unset)
 	hidden map[string]bool   // every name HideEnv was asked to hide
+	redact *redactor         // built from values on first use; nil: stale
 }
 
 // neverHidden are variables a child needs to work at all and that hold no
@@ -45,27 +50,38 @@ func hideable(name string) bool {
 // unset are remembered as hidden all the same (a later Setenv of that name
 // is still kept from children). Basic non-secret variables (PATH, HOME,
 // LANG, XDG_*, ...) are left alone. Safe for concurrent use.
-func HideEnv(names ...string) {
+//
+// The values are also wiped from the process's start-up environment block
+// (what /proc/<pid>/environ shows). It returns the error of that wipe:
+// the variables are hidden from children and Go's environment either way.
+func HideEnv(names ...string) error {
 	vault.Lock()
 	defer vault.Unlock()
 	if vault.hidden == nil {
 		vault.values, vault.hidden = map[string]string{}, map[string]bool{}
 	}
+	var wipe []string
 	for _, n := range names {
 		if !hideable(n) {
 			continue
 		}
 		vault.hidden[n] = true
 		if v, ok := os.LookupEnv(n); ok {
-			vault.values[n] = v
+			// A copy, so the value never depends on whether Go's
+			// environment strings point into the start-up block that the
+			// wipe below zeroes (today the runtime copies them).
+			vault.values[n] = strings.Clone(v)
+			vault.redact = nil
 			_ = os.Unsetenv(n)
+			wipe = append(wipe, n)
 		}
 	}
+	return procenv.Wipe(wipe)
 }
 
 // HideSecretLookingEnv hides every variable whose name looks like a
-// credential (IsSecretEnvName).
-func HideSecretLookingEnv() {
+// credential (IsSecretEnvName); its error is HideEnv's.
+func HideSecretLookingEnv() error {
 	var names []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
@@ -73,7 +89,7 @@ func HideSecretLookingEnv() {
 			names = append(names, name)
 		}
 	}
-	HideEnv(names...)
+	return HideEnv(names...)
 }
 
 // LookupEnv is os.LookupEnv that also sees hidden variables.

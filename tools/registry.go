@@ -222,7 +222,9 @@ func (ex *execution) started(c Call) {
 }
 
 func (ex *execution) finish(i int, o Outcome, limit int) {
-	o.Output = Truncate(o.Output, limit)
+	// A hidden credential a tool came across (a file holding a key) goes
+	// neither to the model nor into the session.
+	o.Output = Truncate(RedactSecrets(o.Output), limit)
 	ex.outcomes[i] = o
 	if ex.opts.OnFinish == nil {
 		return
