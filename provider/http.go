@@ -37,7 +37,11 @@ type HTTPOptions struct {
 	Recorder *Recorder
 	// RawDump, when set, receives each raw SSE line as "[RAW] <line>\n".
 	RawDump io.Writer
-	Logger  *zap.Logger
+	// Redact, when set, rewrites every recorded record and dumped line
+	// before it is written: the front end's scrubbing of the secrets it
+	// holds (not only this connection's key, which is always scrubbed).
+	Redact func(string) string
+	Logger *zap.Logger
 }
 
 // HTTPProvider streams answers from a model API over HTTP: retries, idle
@@ -104,7 +108,7 @@ func (p *HTTPProvider) stream(ctx context.Context, req Request, yield func(Event
 	if err != nil {
 		return failure(fmt.Errorf("encoding the %s request: %w", p.dialect, err)), true
 	}
-	x := p.o.Recorder.begin(p.dialect, p.o.Dialect.Path(), body, p.o.APIKey)
+	x := p.o.Recorder.begin(p.dialect, p.o.Dialect.Path(), body, p.o.APIKey, p.o.Redact)
 	for attempt := 1; ; attempt++ {
 		out := p.attempt(ctx, body, attempt, x, yield)
 		if out.stopped {
@@ -258,12 +262,14 @@ func (p *HTTPProvider) lineSink(x *exchange) func([]byte) {
 	if x == nil && dump == nil {
 		return nil
 	}
-	var buf []byte
 	return func(line []byte) {
 		x.line(line)
 		if dump != nil {
-			buf = append(append(append(buf[:0], "[RAW] "...), line...), '\n')
-			_, _ = dump.Write(buf) // a broken debug sink must not break the answer
+			out := scrub("[RAW] "+string(line)+"\n", p.o.APIKey) // a model may echo anything
+			if p.o.Redact != nil {
+				out = p.o.Redact(out)
+			}
+			_, _ = io.WriteString(dump, out) // a broken debug sink must not break the answer
 		}
 	}
 }

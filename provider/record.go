@@ -24,7 +24,9 @@ import (
 //
 // Lines of a failed attempt precede its "retry" record; the lines that
 // follow the last "response" are the answer. No header is ever written, and
-// the API key is scrubbed from every record as a second line of defence.
+// the API key is scrubbed from every record as a second line of defence,
+// and HTTPOptions.Redact, when set, rewrites each record before it is
+// written (the front end's other secrets).
 // A Recorder is safe for concurrent exchanges.
 type Recorder struct {
 	mu     sync.Mutex
@@ -91,13 +93,14 @@ type exchange struct {
 	seq    int64
 	start  time.Time
 	secret [][]byte // the key, raw and JSON-escaped
+	redact func(string) string
 }
 
-func (r *Recorder) begin(dialect, path string, body []byte, secret string) *exchange {
+func (r *Recorder) begin(dialect, path string, body []byte, secret string, redact func(string) string) *exchange {
 	if r == nil {
 		return nil
 	}
-	x := &exchange{rec: r, seq: r.seq.Add(1), start: time.Now()}
+	x := &exchange{rec: r, seq: r.seq.Add(1), start: time.Now(), redact: redact}
 	if secret != "" {
 		quoted, _ := json.Marshal(secret)
 		x.secret = [][]byte{[]byte(secret), quoted[1 : len(quoted)-1]}
@@ -160,6 +163,9 @@ func (x *exchange) write(rec record) {
 	}
 	for _, s := range x.secret {
 		b = bytes.ReplaceAll(b, s, []byte(redacted))
+	}
+	if x.redact != nil {
+		b = []byte(x.redact(string(b)))
 	}
 	b = append(b, '\n')
 	r := x.rec

@@ -287,3 +287,49 @@ func TestReplayHonoursCancellation(t *testing.T) {
 		t.Errorf("events %s", got)
 	}
 }
+
+// Redact rewrites every record and every dumped line: the front end's
+// other secrets (a token the conversation carries, one the model echoes)
+// never reach the recording or the raw dump, and both stay well-formed.
+func TestRecordAndRawDumpPassTheRedactor(t *testing.T) {
+	const other = "ghp-other-secret-0042"
+	url := scriptedServer(t, func(w http.ResponseWriter, _ *http.Request) {
+		writeFrames(w, `{"t":"text","v":"the token is `+other+` and the key `+testKey+`"}`, frameDone)
+	})
+	var buf, dump bytes.Buffer
+	rec := NewRecorder(&buf)
+	redact := func(s string) string { return strings.ReplaceAll(s, other, "[GONE]") }
+	p := newTestHTTP(t, url, func(o *HTTPOptions) {
+		o.Recorder, o.RawDump, o.Redact = rec, &dump, redact
+		o.Dialect = echoDialect{body: `{"history":"` + other + `"}`}
+	})
+	collect(t, p.Stream(context.Background(), testRequest))
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"recording": buf.String(), "raw dump": dump.String()} {
+		if strings.Contains(out, other) || strings.Contains(out, testKey) {
+			t.Errorf("the %s holds a secret:\n%s", name, out)
+		}
+		if !strings.Contains(out, "[GONE]") {
+			t.Errorf("the %s was not redacted:\n%s", name, out)
+		}
+	}
+	if n := strings.Count(buf.String(), "[GONE]"); n != 2 {
+		t.Errorf("%d redactions in the recording, want 2 (request body, SSE line):\n%s", n, buf.String())
+	}
+	sc := bufio.NewScanner(&buf)
+	for sc.Scan() {
+		if !json.Valid(sc.Bytes()) {
+			t.Errorf("record %q is not JSON", sc.Text())
+		}
+	}
+}
+
+// echoDialect encodes every request as body.
+type echoDialect struct {
+	testDialect
+	body string
+}
+
+func (d echoDialect) Encode(Request) ([]byte, error) { return []byte(d.body), nil }

@@ -52,8 +52,12 @@ type Options struct {
 	ReplayPath string
 	// RawDump receives every raw SSE line ("--dump-raw").
 	RawDump io.Writer
-	Client  *http.Client
-	Logger  *zap.Logger
+	// Redact rewrites what the recording and the raw dump write (the front
+	// end's secrets: every hidden variable, not only this key); nil: only
+	// the key is scrubbed.
+	Redact func(string) string
+	Client *http.Client
+	Logger *zap.Logger
 }
 
 // New builds the provider described by cfg. The returned close function
@@ -89,6 +93,7 @@ func New(cfg provider.Config, o Options) (provider.Provider, func() error, error
 		Client:      o.Client,
 		IdleTimeout: cfg.IdleTimeout,
 		RawDump:     o.RawDump,
+		Redact:      o.Redact,
 		Logger:      o.Logger,
 	}
 	closeFn := noop
