@@ -243,7 +243,7 @@ func (st *Store) appendBatch(id string, recs []record) error {
 	if err != nil {
 		return fmt.Errorf("session %s: %w", id, err)
 	}
-	_, werr := f.Write(buf.Bytes())
+	_, werr := f.Write(tools.RedactSecretBytes(buf.Bytes())) // no hidden secret is ever stored
 	serr := f.Sync()
 	cerr := f.Close()
 	if err := errors.Join(werr, serr, cerr); err != nil {

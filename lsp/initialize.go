@@ -188,7 +188,19 @@ func (s *server) merge(o initOptions) settings {
 	if o.Keep != nil {
 		st.keep = *o.Keep
 	}
+	hideKeyEnvs(st.model, s.control.allPresets())
 	return st
+}
+
+// hideKeyEnvs takes the key variables the editor's configuration names
+// (the model's, its presets') out of the environment before any child
+// starts, whatever their names; the binary hid the flags' and defaults'.
+func hideKeyEnvs(model provider.Config, presets []modelPreset) {
+	names := []string{model.APIKeyEnv}
+	for _, p := range presets {
+		names = append(names, p.APIKeyEnv)
+	}
+	_ = tools.HideEnv(names...) // a failed wipe of the start-up block was logged at start
 }
 
 // newModel builds the model client; its error is reported by prompts, so

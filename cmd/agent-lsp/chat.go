@@ -44,6 +44,7 @@ func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer log.Sync() //nolint:errcheck // nothing useful to do with a failed flush
+	hideSecrets(f.config(fs, tools.Getenv), log)
 
 	ctx, stop := terminationContext()
 	defer stop()
@@ -80,14 +81,14 @@ func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reader, progress io.Writer, color bool, log *zap.Logger) (*chat, error) {
-	cfg := f.config(fs, os.Getenv)
+	cfg := f.config(fs, tools.Getenv)
 	var rawDump io.Writer
 	if f.dumpRaw {
 		rawDump = os.Stderr
 	}
 	model, closeModel, err := connect.New(cfg, connect.Options{
-		Getenv: os.Getenv, RecordPath: f.record, ReplayPath: f.replay,
-		RawDump: rawDump, Logger: log,
+		Getenv: secretGetenv, RecordPath: f.record, ReplayPath: f.replay,
+		RawDump: rawDump, Redact: tools.RedactSecrets, Logger: log,
 	})
 	if err != nil {
 		return nil, err
@@ -136,7 +137,7 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 		return nil, err
 	}
 	ctl := &chatControl{session: session, ws: ws, docs: acfg.Env.Docs, cfg: cfg,
-		opts: connect.Options{Getenv: os.Getenv, RawDump: rawDump, Logger: log}}
+		opts: connect.Options{Getenv: secretGetenv, RawDump: rawDump, Redact: tools.RedactSecrets, Logger: log}}
 	// A replayed run answers from its file whatever the model: it keeps it.
 	if f.replay == "" {
 		if note := ctl.restoreModel(); note != "" {

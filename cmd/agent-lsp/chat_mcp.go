@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -30,7 +29,7 @@ func (m *mcpFlags) Set(v string) error { *m = append(*m, v); return nil }
 // and skipped; it never stops the chat.
 func mountMCP(ctx context.Context, ws *tools.Workspace, reg *tools.Registry, flags []string, out io.Writer, log *zap.Logger) *mcp.Manager {
 	roots := ws.Roots()
-	servers, errs := mcp.LoadConfig(roots[0], nil, flags, os.Getenv)
+	servers, errs := mcp.LoadConfig(roots[0], nil, flags, secretGetenv)
 	for _, err := range errs {
 		fmt.Fprintf(out, "MCP config: %v\n", err)
 	}

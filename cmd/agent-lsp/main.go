@@ -42,6 +42,7 @@ usage:
 `
 
 func main() {
+	protectProcess() // before any child or secret read: secrets.go
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

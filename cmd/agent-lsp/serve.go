@@ -14,6 +14,7 @@ import (
 	"github.com/agent-lsp/agent-lsp/lsp"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/provider/connect"
+	"github.com/agent-lsp/agent-lsp/tools"
 )
 
 // runServe serves LSP on stdin/stdout. Settings come from defaults, the
@@ -47,6 +48,8 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer log.Sync() //nolint:errcheck // nothing useful to do with a failed flush
 	lsp.Version = buildVersion()
+	modelCfg := m.config(fs, tools.Getenv)
+	hideSecrets(modelCfg, log)
 
 	ctx, stop := terminationContext()
 	defer stop()
@@ -69,16 +72,16 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}()
 	code, err := lsp.Serve(ctx, stdin, stdout, lsp.Options{
-		Provider: m.config(fs, os.Getenv),
+		Provider: modelCfg,
 		NewProvider: func(cfg provider.Config) (provider.Provider, error) {
 			p, closeFn, err := connect.New(cfg, connect.Options{
-				Getenv: os.Getenv, RecordPath: recordPath, ReplayPath: replayPath,
-				RawDump: rawDump, Logger: log,
+				Getenv: secretGetenv, RecordPath: recordPath, ReplayPath: replayPath,
+				RawDump: rawDump, Redact: tools.RedactSecrets, Logger: log,
 			})
 			closers = append(closers, closeFn)
 			return p, err
 		},
-		Getenv:      os.Getenv,
+		Getenv:      secretGetenv, // model keys and MCP ${VAR}s: read, then hidden
 		Logger:      log,
 		AutoApprove: *yes,
 		MCP:         mcpServers,
