@@ -6,10 +6,13 @@ import (
 )
 
 // TestMain lets the test binary stand in for agent-lsp itself where the
-// code re-executes its own binary (`--mcp=demo` starts `<self> mcp-demo`).
+// code re-executes its own binary (`--mcp=demo` starts `<self> mcp-demo`),
+// and removes the binary the process tests built (built_test.go).
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "mcp-demo" {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeBuiltBinary()
+	os.Exit(code)
 }
