@@ -122,3 +122,27 @@ func TestExecuteRedactsToolOutput(t *testing.T) {
 		t.Errorf("output = %q", got)
 	}
 }
+
+// The cost a log line or a session batch pays: a 1 KiB line with no
+// secret, and one with a secret, against ten hidden values.
+func BenchmarkRedactSecretBytes(b *testing.B) {
+	for i := range 10 {
+		name := fmt.Sprintf("TOOLS_BENCH_SECRET_%d", i)
+		b.Setenv(name, fmt.Sprintf("bench-secret-value-%02d-abcdef", i))
+		if err := HideEnv(name); err != nil {
+			b.Fatal(err)
+		}
+	}
+	clean := bytes.Repeat([]byte(`{"level":"debug","msg":"round ended"} `), 1024/38)
+	dirty := append(append([]byte{}, clean...), "bench-secret-value-07-abcdef"...)
+	b.Run("clean", func(b *testing.B) {
+		for b.Loop() {
+			RedactSecretBytes(clean)
+		}
+	})
+	b.Run("secret", func(b *testing.B) {
+		for b.Loop() {
+			RedactSecretBytes(dirty)
+		}
+	})
+}

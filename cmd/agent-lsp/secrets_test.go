@@ -110,7 +110,7 @@ type chatRun struct {
 
 // runSecretChat runs the chat with the canaries in its environment: the
 // model runs envDumpCommand and reads a workspace file holding a canary,
-// with a recording, a debug log and a state dir; prefix runs it as another
+// with a recording, a raw dump, a debug log and a state dir; prefix runs it as another
 // user.
 func runSecretChat(t *testing.T, secrets map[string]string, prefix ...string) chatRun {
 	t.Helper()
@@ -135,7 +135,7 @@ func runSecretChat(t *testing.T, secrets map[string]string, prefix ...string) ch
 	probe := `probe=sh -c 'echo "probe argument: $0" >&2; exec "$1" mcp-demo' $` + mcpEnv + ` ` + bin
 	args := append(prefix, bin, "chat", "--provider", "openai", "--base-url", r.srv.OpenAIBaseURL(),
 		"--api-key-env", keyEnv, "--thinking=false", "--dir", ws, "--yes", "--no-color",
-		"--record", r.record, "--log-file", r.logFile, "--state-dir", r.state, "--mcp", probe,
+		"--record", r.record, "--dump-raw", "--log-file", r.logFile, "--state-dir", r.state, "--mcp", probe,
 		"-p", "look around")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -209,7 +209,10 @@ func checkNothingLeaked(t *testing.T, secrets map[string]string, r chatRun) stri
 		}
 	}
 	assertNoCanary(t, secrets, "stdout", r.stdout)
-	assertNoCanary(t, secrets, "stderr", r.stderr)
+	assertNoCanary(t, secrets, "stderr (with the raw dump)", r.stderr)
+	if !bytes.Contains(r.stderr, []byte("[RAW] data: ")) {
+		t.Errorf("no raw dump on stderr:\n%s", r.stderr)
+	}
 	return string(seen)
 }
 
