@@ -97,7 +97,27 @@ func childConfig(t *testing.T) agent.Config {
 	cfg, _ := builtinConfig(t, p, os.Getenv(envKillRoot))
 	cfg.Store = store
 	cfg.Gate = blockingGate{marker: os.Getenv(envKillMarker)}
+	cfg.Env.Docs = stuckDocs{Documents: cfg.Env.Docs, marker: os.Getenv(envKillMarker) + ".edit"}
 	return cfg
+}
+
+// stuckDocs lands an edit of Calculator.java, then hangs as an editor
+// that never acknowledges it would, after creating the marker file: the
+// process dies between the change landing and its result being stored.
+type stuckDocs struct {
+	tools.Documents
+	marker string
+}
+
+func (d stuckDocs) Apply(ctx context.Context, edit tools.FileEdit) error {
+	if err := d.Documents.Apply(ctx, edit); err != nil || !strings.HasSuffix(edit.Before.Path, "Calculator.java") {
+		return err
+	}
+	if err := os.WriteFile(d.marker, nil, 0o600); err != nil {
+		return err
+	}
+	<-ctx.Done()
+	return context.Cause(ctx)
 }
 
 // resumeFrom opens the store in dir as a fresh process would and resumes
@@ -216,6 +236,63 @@ func TestKillDuringToolCallsAndResume(t *testing.T) {
 	}
 }
 
+// TestKillWhileAnEditLandsAndResume kills a process after a write_file
+// changed the file but before its result was stored (the only call of its
+// round): the resumed history answers it as interrupted, naming the file,
+// and the prompt's checkpoint holds the text from before the change, which
+// was stored before the change landed.
+func TestKillWhileAnEditLandsAndResume(t *testing.T) {
+	if os.Getenv(envKillHelper) != "" {
+		s := agent.NewSession(childConfig(t), "You are a test agent.")
+		s.Prompt(t.Context(), "Break it.", nil) // blocks in stuckDocs until killed
+		t.Fatal("the stuck edit returned")
+	}
+	for _, d := range []string{openai.Name, anthropic.Name} {
+		t.Run(d, func(t *testing.T) {
+			srv := providertest.NewServer(t, providertest.Script{
+				{ToolCalls: []providertest.Call{{ID: "c_edit", Name: "write_file",
+					Arguments: `{"path":"src/main/java/demo/Calculator.java","content":"BROKEN\n"}`}},
+					Usage: provider.Usage{PromptTokens: 1500, CompletionTokens: 20}},
+				{Text: "I will check Calculator.java.", Usage: provider.Usage{PromptTokens: 1700, CompletionTokens: 7}},
+			}, providertest.WithSeed(23))
+			base := srv.OpenAIBaseURL()
+			if d == anthropic.Name {
+				base = srv.AnthropicBaseURL()
+			}
+			storeDir, root := t.TempDir(), javaProject(t)
+			marker := filepath.Join(t.TempDir(), "blocked")
+			child := startKillChild(t, "TestKillWhileAnEditLandsAndResume", d, base, storeDir, root, marker)
+			waitUntil(t, child, "the edit landed", func() bool {
+				_, err := os.Stat(marker + ".edit")
+				return err == nil
+			})
+			child.kill(t)
+
+			calculator := filepath.Join(root, "src/main/java/demo/Calculator.java")
+			if data, err := os.ReadFile(calculator); err != nil || string(data) != "BROKEN\n" {
+				t.Fatalf("Calculator.java = %q, %v: the edit did not land", data, err)
+			}
+			s := resumeFrom(t, srv, d, base, storeDir, root, "Break it.")
+			h := s.History()
+			if got := roleList(h); got != "system,user,assistant,tool" {
+				t.Fatalf("resumed history = %s", got)
+			}
+			want := "interrupted: the agent stopped before this call finished; check the file " +
+				"src/main/java/demo/Calculator.java (write_file was working on it)"
+			if edit := h[3]; edit.ToolCallID != "c_edit" || !edit.IsError || edit.Text != want {
+				t.Errorf("the cut write's result = %+v, want %q", edit, want)
+			}
+			if cps := s.Checkpoints(); len(cps) != 1 || !checkpointHolds(cps[0], calculator, "class Calculator") {
+				t.Errorf("checkpoints = %+v, want Calculator.java's text before the edit", cps)
+			}
+			if o := s.Prompt(t.Context(), "What now?", nil); o.StopReason != agent.StopEndTurn {
+				t.Fatalf("prompt after resume: %+v", o)
+			}
+			assertAllAccepted(t, srv)
+		})
+	}
+}
+
 // TestKillInFirstModelCallAndResume kills a process while the first model
 // call of its session streams: the prompt was stored as it started, so the
 // session is listed under it and resumes, and the strict fake accepts the
@@ -257,3 +334,12 @@ func TestKillInFirstModelCallAndResume(t *testing.T) {
 }
 
 var _ tools.Gate = blockingGate{}
+
+func checkpointHolds(c agent.Checkpoint, path, text string) bool {
+	for _, f := range c.Files {
+		if f.Path == path && f.Existed && strings.Contains(f.Text, text) {
+			return true
+		}
+	}
+	return false
+}
