@@ -100,10 +100,14 @@ func (s *Session) commit() {
 	}
 	s.storeFailed = true
 	s.mu.Unlock()
-	s.cfg.Logger.Error("session is no longer saved", zap.String("session", s.id), zap.Error(err))
-	if s.cfg.OnStoreError != nil {
-		s.cfg.OnStoreError(err)
+	if s.cfg.OnStoreError == nil {
+		s.cfg.Logger.Error("session is no longer saved", zap.String("session", s.id), zap.Error(err))
+		return
 	}
+	// The front end tells the user; the log only notes it, so that a log
+	// shown on the same terminal does not say it twice.
+	s.cfg.Logger.Info("session is no longer saved", zap.String("session", s.id), zap.Error(err))
+	s.cfg.OnStoreError(err)
 }
 
 // recordResult writes one tool result as soon as its call finished, so a

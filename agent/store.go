@@ -3,6 +3,7 @@ package agent
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -266,8 +267,8 @@ func (st *Store) appendBatch(id string, recs []record) error {
 	_, werr := f.Write(buf.Bytes())
 	serr := f.Sync()
 	cerr := f.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		return fmt.Errorf("session %s: writing a round: %w", id, err)
+	if err := cmp.Or(werr, serr, cerr); err != nil { // the first says why; the others follow from it
+		return fmt.Errorf("session %s: %w", id, err)
 	}
 	if errors.Is(statErr, fs.ErrNotExist) {
 		if d, err := os.Open(st.dir); err == nil {

@@ -57,43 +57,54 @@ func TestUnusableStateDirWarnsOnceAndServes(t *testing.T) {
 }
 
 // TestSessionWriteFailureWarnsOnceAndGoesOn makes a session's file
-// unwritable mid-session (a directory takes its place, which stops root
-// too): the next prompt is answered, the editor is told once, and later
-// prompts are answered without more warnings.
+// unwritable mid-session, in ways that stop root too (a directory takes
+// its place; it becomes /dev/full, where every write fails with ENOSPC as
+// on a full disk): the next prompt is answered, the editor is told once,
+// and later prompts are answered without more warnings.
 func TestSessionWriteFailureWarnsOnceAndGoesOn(t *testing.T) {
-	stateDir := t.TempDir()
-	s := start(t, providertest.Script{{Text: "first answer"}, {Text: "second answer"}, {Text: "third answer"}},
-		setupOptions{caps: fullCaps, stateDir: stateDir})
-	s.initialize(nil)
-	r := s.prompt(map[string]any{"prompt": "hello"})
-	if r.Text != "first answer" {
-		t.Fatalf("prompt = %+v", r)
-	}
-	file := filepath.Join(stateDir, r.SessionID+".jsonl")
-	if err := os.Remove(file); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Mkdir(file, 0o700); err != nil {
-		t.Fatal(err)
-	}
+	for _, tc := range []struct {
+		name      string
+		breakFile func(path string) error
+		cause     string
+	}{
+		{"replaced by a directory", func(path string) error { return os.Mkdir(path, 0o700) }, "is a directory"},
+		{"full disk", func(path string) error { return os.Symlink("/dev/full", path) }, "no space left on device"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stateDir := t.TempDir()
+			s := start(t, providertest.Script{{Text: "first answer"}, {Text: "second answer"}, {Text: "third answer"}},
+				setupOptions{caps: fullCaps, stateDir: stateDir})
+			s.initialize(nil)
+			r := s.prompt(map[string]any{"prompt": "hello"})
+			if r.Text != "first answer" {
+				t.Fatalf("prompt = %+v", r)
+			}
+			file := filepath.Join(stateDir, r.SessionID+".jsonl")
+			if err := os.Remove(file); err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.breakFile(file); err != nil {
+				t.Fatal(err)
+			}
 
-	if r2 := s.prompt(map[string]any{"sessionId": r.SessionID, "prompt": "again"}); r2.StopReason != "end_turn" || r2.Text != "second answer" {
-		t.Fatalf("prompt after the write failed = %+v", r2)
-	}
-	const warning = "this session is no longer saved and goes on in memory only"
-	waitWarning(t, s.ed, warning)
-	if r3 := s.prompt(map[string]any{"sessionId": r.SessionID, "prompt": "and again"}); r3.Text != "third answer" {
-		t.Fatalf("third prompt = %+v", r3)
-	}
-	if got := warnings(s.ed, "agent-lsp:"); len(got) != 1 || !strings.Contains(got[0], r.SessionID) {
-		t.Errorf("warnings = %q, want one naming the session", got)
-	}
-	for i, rq := range s.model.Requests() {
-		if rq.Rejected != "" {
-			t.Errorf("request %d refused: %s", i, rq.Rejected)
-		}
-	}
-	if n := len(s.model.Requests()); n != 3 {
-		t.Errorf("%d model requests, want 3", n)
+			if r2 := s.prompt(map[string]any{"sessionId": r.SessionID, "prompt": "again"}); r2.StopReason != "end_turn" || r2.Text != "second answer" {
+				t.Fatalf("prompt after the write failed = %+v", r2)
+			}
+			waitWarning(t, s.ed, "this session is no longer saved and goes on in memory only")
+			if r3 := s.prompt(map[string]any{"sessionId": r.SessionID, "prompt": "and again"}); r3.Text != "third answer" {
+				t.Fatalf("third prompt = %+v", r3)
+			}
+			if got := warnings(s.ed, "agent-lsp:"); len(got) != 1 || !strings.Contains(got[0], r.SessionID) || !strings.Contains(got[0], tc.cause) {
+				t.Errorf("warnings = %q, want one naming the session and %q", got, tc.cause)
+			}
+			for i, rq := range s.model.Requests() {
+				if rq.Rejected != "" {
+					t.Errorf("request %d refused: %s", i, rq.Rejected)
+				}
+			}
+			if n := len(s.model.Requests()); n != 3 {
+				t.Errorf("%d model requests, want 3", n)
+			}
+		})
 	}
 }

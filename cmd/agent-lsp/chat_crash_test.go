@@ -208,14 +208,16 @@ func TestChatUnusableStateDirWarnsAndAnswers(t *testing.T) {
 	if code := p.wait(t); code != 0 || strings.TrimSpace(p.stdout.String()) != "the answer" {
 		t.Fatalf("exit %d, stdout %q", code, p.stdout)
 	}
-	if got := warningLines(p.stderr.String()); len(got) != 1 || !strings.Contains(got[0], "this session is not saved") {
-		t.Errorf("warnings = %q, want one", got)
+	if got := warningLines(p.stderr.String()); len(got) != 1 || !strings.Contains(got[0], "this session is not saved") ||
+		strings.Count(p.stderr.String(), "not a directory") != 1 {
+		t.Errorf("warnings = %q, want one, saying it once", got)
 	}
 }
 
 // TestChatSessionWriteFailureWarnsOnce makes the session's file
-// unwritable between two prompts of a REPL (a directory takes its place):
-// one warning line on stderr, and every prompt is answered.
+// unwritable between two prompts of a REPL (it becomes /dev/full, which
+// stops root too): one warning line on stderr, and every prompt is
+// answered.
 func TestChatSessionWriteFailureWarnsOnce(t *testing.T) {
 	srv := providertest.NewServer(t, providertest.Script{{Text: "first answer"}, {Text: "second answer"}, {Text: "third answer"}})
 	state := t.TempDir()
@@ -229,14 +231,21 @@ func TestChatSessionWriteFailureWarnsOnce(t *testing.T) {
 		waitChat(t, p, answer, func() bool { return strings.Contains(p.stdout.String(), answer) })
 	}
 	say("hello", "first answer")
-	files := sessionFiles(t, state)
-	if len(files) != 1 {
-		t.Fatalf("session files = %v", files)
-	}
+	// The answer is printed as it streams, before it is stored: wait for
+	// the file to end with it, the prompt's last write.
+	var files []string
+	waitChat(t, p, "the answer stored", func() bool {
+		files = sessionFiles(t, state)
+		if len(files) != 1 {
+			return false
+		}
+		data, _ := os.ReadFile(files[0])
+		return strings.HasSuffix(string(data), `"text":"first answer"}}`+"\n"+`{"type":"commit"}`+"\n")
+	})
 	if err := os.Remove(files[0]); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Mkdir(files[0], 0o700); err != nil {
+	if err := os.Symlink("/dev/full", files[0]); err != nil { // every write fails with ENOSPC, as on a full disk
 		t.Fatal(err)
 	}
 	say("again", "second answer")
@@ -244,8 +253,9 @@ func TestChatSessionWriteFailureWarnsOnce(t *testing.T) {
 	if code := p.wait(t); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	if got := warningLines(p.stderr.String()); len(got) != 1 || !strings.Contains(got[0], "the session goes on unsaved") {
-		t.Errorf("warnings = %q, want one", got)
+	if got := warningLines(p.stderr.String()); len(got) != 1 || !strings.Contains(got[0], "no space left on device") ||
+		!strings.Contains(got[0], "the session goes on unsaved") || strings.Count(p.stderr.String(), "no space left") != 1 {
+		t.Errorf("warnings = %q, want one, saying it once", got)
 	}
 }
 
