@@ -115,6 +115,10 @@ func (d checkpointDocs) Read(ctx context.Context, path string) (tools.Doc, error
 func (d checkpointDocs) Apply(ctx context.Context, edit tools.FileEdit) error {
 	path := edit.Before.Path
 	d.s.noteBefore(ctx, d.inner, path, edit.Before)
+	// The text before the change is stored before the change lands: after a
+	// crash while the edit lands, the prompt's checkpoint can still restore
+	// the file.
+	d.s.commit()
 	if err := d.inner.Apply(ctx, edit); err != nil {
 		return err
 	}

@@ -64,7 +64,11 @@ func (s *Session) run(ctx context.Context, out *serialListener) Outcome {
 			return o
 		}
 
-		s.append(s.runTools(ctx, round, msg.ToolCalls, out)...)
+		// Written before the calls run: a crash while they run leaves
+		// calls the resumed session answers as interrupted, naming what
+		// each call was about to touch.
+		s.commit()
+		s.appendResults(s.runTools(ctx, round, msg.ToolCalls, out))
 		s.commit() // every call answered: the round is complete
 		if ctx.Err() != nil {
 			o.StopReason, o.Err = StopCancelled, context.Cause(ctx)
@@ -130,6 +134,9 @@ func (s *Session) runTools(ctx context.Context, round int, calls []provider.Tool
 		finished[o.Call.ID] = true
 		mu.Unlock()
 		if first {
+			// Stored before it is reported: a front end that saw the
+			// result can count on a resumed session having it.
+			s.recordResult(resultMessage(o))
 			out.emit(Event{Kind: EventToolResult, Round: round, ToolCallID: o.Call.ID,
 				ToolName: o.Call.Name, Status: o.Status, Output: nonEmpty(o.Output)})
 		}
@@ -158,12 +165,16 @@ func (s *Session) runTools(ctx context.Context, round int, calls []provider.Tool
 		if i < len(outcomes) && outcomes[i].Call.ID == c.ID {
 			o = outcomes[i]
 		}
-		o.Output = nonEmpty(o.Output)
 		finish(o)
-		msgs[i] = provider.Message{Role: provider.RoleTool, ToolCallID: c.ID,
-			Text: o.Output, IsError: o.Status != tools.StatusCompleted}
+		msgs[i] = resultMessage(o)
 	}
 	return msgs
+}
+
+// resultMessage is the history's message for a finished call.
+func resultMessage(o tools.Outcome) provider.Message {
+	return provider.Message{Role: provider.RoleTool, ToolCallID: o.Call.ID,
+		Text: nonEmpty(o.Output), IsError: o.Status != tools.StatusCompleted}
 }
 
 // nonEmpty keeps a tool result readable and acceptable to the Messages

@@ -92,7 +92,7 @@ type autoEditGate interface {
 
 // SetMode changes the session's mode; it takes effect at the next model
 // call (a running prompt's next round). The mode is stored with the
-// session's next round.
+// session's next write (a prompt, a turn or a tool result).
 func (s *Session) SetMode(m Mode) error {
 	if !slices.Contains(Modes, m) {
 		return fmt.Errorf("unknown mode %q", m)

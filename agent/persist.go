@@ -51,14 +51,25 @@ func (s *Session) replaceHistory(h []provider.Message, c Compaction, summaryUsag
 	return cost, s.totals
 }
 
-// commit writes the records of the round that just completed, as one
-// batch ended by a commit record and fsync'd. Only the goroutine holding
-// busy calls it, after the history is valid again (every call answered).
-// A failed write is logged and ends persistence for this session.
+// commit writes the queued records as one batch ended by a commit record
+// and fsync'd. It is called at the points that make the stored history
+// worth keeping: when a prompt starts (its user message), when the model's
+// turn is complete (before its tool calls run), as each tool result
+// arrives, and when a round or a prompt ends. A batch that leaves tool
+// calls unanswered is fine: the loader answers them as interrupted.
+//
+// Tool results arrive on the registry's goroutines: writeMu keeps one
+// batch at a time, in the order they were taken.
+//
+// A failed write ends persistence for this session (a half-written batch
+// must not be followed by more): it is logged and reported once through
+// Config.OnStoreError, and the session goes on in memory.
 func (s *Session) commit() {
 	if s.cfg.Store == nil {
 		return
 	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
 	s.mu.Lock()
 	if s.storeFailed || len(s.pending) == 0 {
 		s.mu.Unlock()
@@ -82,11 +93,33 @@ func (s *Session) commit() {
 	err := s.cfg.Store.appendBatch(s.id, recs)
 
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err != nil {
-		s.storeFailed = true
+	if err == nil {
+		s.started = true
+		s.mu.Unlock()
+		return
+	}
+	s.storeFailed = true
+	s.mu.Unlock()
+	if s.cfg.OnStoreError == nil {
 		s.cfg.Logger.Error("session is no longer saved", zap.String("session", s.id), zap.Error(err))
 		return
 	}
-	s.started = true
+	// The front end tells the user; the log only notes it, so that a log
+	// shown on the same terminal does not say it twice.
+	s.cfg.Logger.Info("session is no longer saved", zap.String("session", s.id), zap.Error(err))
+	s.cfg.OnStoreError(err)
+}
+
+// recordResult writes one tool result as soon as its call finished, so a
+// crash later in the round keeps it. The history gets the round's results
+// together, in call order, once all are in (appendResults); the loader
+// puts stored results in call order too.
+func (s *Session) recordResult(m provider.Message) {
+	if s.cfg.Store == nil {
+		return
+	}
+	s.mu.Lock()
+	s.pending = append(s.pending, record{Type: recMessage, Message: &m})
+	s.mu.Unlock()
+	s.commit()
 }

@@ -1,18 +1,46 @@
 package agent
 
 import (
+	"encoding/json"
+	"fmt"
+
 	"go.uber.org/zap"
 
 	"github.com/agent-lsp/agent-lsp/provider"
 )
 
-// lostResult answers a tool call whose stored result could not be read back.
-const lostResult = "(the result of this call was lost when the session was restored)"
+// interrupted starts the result given to a tool call whose result was
+// never stored: the agent stopped (a crash, kill -9) while it ran, so it
+// may have done all, part or none of its work. The model reads it as an
+// error and is told what to look at.
+const interrupted = "interrupted: the agent stopped before this call finished; check the file"
 
-// repairHistory makes a history read back from a damaged file valid for
-// every dialect: each assistant tool call is followed by exactly one result,
-// in call order (a lost one becomes an error result), and a result that
-// answers no call is dropped. A sound history comes back unchanged.
+// commandRunes bounds the command an interrupted result quotes.
+const commandRunes = 200
+
+// interruptedResult answers call c as interrupted, naming the file or the
+// command where the arguments say.
+func interruptedResult(c provider.ToolCall) string {
+	var args struct {
+		Path    string `json:"path"`
+		Command string `json:"command"`
+	}
+	_ = json.Unmarshal([]byte(c.Arguments), &args) // arguments that are not an object name nothing
+	switch {
+	case args.Path != "":
+		return fmt.Sprintf("%s %s (%s was working on it)", interrupted, args.Path, c.Name)
+	case args.Command != "":
+		return fmt.Sprintf("%ss the command may have changed: %s", interrupted, shorten(args.Command, commandRunes))
+	}
+	return fmt.Sprintf("%ss %s may have changed, or run it again", interrupted, c.Name)
+}
+
+// repairHistory makes a history read back from its file valid for every
+// dialect: each assistant tool call is followed by exactly one result, in
+// call order (results are stored as calls finish, in any order; a call
+// with none was interrupted and gets an error result saying so), and a
+// result that answers no call is dropped. A sound history comes back
+// unchanged.
 func repairHistory(h []provider.Message, logger *zap.Logger) []provider.Message {
 	out := make([]provider.Message, 0, len(h))
 	for i := 0; i < len(h); {
@@ -36,8 +64,9 @@ func repairHistory(h []provider.Message, logger *zap.Logger) []provider.Message 
 		for _, c := range m.ToolCalls {
 			r, ok := results[c.ID]
 			if !ok {
-				logger.Warn("session file: a tool call lost its result", zap.String("tool_call_id", c.ID))
-				r = provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Text: lostResult, IsError: true}
+				logger.Warn("session file: a tool call has no stored result; answering it as interrupted",
+					zap.String("tool_call_id", c.ID), zap.String("tool", c.Name))
+				r = provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Text: interruptedResult(c), IsError: true}
 			}
 			delete(results, c.ID)
 			out = append(out, r)

@@ -56,6 +56,11 @@ type Config struct {
 	// Mode is the session's mode at the start ("": ModeDefault); a resumed
 	// session keeps the mode it had stored instead.
 	Mode Mode
+	// OnStoreError is called once, when a write to Store fails (the state
+	// directory is unwritable or full): from then on the session goes on
+	// in memory only. It may run on a tool call's goroutine. nil: the
+	// failure is only logged.
+	OnStoreError func(err error)
 }
 
 // Session is one conversation. Its history starts with the system prompt
@@ -65,14 +70,17 @@ type Config struct {
 // One prompt runs at a time: a second Prompt waits for the first to end (or
 // for its own context to be cancelled).
 //
-// With a Store, every complete round is written to the session's file
-// before the next request goes out, and ResumeSession picks the session up
-// after a restart.
+// With a Store, the session's file is written ahead: the user message when
+// a prompt starts, the model's turn before its tool calls run, and each
+// tool result as its call finishes, so a crash loses at most the calls in
+// flight; ResumeSession picks the session up after a restart and answers
+// those calls as interrupted.
 type Session struct {
 	cfg     Config
 	id      string
 	created time.Time
 	busy    chan struct{} // a one-slot semaphore: held while a prompt or a compaction runs
+	writeMu sync.Mutex    // one commit at a time (tool results commit from their goroutines)
 
 	// env is Config.Env with the session's plan sink and read log; gate is Config.Gate
 	// behind the mode's refusal of tools it does not offer.
@@ -91,7 +99,7 @@ type Session struct {
 	cp      checkpoints // per-prompt file states, for rewind (checkpoint.go)
 	calib   calibration
 	totals  Totals
-	// pending are the records of the round in progress, written by commit.
+	// pending are the records not yet written; commit writes them.
 	pending []record
 	// started: the file has its header. storeFailed: a write failed, and
 	// the session is no longer persisted (a half-written batch must not be
@@ -258,6 +266,9 @@ func (s *Session) Prompt(ctx context.Context, text string, l Listener) Outcome {
 		text += "\n\n" + note
 	}
 	s.append(provider.Message{Role: provider.RoleUser, Text: text})
+	// Written now: a session whose first model call is cut by a crash is
+	// still stored, listed and resumable.
+	s.commit()
 	s.mu.Lock()
 	s.out = out
 	s.mu.Unlock()
@@ -265,7 +276,7 @@ func (s *Session) Prompt(ctx context.Context, text string, l Listener) Outcome {
 	s.mu.Lock()
 	s.out = nil
 	s.mu.Unlock()
-	s.commit() // the user message of a prompt whose first round failed
+	s.commit() // whatever was queued while the last round ran (a mode change)
 	return s.end(out, o)
 }
 
@@ -279,6 +290,7 @@ func (s *Session) end(out *serialListener, o Outcome) Outcome {
 	return o
 }
 
+// append adds messages to the history and queues their records.
 func (s *Session) append(ms ...provider.Message) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -288,6 +300,14 @@ func (s *Session) append(ms ...provider.Message) {
 			s.pending = append(s.pending, record{Type: recMessage, Message: &ms[i]})
 		}
 	}
+}
+
+// appendResults adds a round's tool results, already recorded one by one
+// as each call finished (recordResult), to the history.
+func (s *Session) appendResults(ms []provider.Message) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.history = append(s.history, ms...)
 }
 
 // snapshot returns the history for a request. The provider may read it

@@ -3,6 +3,7 @@ package agent
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -37,9 +38,13 @@ import (
 //	{"type":"rewind","checkpointId":…}
 //	{"type":"commit"}
 //
-// Records are written in batches, one per complete round, each ended by a
-// commit record and fsync'd; a loader applies only committed batches, so a
-// round cut short by a crash is dropped whole and the history stays valid.
+// Records are written ahead, in batches each ended by a commit record and
+// fsync'd: the prompt's user message as the prompt starts, the model's turn
+// (with its tool calls) before they run, each tool result as its call
+// finishes (in any order), and what a round or a command queued at its
+// end. A loader applies only committed batches, so a batch cut short by a
+// crash is dropped whole; a tool call left without a result (a crash while
+// it ran) is answered as interrupted (repair.go), so the history is valid.
 // A compaction record holds the whole new history, which replaces the one
 // built so far. A checkpoint record carries the files changed since the
 // last one of that checkpoint (merged by path); a rewind record drops that
@@ -110,10 +115,26 @@ func NewStore(dir string, logger *zap.Logger) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("session store: %w", err)
 	}
+	if err := probeWritable(dir); err != nil {
+		return nil, fmt.Errorf("session store: %s cannot be written: %w", dir, err)
+	}
 	if logger == nil {
 		logger = zap.NewNop()
 	}
 	return &Store{dir: dir, logger: logger}, nil
+}
+
+// probeWritable creates and removes a file in dir, so that a directory that
+// exists but cannot be written (read-only, out of space or inodes) is
+// reported when the store opens, once, rather than by every session's
+// first write.
+func probeWritable(dir string) error {
+	f, err := os.CreateTemp(dir, ".write-probe-*")
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	return errors.Join(f.Close(), os.Remove(name))
 }
 
 // DefaultStateDir is where sessions live by default:
@@ -137,7 +158,7 @@ type SessionInfo struct {
 	ID        string
 	Title     string // the first prompt, shortened
 	CreatedAt time.Time
-	UpdatedAt time.Time // when the last round was written
+	UpdatedAt time.Time // when the session was last written
 }
 
 // List returns the stored sessions, most recently updated first.
@@ -246,8 +267,8 @@ func (st *Store) appendBatch(id string, recs []record) error {
 	_, werr := f.Write(tools.RedactSecretBytes(buf.Bytes())) // no hidden secret is ever stored
 	serr := f.Sync()
 	cerr := f.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		return fmt.Errorf("session %s: writing a round: %w", id, err)
+	if err := cmp.Or(werr, serr, cerr); err != nil { // the first says why; the others follow from it
+		return fmt.Errorf("session %s: %w", id, err)
 	}
 	if errors.Is(statErr, fs.ErrNotExist) {
 		if d, err := os.Open(st.dir); err == nil {

@@ -264,6 +264,7 @@ func (s *server) initialized(_ context.Context, _ *request) (any, error) {
 			Type: protocol.MessageTypeWarning, Message: "agent-lsp: " + err.Error()})
 	}
 	s.reportMCPConfig()
+	s.reportStoreUnusable()
 	return nil, nil
 }
 

@@ -7,30 +7,49 @@ import (
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
 	"github.com/agent-lsp/agent-lsp/agent"
 )
 
 // openStore opens the session store in dir (default: the user's state
-// directory). A daemon that cannot store sessions still serves: it logs why
-// and keeps them in memory.
-func openStore(dir string, log *zap.Logger) *agent.Store {
+// directory). A daemon that cannot store sessions still serves: it keeps
+// them in memory and returns why, for the editor to be told once.
+func openStore(dir string, log *zap.Logger) (*agent.Store, error) {
 	if dir == "" {
 		d, err := agent.DefaultStateDir()
 		if err != nil {
 			log.Warn("sessions are kept in memory only: no state directory", zap.Error(err))
-			return nil
+			return nil, err
 		}
 		dir = d
 	}
 	st, err := agent.NewStore(dir, log)
 	if err != nil {
 		log.Warn("sessions are kept in memory only", zap.String("dir", dir), zap.Error(err))
-		return nil
+		return nil, err
 	}
 	log.Info("sessions are stored", zap.String("dir", st.Dir()))
-	return st
+	return st, nil
+}
+
+// reportStoreUnusable tells the user, once, that sessions will not survive
+// a restart because the state directory cannot be used.
+func (s *server) reportStoreUnusable() {
+	if s.storeErr == nil {
+		return
+	}
+	s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning,
+		Message: "agent-lsp: sessions are not saved and will not survive a restart: " + s.storeErr.Error()})
+}
+
+// sessionNotSaved is a session's Config.OnStoreError: the session's file
+// could not be written (the disk is full, the file was replaced), and the
+// session goes on in memory. The agent calls it once per session.
+func (s *server) sessionNotSaved(err error) {
+	s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning,
+		Message: "agent-lsp: this session is no longer saved and goes on in memory only: " + err.Error()})
 }
 
 // unknownSession is the answer for an id that is neither loaded nor stored.

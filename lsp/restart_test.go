@@ -49,6 +49,12 @@ func (b *syncBuffer) String() string {
 // startDaemon re-executes the test binary as the daemon (see TestMain).
 func startDaemon(t *testing.T, dialect, modelURL, stateDir string) *daemonProcess {
 	t.Helper()
+	return startDaemonWith(t, dialect, modelURL, stateDir, lsptest.Handlers{})
+}
+
+// startDaemonWith is startDaemon with an editor answering as h says.
+func startDaemonWith(t *testing.T, dialect, modelURL, stateDir string, h lsptest.Handlers) *daemonProcess {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), envDaemonDialect+"="+dialect, envDaemonModelURL+"="+modelURL,
 		envDaemonStateDir+"="+stateDir)
@@ -66,7 +72,7 @@ func startDaemon(t *testing.T, dialect, modelURL, stateDir string) *daemonProces
 		t.Fatal(err)
 	}
 	d.ed = lsptest.Connect(context.Background(), pipeRW{Reader: stdout, Writer: stdin,
-		closers: []io.Closer{stdin, stdout}}, lsptest.Handlers{})
+		closers: []io.Closer{stdin, stdout}}, h)
 	t.Cleanup(func() {
 		d.kill(t)
 		if t.Failed() {

@@ -57,6 +57,7 @@ type server struct {
 	registry        *tools.Registry
 	sessions        *sessionStore
 	store           *agent.Store // nil: sessions live in memory only
+	storeErr        error        // why store is nil, shown at initialized
 	mcp             mcpState     // the MCP servers (own lock)
 	control         control      // modes, model presets, switched models (own lock)
 }
@@ -75,7 +76,7 @@ func newServer(ctx context.Context, conn jsonrpc2.Conn, opts Options) *server {
 	if s.getenv == nil {
 		s.getenv = os.Getenv
 	}
-	s.store = openStore(opts.StateDir, s.log)
+	s.store, s.storeErr = openStore(opts.StateDir, s.log)
 	s.sessions = newSessionStore(s)
 	return s
 }

@@ -123,7 +123,7 @@ func (st *sessionStore) agentConfig() (agent.Config, string, error) {
 	if cfg.autoApprove {
 		approver = permission.AutoApprover{}
 	}
-	return agent.Config{
+	acfg := agent.Config{
 		Provider:  model,
 		Model:     cfg.model.Model,
 		MaxTokens: cfg.model.MaxTokens,
@@ -136,7 +136,9 @@ func (st *sessionStore) agentConfig() (agent.Config, string, error) {
 		Store:     s.store,
 		Logger:    s.log,
 		Mode:      s.control.initialMode(),
-	}, agent.SystemPrompt(ws, runtime.GOOS, shellName()), nil
+	}
+	acfg.OnStoreError = s.sessionNotSaved
+	return acfg, agent.SystemPrompt(ws, runtime.GOOS, shellName()), nil
 }
 
 // create starts a new session; its id is the agent session's, the one

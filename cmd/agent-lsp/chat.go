@@ -57,7 +57,7 @@ func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f.prompt != "" {
 		progress = stderr
 	}
-	c, err := newChat(ctx, f, fs, stdin, progress, color, log)
+	c, err := newChat(ctx, f, fs, stdin, progress, stderr, color, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "agent-lsp chat: %v\n", err)
 		return 1
@@ -80,7 +80,7 @@ func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return c.repl(ctx, stdout, color, interactive)
 }
 
-func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reader, progress io.Writer, color bool, log *zap.Logger) (*chat, error) {
+func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reader, progress, stderr io.Writer, color bool, log *zap.Logger) (*chat, error) {
 	cfg := f.config(fs, tools.Getenv)
 	var rawDump io.Writer
 	if f.dumpRaw {
@@ -108,9 +108,12 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 		closeAll = func() error { return errors.Join(m.Close(), closeModel()) }
 	}
 	store, err := openStore(f, log)
-	if err != nil {
+	if err != nil && (f.resume != "" || f.cont) {
 		_ = closeAll()
 		return nil, err
+	}
+	if err != nil { // not being able to save is no reason not to answer
+		fmt.Fprintf(stderr, "agent-lsp chat: warning: %v; this session is not saved\n", err)
 	}
 	approverTTY := permission.NewTerminalApprover(stdin, progress, color)
 	var approver permission.Approver = approverTTY
@@ -130,6 +133,9 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 		Keep:      f.keep,
 		Store:     store,
 		Logger:    log,
+	}
+	acfg.OnStoreError = func(err error) {
+		fmt.Fprintf(stderr, "agent-lsp chat: warning: %v; the session goes on unsaved\n", err)
 	}
 	session, err := openSession(f, acfg, store, agent.SystemPrompt(ws, runtime.GOOS, shellName()))
 	if err != nil {
