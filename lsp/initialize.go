@@ -252,6 +252,7 @@ func (s *server) initialized(_ context.Context, _ *request) (any, error) {
 			Type: protocol.MessageTypeWarning, Message: "agent-lsp: " + err.Error()})
 	}
 	s.reportMCPConfig()
+	s.askMCPTrust() // in the background: workspace .mcp.json entries
 	return nil, nil
 }
 
