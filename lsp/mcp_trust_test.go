@@ -506,3 +506,77 @@ func TestMCPServerDiesWithKilledDaemon(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// agent/mcpTrust decides while the popup is still open: the entry starts
+// at once, the popup's late Deny does not undo it, and a later deny
+// through the method stops the running server and leaves it untrusted.
+func TestMCPTrustMethodWinsOverALateAnswerAndDenyStops(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mark := fmt.Sprintf("%s-%d", t.Name(), time.Now().UnixNano())
+	entry, err := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"demo":  map[string]any{"command": exe, "args": []string{"mcp-demo"}, "env": map[string]string{envDemoMark: mark}},
+		"later": map[string]any{"command": filepath.Join(t.TempDir(), "never-started")},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newPopups()
+	s := start(t, nil, setupOptions{files: map[string]string{".mcp.json": string(entry)},
+		handlers: lsptest.Handlers{ShowMessageRequest: p.handler}})
+	s.initialize(nil)
+	byName := func(st mcpStatusResult) map[string]mcpServerStatus {
+		out := map[string]mcpServerStatus{}
+		for _, sv := range st.Servers {
+			out[sv.Name] = sv
+		}
+		return out
+	}
+	if q := p.next(t); !strings.Contains(q.Message, "demo") {
+		t.Fatalf("popup: %s", q.Message)
+	}
+	if pids := markedProcesses(t, mark); len(pids) != 0 {
+		t.Fatalf("the untrusted entry runs: %v", pids)
+	}
+	if err := s.ed.Call(ctx(t), "agent/mcpTrust", map[string]any{"server": "demo", "decision": "allow"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	s.waitMCP(func(st mcpStatusResult) bool { return byName(st)["demo"].State == "ready" })
+	p.answers <- "Deny" // the popup, answered too late
+	// The next popup comes once the daemon has handled that answer.
+	if q := p.next(t); !strings.Contains(q.Message, "later") {
+		t.Fatalf("second popup: %s", q.Message)
+	}
+	st := byName(s.waitMCP(func(mcpStatusResult) bool { return true }))
+	if st["demo"].State != "ready" || st["demo"].Tools != 2 || st["later"].State != "untrusted" {
+		t.Errorf("after the late Deny: %+v", st)
+	}
+	p.answers <- "Deny"
+
+	if err := s.ed.Call(ctx(t), "agent/mcpTrust", map[string]any{"server": "demo", "decision": "deny"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	s.waitMCP(func(st mcpStatusResult) bool { return byName(st)["demo"].State == "untrusted" })
+	if pids := markedProcesses(t, mark); len(pids) != 0 {
+		t.Errorf("the denied server still runs: %v", pids)
+	}
+	var tl struct {
+		Tools []struct{ Name string } `json:"tools"`
+	}
+	if err := s.ed.Call(ctx(t), "agent/tools", map[string]any{}, &tl); err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tl.Tools {
+		if strings.HasPrefix(tool.Name, "mcp__demo__") {
+			t.Errorf("tool %s still listed after deny", tool.Name)
+		}
+	}
+	if err := s.ed.Call(ctx(t), "agent/mcpTrust", map[string]any{"server": "nosuch", "decision": "allow"}, nil); err == nil {
+		t.Error("agent/mcpTrust accepted an unknown server")
+	}
+	if err := s.ed.Call(ctx(t), "agent/mcpTrust", map[string]any{"server": "demo", "decision": "maybe"}, nil); err == nil {
+		t.Error("agent/mcpTrust accepted an unknown decision")
+	}
+}
