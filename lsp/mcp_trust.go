@@ -244,7 +244,13 @@ func (s *server) decideTrust(name, hash string, d mcp.TrustDecision, denyReason 
 		return joinedErr(errs)
 	}
 
+	w.mu.Lock()
+	was := te.trust
+	w.mu.Unlock()
 	trust := trustOnce
+	if d == mcp.TrustAllow && was == trustAlways {
+		trust = trustAlways // already remembered: allowing again changes nothing
+	}
 	if d == mcp.TrustAlways {
 		trust = trustAlways
 		if store == nil {
@@ -256,6 +262,15 @@ func (s *server) decideTrust(name, hash string, d mcp.TrustDecision, denyReason 
 		}
 	}
 	set(trust, "")
+	s.log.Info("MCP workspace entry trusted", zap.String("server", name), zap.String("trust", trust), zap.String("hash", entry.Hash))
+	if mgr == nil {
+		return nil // Serve is ending
+	}
+	for _, st := range mgr.Status() {
+		if st.Name == name {
+			return nil // already running (trusted before): nothing to start
+		}
+	}
 	cfg, err := entry.Config(s.mcpGetenv())
 	if err != nil {
 		s.mcp.mu.Lock()
@@ -264,11 +279,7 @@ func (s *server) decideTrust(name, hash string, d mcp.TrustDecision, denyReason 
 		s.warnUser("agent-lsp: MCP configuration: " + err.Error())
 		return nil
 	}
-	if mgr == nil {
-		return nil // Serve is ending
-	}
-	s.log.Info("MCP workspace entry trusted", zap.String("server", name), zap.String("trust", trust), zap.String("hash", entry.Hash))
-	mgr.Start(s.ctx, []mcp.ServerConfig{cfg}) // a server of that name already running is kept
+	mgr.Start(s.ctx, []mcp.ServerConfig{cfg})
 	return nil
 }
 

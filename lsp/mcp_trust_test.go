@@ -580,3 +580,33 @@ func TestMCPTrustMethodWinsOverALateAnswerAndDenyStops(t *testing.T) {
 		t.Error("agent/mcpTrust accepted an unknown decision")
 	}
 }
+
+// A trust store that cannot be read trusts nothing: the daemon warns
+// (naming the file), asks as if nothing were remembered, and serves.
+func TestCorruptTrustStoreIsAWarningAndAsks(t *testing.T) {
+	stateDir := t.TempDir()
+	store := filepath.Join(stateDir, "trust", "mcp-servers.json")
+	writeFiles(t, stateDir, map[string]string{filepath.Join("trust", "mcp-servers.json"): `{"version":1,"workspaces":{`})
+	p := newPopups()
+	s := start(t, nil, setupOptions{stateDir: stateDir,
+		files:    map[string]string{".mcp.json": `{"mcpServers":{"x":{"command":"never-started-command"}}}`},
+		handlers: lsptest.Handlers{ShowMessageRequest: p.handler}})
+	s.initialize(nil)
+	warning, err := s.ed.WaitFor(ctx(t), func(n lsptest.Notification) bool {
+		return n.Method == "window/showMessage" && strings.Contains(string(n.Params), "corrupt")
+	})
+	if err != nil {
+		t.Fatalf("no warning about the store: %v", err)
+	}
+	if !strings.Contains(string(warning.Params), store) {
+		t.Errorf("warning does not name %s: %s", store, warning.Params)
+	}
+	if q := p.next(t); !strings.Contains(q.Message, "never-started-command") {
+		t.Errorf("popup: %s", q.Message)
+	}
+	p.answers <- "Deny"
+	st := s.waitMCP(func(st mcpStatusResult) bool { return len(st.Servers) == 1 && st.Servers[0].State == "untrusted" })
+	if len(st.ConfigErrors) == 0 || !strings.Contains(strings.Join(st.ConfigErrors, " "), store) {
+		t.Errorf("configErrors = %q, want the store's problem", st.ConfigErrors)
+	}
+}
