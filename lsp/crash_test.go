@@ -84,7 +84,7 @@ func TestKillDaemonDuringToolCallsAndResume(t *testing.T) {
 			writeFiles(t, root, map[string]string{"a.txt": "hello: ALPHA-MARKER\n"})
 
 			bashAsked := make(chan struct{}, 1)
-			first := startDaemonWith(t, dialect, modelURL(model, dialect), stateDir, lsptest.Handlers{
+			first := startDaemonWith(t, dialect, modelURL(model, dialect), stateDir, nil, lsptest.Handlers{
 				ShowMessageRequest: func(ctx context.Context, p protocol.ShowMessageRequestParams) (*protocol.MessageActionItem, error) {
 					if strings.Contains(p.Message, "run_bash") {
 						bashAsked <- struct{}{}

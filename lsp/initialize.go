@@ -265,6 +265,7 @@ func (s *server) initialized(_ context.Context, _ *request) (any, error) {
 	}
 	s.reportMCPConfig()
 	s.reportStoreUnusable()
+	s.askMCPTrust() // in the background: workspace .mcp.json entries
 	return nil, nil
 }
 

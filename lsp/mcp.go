@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"sort"
 	"strings"
 	"sync"
 
@@ -15,32 +16,49 @@ import (
 
 // mcpState is the daemon's MCP servers: started at initialize, in the
 // background, their tools mounted in the registry the sessions use, and
-// stopped (every child killed) when Serve ends.
+// stopped (every child killed) when Serve ends. The workspace's .mcp.json
+// entries start only once trusted (mcp_trust.go).
 type mcpState struct {
 	mu         sync.Mutex // guards the fields below
 	mgr        *mcp.Manager
 	configErrs []error // reported once, at initialized
 	closed     bool    // Serve is ending: nothing more starts
 	states     map[string]mcp.State
+	sources    map[string]string // server name → where its entry came from
+	trust      workspaceTrust    // the workspace's entries and the decisions about them
 }
 
 // startMCP loads the MCP configuration (.mcp.json at the first workspace
-// root, initializationOptions.mcpServers, Options.MCP) and starts the
-// servers without waiting for them. A bad entry is logged and reported at
+// root, initializationOptions.mcpServers, Options.MCP) and starts, without
+// waiting for them, the user's servers and the workspace's that were
+// trusted always; the other workspace entries wait for the user
+// (askMCPTrust, after initialized). A bad entry is logged and reported at
 // initialized; it never fails initialize nor stops the other servers.
 func (s *server) startMCP(roots []string, reg *tools.Registry, initOptions json.RawMessage) {
 	root := ""
 	if len(roots) > 0 {
 		root = roots[0]
 	}
-	configs, errs := mcp.LoadConfig(root, initOptions, s.opts.MCP, s.getenv)
+	loaded := mcp.LoadConfig(root, initOptions, s.opts.MCP, s.mcpGetenv())
+	configs := loaded.Servers
+	sources := map[string]string{}
+	for _, c := range configs {
+		sources[c.Name] = c.Source
+	}
+	trusted, errs := s.mcp.trust.load(s, loaded.Workspace)
+	for _, c := range trusted {
+		sources[c.Name] = c.Source
+	}
+	configs = append(configs, trusted...)
+	errs = append(loaded.Errors, errs...)
 	for _, err := range errs {
 		s.log.Warn("MCP configuration", zap.Error(err))
 	}
 	m := &s.mcp
 	m.mu.Lock()
 	m.configErrs = errs
-	if m.closed || len(configs) == 0 {
+	m.sources = sources
+	if m.closed || (len(configs) == 0 && len(loaded.Workspace) == 0) {
 		m.mu.Unlock()
 		return
 	}
@@ -52,6 +70,15 @@ func (s *server) startMCP(roots []string, reg *tools.Registry, initOptions json.
 	// A closeMCP in between has closed mgr, and Start then starts nothing.
 	// Start keeps only the context's values; the servers live until closeMCP.
 	mgr.Start(s.ctx, configs)
+}
+
+// mcpGetenv is where ${VAR}s are expanded from: the injected environment,
+// else the vault-aware one (a variable hidden from children is still read).
+func (s *server) mcpGetenv() func(string) string {
+	if s.opts.Getenv != nil {
+		return s.opts.Getenv
+	}
+	return tools.Getenv
 }
 
 // manager is the running MCP manager, nil when no server is configured.
@@ -125,25 +152,59 @@ func (s *server) closeMCP() {
 }
 
 type mcpStatusResult struct {
-	Servers []mcp.ServerStatus `json:"servers"`
+	Servers []mcpServerStatus `json:"servers"`
 	// ConfigErrors are the configuration entries that were skipped.
 	ConfigErrors []string `json:"configErrors,omitempty"`
 }
 
-// mcpStatus serves agent/mcpStatus: every configured server's state.
+// mcpServerStatus is one server's state with where its entry came from
+// and, for a workspace entry, the trust decision (mcp_trust.go).
+type mcpServerStatus struct {
+	mcp.ServerStatus
+	Source string `json:"source,omitempty"`
+	// Trust is "user" (the user's configuration), "always" or "once" (a
+	// workspace entry the user trusted), or "untrusted".
+	Trust string `json:"trust,omitempty"`
+	// For an untrusted entry: why, what it would run or reach (as
+	// written), the variables it would receive and its hash.
+	Reason    string   `json:"reason,omitempty"`
+	Target    string   `json:"target,omitempty"`
+	Variables []string `json:"variables,omitempty"`
+	Hash      string   `json:"hash,omitempty"`
+}
+
+// mcpStatus serves agent/mcpStatus: every configured server's state, the
+// untrusted workspace entries among them.
 func (s *server) mcpStatus(_ context.Context, r *request) (any, error) {
 	if err := decodeParams(r.params, &struct{}{}); err != nil {
 		return nil, err
 	}
-	res := mcpStatusResult{Servers: []mcp.ServerStatus{}}
+	res := mcpStatusResult{Servers: []mcpServerStatus{}}
+	var running []mcp.ServerStatus
 	if mgr := s.mcp.manager(); mgr != nil {
-		res.Servers = mgr.Status()
+		running = mgr.Status()
 	}
 	s.mcp.mu.Lock()
 	for _, err := range s.mcp.configErrs {
 		res.ConfigErrors = append(res.ConfigErrors, err.Error())
 	}
+	sources := s.mcp.sources
 	s.mcp.mu.Unlock()
+	workspace := s.mcp.trust.statuses()
+	for _, st := range running {
+		out := mcpServerStatus{ServerStatus: st, Source: sources[st.Name], Trust: "user"}
+		if w, ok := workspace[st.Name]; ok {
+			out.Source, out.Trust = w.Source, w.Trust
+			delete(workspace, st.Name)
+		}
+		res.Servers = append(res.Servers, out)
+	}
+	for _, w := range workspace {
+		if w.Trust == trustUntrusted {
+			res.Servers = append(res.Servers, w)
+		}
+	}
+	sort.Slice(res.Servers, func(i, j int) bool { return res.Servers[i].Name < res.Servers[j].Name })
 	return res, nil
 }
 

@@ -49,14 +49,15 @@ func (b *syncBuffer) String() string {
 // startDaemon re-executes the test binary as the daemon (see TestMain).
 func startDaemon(t *testing.T, dialect, modelURL, stateDir string) *daemonProcess {
 	t.Helper()
-	return startDaemonWith(t, dialect, modelURL, stateDir, lsptest.Handlers{})
+	return startDaemonWith(t, dialect, modelURL, stateDir, nil, lsptest.Handlers{})
 }
 
-// startDaemonWith is startDaemon with an editor answering as h says.
-func startDaemonWith(t *testing.T, dialect, modelURL, stateDir string, h lsptest.Handlers) *daemonProcess {
+// startDaemonWith is startDaemon with extra environment and an editor
+// answering as h says.
+func startDaemonWith(t *testing.T, dialect, modelURL, stateDir string, env []string, h lsptest.Handlers) *daemonProcess {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), envDaemonDialect+"="+dialect, envDaemonModelURL+"="+modelURL,
+	cmd.Env = append(append(os.Environ(), env...), envDaemonDialect+"="+dialect, envDaemonModelURL+"="+modelURL,
 		envDaemonStateDir+"="+stateDir)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

@@ -136,6 +136,7 @@ func init() {
 		"agent/cancel":     {serve: (*server).cancelSession},
 		"agent/compact":    {serve: (*server).compact, async: true},
 		"agent/mcpStatus":  {serve: (*server).mcpStatus},
+		"agent/mcpTrust":   {serve: (*server).mcpTrust, async: true}, // mcp_trust.go
 		"agent/setMode":    {serve: (*server).setMode},
 		"agent/setModel":   {serve: (*server).setModel},
 		"agent/models":     {serve: (*server).listModels},

@@ -29,26 +29,50 @@ func TestLoadConfigMergeOrderLaterWins(t *testing.T) {
 	}}`)
 	init := json.RawMessage(`{"model":"x","mcpServers":{"both":{"command":"from-init","timeout":"45s"},"extra":{"url":"http://127.0.0.1:9/mcp"}}}`)
 	flags := []string{"both=from-flag --verbose", "npx -y @modelcontextprotocol/server-memory@2026.8.31"}
-	cfgs, errs := LoadConfig(root, init, flags, env(map[string]string{"HOME": "/home/u", "GH_TOKEN": "t0k"}))
-	if len(errs) != 0 {
-		t.Fatalf("errors: %v", errs)
+	getenv := env(map[string]string{"HOME": "/home/u", "GH_TOKEN": "t0k"})
+	loaded := LoadConfig(root, init, flags, getenv)
+	if len(loaded.Errors) != 0 {
+		t.Fatalf("errors: %v", loaded.Errors)
 	}
 	got := map[string]ServerConfig{}
 	var names []string
-	for _, c := range cfgs {
+	for _, c := range loaded.Servers {
 		got[c.Name] = c
 		names = append(names, c.Name)
 	}
-	if want := []string{"both", "extra", "fs", "gh", "server-memory"}; !reflect.DeepEqual(names, want) {
-		t.Fatalf("names = %v, want %v", names, want)
+	if want := []string{"both", "extra", "server-memory"}; !reflect.DeepEqual(names, want) {
+		t.Fatalf("user-given names = %v, want %v", names, want)
 	}
-	fs := got["fs"]
+	ws := map[string]WorkspaceEntry{}
+	var wsNames []string
+	for _, e := range loaded.Workspace {
+		ws[e.Name] = e
+		wsNames = append(wsNames, e.Name)
+	}
+	// "both" in .mcp.json is overridden by the user's entry: nothing to trust.
+	if want := []string{"fs", "gh"}; !reflect.DeepEqual(wsNames, want) {
+		t.Fatalf("workspace names = %v, want %v", wsNames, want)
+	}
+	// As written until trusted.
+	if e := ws["fs"]; e.Args[2] != "${HOME}/src" || !reflect.DeepEqual(e.Variables, []string{"A", "HOME"}) || !reflect.DeepEqual(e.EnvKeys, []string{"A"}) {
+		t.Errorf("fs entry = %+v", e)
+	}
+	if e := ws["gh"]; !reflect.DeepEqual(e.Variables, []string{"GH_TOKEN"}) || !reflect.DeepEqual(e.HeaderKeys, []string{"Authorization"}) {
+		t.Errorf("gh entry = %+v", e)
+	}
+	fs, err := ws["fs"].Config(getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if fs.Type != TypeStdio || fs.Command != "npx" || !reflect.DeepEqual(fs.Args, []string{"-y", "@modelcontextprotocol/server-filesystem", "/home/u/src"}) ||
 		fs.Env["A"] != "fallback" || fs.Cwd != filepath.Join(root, "sub") || fs.Source != filepath.Join(root, ConfigFileName) {
 		t.Errorf("fs = %+v", fs)
 	}
-	if gh := got["gh"]; gh.Type != TypeHTTP || gh.Headers["Authorization"] != "Bearer t0k" || gh.Timeout != 90*time.Second {
-		t.Errorf("gh = %+v", gh)
+	if gh, err := ws["gh"].Config(getenv); err != nil || gh.Type != TypeHTTP || gh.Headers["Authorization"] != "Bearer t0k" || gh.Timeout != 90*time.Second {
+		t.Errorf("gh = %+v, %v", gh, err)
+	}
+	if ws["gh"].parsed.raw.Headers["Authorization"] != "Bearer ${GH_TOKEN}" {
+		t.Fatal("Config changed the entry it expanded")
 	}
 	if b := got["both"]; b.Command != "from-flag" || !reflect.DeepEqual(b.Args, []string{"--verbose"}) || b.Source != "--mcp" {
 		t.Errorf("both = %+v, want the flag's", b)
@@ -71,9 +95,18 @@ func TestLoadConfigErrorsNameSourceServerAndField(t *testing.T) {
 		"unset":   {"command":"x","env":{"T":"${NOT_SET}"}},
 		"badTime": {"command":"x","timeout":"soon"}
 	}}`)
-	cfgs, errs := LoadConfig(root, json.RawMessage(`{"mcpServers":{"i":{"command":7}}}`), []string{""}, env(nil))
-	if len(cfgs) != 1 || cfgs[0].Name != "good" {
-		t.Errorf("good configs = %+v", cfgs)
+	loaded := LoadConfig(root, json.RawMessage(`{"mcpServers":{"i":{"command":7},"iUnset":{"command":"${NOT_SET}"}}}`), []string{""}, env(nil))
+	var wsNames []string
+	errs := loaded.Errors
+	for _, e := range loaded.Workspace {
+		wsNames = append(wsNames, e.Name)
+		// The value checks and the expansion wait for trust.
+		if _, err := e.Config(env(nil)); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if want := []string{"badURL", "good", "unset"}; !reflect.DeepEqual(wsNames, want) || len(loaded.Servers) != 0 {
+		t.Errorf("workspace entries = %v (want %v), user servers = %+v", wsNames, want, loaded.Servers)
 	}
 	var msgs []string
 	for _, e := range errs {
@@ -88,23 +121,25 @@ func TestLoadConfigErrorsNameSourceServerAndField(t *testing.T) {
 		`server "unset": field "env": "T": environment variable NOT_SET is not set`,
 		`server "badTime": field "timeout"`,
 		`initializationOptions: server "i": field "command": must be a string`,
+		`initializationOptions: server "iUnset": field "command": environment variable NOT_SET is not set`,
 		`--mcp #1: empty value`,
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("errors lack %q:\n%s", want, all)
 		}
 	}
-	if len(errs) != 8 {
-		t.Errorf("%d errors, want 8:\n%s", len(errs), all)
+	if len(errs) != 9 {
+		t.Errorf("%d errors, want 9:\n%s", len(errs), all)
 	}
 }
 
 func TestLoadConfigBrokenFileAndDemoFlag(t *testing.T) {
 	root := writeMCPJSON(t, `{"mcpServers": {`)
-	cfgs, errs := LoadConfig(root, nil, []string{"demo"}, env(nil))
-	if len(errs) != 1 || !strings.Contains(errs[0].Error(), ConfigFileName) {
-		t.Errorf("errors = %v, want one naming the file", errs)
+	loaded := LoadConfig(root, nil, []string{"demo"}, env(nil))
+	if len(loaded.Errors) != 1 || !strings.Contains(loaded.Errors[0].Error(), ConfigFileName) {
+		t.Errorf("errors = %v, want one naming the file", loaded.Errors)
 	}
+	cfgs := loaded.Servers
 	exe, _ := os.Executable()
 	if len(cfgs) != 1 || cfgs[0].Name != DemoServerName || cfgs[0].Command != exe || !reflect.DeepEqual(cfgs[0].Args, []string{"mcp-demo"}) {
 		t.Errorf("demo config = %+v", cfgs)

@@ -118,6 +118,11 @@ func (s *server) dialOnce(ctx context.Context, version string, timeout time.Dura
 	if wrap := s.m.wrapTransport; wrap != nil {
 		t = wrap(s.cfg.Name, t)
 	}
+	if c.cmd != nil {
+		// Forked on the spawner's thread, which outlives the process
+		// (Pdeathsig: procgroup_spawner.go).
+		t = spawnedTransport{inner: t, sp: s.m.spawn}
+	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	session, err := s.client().Connect(cctx, t, &sdk.ClientSessionOptions{ProtocolVersion: version})

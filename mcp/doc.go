@@ -3,6 +3,10 @@
 //
 // Each configured server (LoadConfig: .mcp.json, then the LSP
 // initializationOptions.mcpServers, then --mcp flags) gets one client. The
+// workspace's .mcp.json entries are untrusted (trust.go): LoadConfig keeps
+// them unexpanded as WorkspaceEntry values, and only the front end, once
+// the user trusted one (TrustStore remembers "always"), expands it into a
+// ServerConfig to start. The
 // SDK probes with server/discover for the stateless 2026-07-28 revision and
 // falls back to the initialize handshake; a server that lets the probe go
 // unanswered is retried once, on a fresh process, at 2025-11-25.
@@ -21,5 +25,6 @@
 // successful start), mounting its tools when it comes up; configuration
 // errors (a missing command) are not retried. tools/list_changed refreshes the
 // registry. Each stdio server runs in its own process group, which Close
-// kills.
+// kills, and dies with the daemon (Pdeathsig, forked from a thread that
+// outlives it: procgroup_spawner.go).
 package mcp

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/shell"
+
+	"github.com/agent-lsp/agent-lsp/tools"
 )
 
 // flagNamePattern is what may stand before '=' in `--mcp=name=command`.
@@ -20,7 +22,8 @@ var runners = map[string]bool{
 }
 
 // parseFlags turns --mcp values into configs. A value is `demo`, a command
-// line (split like a shell would, $VAR expanded), or `name=command line`.
+// line (split like a shell would, $VAR expanded and then kept from every
+// other child by tools.HideEnv), or `name=command line`.
 func parseFlags(flags []string, root string, getenv func(string) string) ([]ServerConfig, []error) {
 	var out []ServerConfig
 	var errs []error
@@ -45,7 +48,16 @@ func parseFlags(flags []string, root string, getenv func(string) string) ([]Serv
 		if n, rest, ok := strings.Cut(v, "="); ok && flagNamePattern.MatchString(n) {
 			name, v = n, rest
 		}
-		words, err := shell.Fields(v, getenv)
+		var referenced []string
+		words, err := shell.Fields(v, func(name string) string {
+			if strings.Contains(v, "$"+name) || strings.Contains(v, "${"+name) {
+				referenced = append(referenced, name)
+			}
+			return getenv(name)
+		})
+		// The user handed these variables to this server: from now on no
+		// other child inherits them (getenv still reads them).
+		tools.HideEnv(referenced...)
 		if err != nil || len(words) == 0 {
 			errs = append(errs, fmt.Errorf("--mcp=%q: cannot split the command line: %v", v, err))
 			continue

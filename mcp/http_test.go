@@ -50,15 +50,21 @@ func testHTTPServer(t *testing.T, opts *sdk.StreamableHTTPOptions, wantProtocol 
 	if err := os.WriteFile(filepath.Join(root, ".mcp.json"), []byte(cfgText), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfgs, errs := LoadConfig(root, nil, nil, func(k string) string {
+	loaded := LoadConfig(root, nil, nil, nil)
+	if len(loaded.Errors) != 0 || len(loaded.Workspace) != 1 || len(loaded.Servers) != 0 {
+		t.Fatalf("config = %+v", loaded)
+	}
+	// Trusted: expanded now.
+	cfg, err := loaded.Workspace[0].Config(func(k string) string {
 		if k == "DEMO_TOKEN" {
 			return "s3cret"
 		}
 		return ""
 	})
-	if len(errs) != 0 || len(cfgs) != 1 {
-		t.Fatalf("config = %+v, %v", cfgs, errs)
+	if err != nil {
+		t.Fatal(err)
 	}
+	cfgs := []ServerConfig{cfg}
 	m, reg := newTestManager(t, root)
 	startAndWait(t, m, cfgs...)
 	st := statusOf(t, m, "remote")

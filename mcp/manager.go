@@ -40,6 +40,7 @@ type Manager struct {
 	stateCh  chan struct{} // closed and replaced at every change
 	closed   bool
 	notifyMu sync.Mutex // serializes the OnChange listeners
+	spawn    *spawner   // forks the stdio servers from a thread that outlives them
 
 	// Tunables; tests shorten them.
 	connectTimeout  time.Duration // one connect attempt, and one tool listing
@@ -66,6 +67,7 @@ func NewManager(reg *tools.Registry, roots []string, logger *zap.Logger) *Manage
 		ctx: ctx, cancel: cancel,
 		servers:        map[string]*server{},
 		stateCh:        make(chan struct{}),
+		spawn:          newSpawner(),
 		connectTimeout: 30 * time.Second,
 		// A server ignoring server/discover costs this long before the
 		// initialize retry; a modern server merely slow to start (npx
@@ -229,6 +231,9 @@ func (m *Manager) Close() error {
 		m.wg.Wait()
 		close(done)
 	}()
+	// Every server is stopped: the spawner's thread may end, taking any
+	// straggler it forked with it (Pdeathsig).
+	defer m.spawn.stop()
 	select {
 	case <-done:
 		return nil

@@ -104,7 +104,11 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 		return nil, err
 	}
 	closeAll := closeModel
-	if m := mountMCP(ctx, ws, reg, f.mcp, progress, log); m != nil {
+	// Created first: it owns stdin, and the MCP trust questions read their
+	// answers through it.
+	approverTTY := permission.NewTerminalApprover(stdin, progress, color)
+	if m := mountMCP(ctx, ws, reg, mcpMount{flags: f.mcp, trustWorkspace: f.trustWorkspace, yes: f.yes,
+		stateDir: f.stateDir, answers: approverTTY, out: progress}, log); m != nil {
 		closeAll = func() error { return errors.Join(m.Close(), closeModel()) }
 	}
 	store, err := openStore(f, log)
@@ -115,7 +119,6 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 	if err != nil { // not being able to save is no reason not to answer
 		fmt.Fprintf(stderr, "agent-lsp chat: warning: %v; this session is not saved\n", err)
 	}
-	approverTTY := permission.NewTerminalApprover(stdin, progress, color)
 	var approver permission.Approver = approverTTY
 	if f.yes {
 		approver = permission.AutoApprover{}

@@ -15,9 +15,6 @@ import (
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
 
-// envRunAsAgentLSP set makes the test binary run as agent-lsp (TestMain).
-const envRunAsAgentLSP = "AGENT_LSP_TEST_RUN_AS_MAIN"
-
 type lockedBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
@@ -46,7 +43,7 @@ func startChat(t *testing.T, args ...string) *chatProcess {
 	t.Helper()
 	p := &chatProcess{stdout: &lockedBuffer{}, stderr: &lockedBuffer{}}
 	p.cmd = exec.Command(os.Args[0], append([]string{"chat"}, args...)...)
-	p.cmd.Env = append(os.Environ(), envRunAsAgentLSP+"=1", "XDG_STATE_HOME="+t.TempDir())
+	p.cmd.Env = append(os.Environ(), envRunMain+"=1", "XDG_STATE_HOME="+t.TempDir())
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
 	stdin, err := p.cmd.StdinPipe()
 	if err != nil {

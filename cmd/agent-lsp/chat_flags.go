@@ -84,7 +84,9 @@ type chatFlags struct {
 	stateDir     string
 	noSave       bool
 	mcp          mcpFlags
-	mode         agent.Mode
+	// trustWorkspace trusts the workspace's .mcp.json for this run.
+	trustWorkspace bool
+	mode           agent.Mode
 }
 
 func parseChatFlags(args []string, stderr io.Writer) (*chatFlags, *flag.FlagSet, error) {
@@ -102,6 +104,7 @@ func parseChatFlags(args []string, stderr io.Writer) (*chatFlags, *flag.FlagSet,
 	fs.StringVar(&c.resume, "resume", "", "resume the stored session with this ID")
 	fs.BoolVar(&c.cont, "continue", false, "resume the most recent stored session")
 	fs.StringVar(&c.stateDir, "state-dir", "", "where sessions are stored (default $XDG_STATE_HOME/agent-lsp/sessions)")
+	fs.BoolVar(&c.trustWorkspace, "trust-workspace", false, "start the workspace's .mcp.json servers without asking, for this run (--yes does not)")
 	fs.Var(&c.mcp, "mcp", "mount an MCP server: demo, a command line, or name=command line (repeatable; .mcp.json in the workspace is read too)")
 	fs.Func("mode", "starting mode: ask (read-only), plan, default, auto-edit (edits without asking; commands still ask)", func(v string) error {
 		m, err := agent.ParseMode(v)

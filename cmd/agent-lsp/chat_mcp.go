@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/mcp"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
@@ -23,15 +25,39 @@ type mcpFlags []string
 func (m *mcpFlags) String() string     { return strings.Join(*m, ",") }
 func (m *mcpFlags) Set(v string) error { *m = append(*m, v); return nil }
 
-// mountMCP starts the configured MCP servers (.mcp.json in the workspace,
-// then --mcp flags), waits for them, and prints one line per server like
-// the seeds: MCP[<server>] mounted N tools. Bad configuration is reported
+// lineReader is where the trust questions read their answers: the
+// approver's reader, which owns the terminal's input.
+type lineReader interface {
+	ReadLine(ctx context.Context) (string, error)
+}
+
+// mcpMount is what mountMCP needs besides the workspace.
+type mcpMount struct {
+	flags []string // --mcp values: the user's, trusted
+	// trustWorkspace (--trust-workspace) trusts every .mcp.json entry of
+	// the workspace for this run without asking.
+	trustWorkspace bool
+	yes            bool   // --yes was given: it does not trust workspace configuration
+	stateDir       string // where "always" decisions live ("": the default)
+	answers        lineReader
+	out            io.Writer
+}
+
+// mountMCP starts the configured MCP servers (--mcp flags, and the
+// workspace's .mcp.json entries the user trusts), waits for them, and
+// prints one line per server like the seeds: MCP[<server>] mounted N tools.
+// Each workspace entry not trusted always is asked about on the terminal
+// (allow, always, deny); no answer is deny. Bad configuration is reported
 // and skipped; it never stops the chat.
-func mountMCP(ctx context.Context, ws *tools.Workspace, reg *tools.Registry, flags []string, out io.Writer, log *zap.Logger) *mcp.Manager {
+func mountMCP(ctx context.Context, ws *tools.Workspace, reg *tools.Registry, o mcpMount, log *zap.Logger) *mcp.Manager {
 	roots := ws.Roots()
-	servers, errs := mcp.LoadConfig(roots[0], nil, flags, secretGetenv)
-	for _, err := range errs {
-		fmt.Fprintf(out, "MCP config: %v\n", err)
+	loaded := mcp.LoadConfig(roots[0], nil, o.flags, secretGetenv)
+	for _, err := range loaded.Errors {
+		fmt.Fprintf(o.out, "MCP config: %v\n", err)
+	}
+	servers := loaded.Servers
+	if len(loaded.Workspace) > 0 {
+		servers = append(servers, trustWorkspaceEntries(ctx, loaded.Workspace, o)...)
 	}
 	if len(servers) == 0 {
 		return nil
@@ -44,12 +70,114 @@ func mountMCP(ctx context.Context, ws *tools.Workspace, reg *tools.Registry, fla
 	for _, st := range m.Status() {
 		switch st.State {
 		case mcp.StateReady:
-			fmt.Fprintf(out, "MCP[%s] mounted %d tools (protocol %s)\n", st.Name, st.Tools, st.ProtocolVersion)
+			fmt.Fprintf(o.out, "MCP[%s] mounted %d tools (protocol %s)\n", st.Name, st.Tools, st.ProtocolVersion)
 		case mcp.StateDown:
-			fmt.Fprintf(out, "MCP[%s] down: %s\n", st.Name, st.Error)
+			fmt.Fprintf(o.out, "MCP[%s] down: %s\n", st.Name, st.Error)
 		default:
-			fmt.Fprintf(out, "MCP[%s] still starting; its tools mount when it is ready\n", st.Name)
+			fmt.Fprintf(o.out, "MCP[%s] still starting; its tools mount when it is ready\n", st.Name)
 		}
 	}
 	return m
+}
+
+// trustWorkspaceEntries decides about each workspace entry and returns
+// the configurations of those trusted, expanded only now.
+func trustWorkspaceEntries(ctx context.Context, entries []mcp.WorkspaceEntry, o mcpMount) []mcp.ServerConfig {
+	store := chatTrustStore(o.stateDir, o.out)
+	if o.yes && !o.trustWorkspace {
+		fmt.Fprintln(o.out, "(--yes approves tool actions, not the workspace's .mcp.json: use --trust-workspace for that)")
+	}
+	var out []mcp.ServerConfig
+	storeWarned := false
+	for _, e := range entries {
+		decision := mcp.TrustAllow
+		switch trusted, err := storeTrusted(store, e); {
+		case o.trustWorkspace:
+		case trusted:
+			decision = mcp.TrustAlways
+		default:
+			if err != nil && !storeWarned {
+				storeWarned = true
+				fmt.Fprintf(o.out, "MCP trust: %v\n", err)
+			}
+			var aerr error
+			if decision, aerr = askTrust(ctx, e, o.answers, o.out); aerr != nil {
+				fmt.Fprintf(o.out, "MCP[%s] not started: %v\n", e.Name, aerr)
+				continue
+			}
+			if decision == mcp.TrustAlways && store != nil {
+				if err := store.Remember(e, time.Now()); err != nil {
+					fmt.Fprintf(o.out, "MCP trust: not remembered, allowed for this run only: %v\n", err)
+				}
+			}
+		}
+		if decision == mcp.TrustDeny {
+			fmt.Fprintf(o.out, "MCP[%s] not started: denied (from the workspace's %s)\n", e.Name, mcp.ConfigFileName)
+			continue
+		}
+		cfg, err := e.Config(tools.Getenv)
+		if err != nil {
+			fmt.Fprintf(o.out, "MCP config: %v\n", err)
+			continue
+		}
+		out = append(out, cfg)
+	}
+	return out
+}
+
+// chatTrustStore is the store of "always" decisions under the state
+// directory; nil (nothing remembered) when there is none.
+func chatTrustStore(stateDir string, out io.Writer) *mcp.TrustStore {
+	if stateDir == "" {
+		d, err := agent.DefaultStateDir()
+		if err != nil {
+			fmt.Fprintf(out, "MCP trust: decisions cannot be remembered: %v\n", err)
+			return nil
+		}
+		stateDir = d
+	}
+	return mcp.NewTrustStore(stateDir)
+}
+
+func storeTrusted(store *mcp.TrustStore, e mcp.WorkspaceEntry) (bool, error) {
+	if store == nil {
+		return false, nil
+	}
+	return store.Trusted(e)
+}
+
+// maxTrustAttempts is how many unreadable answers are tolerated before
+// denying.
+const maxTrustAttempts = 3
+
+// askTrust puts one workspace entry to the user: y allows it for this
+// run, a always for this workspace (while the entry is unchanged), n or an
+// empty line denies. The end of the input denies.
+func askTrust(ctx context.Context, e mcp.WorkspaceEntry, answers lineReader, out io.Writer) (mcp.TrustDecision, error) {
+	fmt.Fprintf(out, "╭─ workspace MCP server\n│ %s\n╰─\n", strings.ReplaceAll(e.Describe(), "\n", "\n│ "))
+	for range maxTrustAttempts {
+		fmt.Fprint(out, "[y] allow  [a] allow always for this workspace  [n] deny > ")
+		line, err := answers.ReadLine(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return mcp.TrustDeny, ctx.Err()
+			}
+			if !errors.Is(err, io.EOF) {
+				return mcp.TrustDeny, fmt.Errorf("reading the answer: %w", err)
+			}
+			fmt.Fprintln(out, "\n(no answer: denied)")
+			return mcp.TrustDeny, nil
+		}
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "y", "yes":
+			return mcp.TrustAllow, nil
+		case "a", "always":
+			return mcp.TrustAlways, nil
+		case "n", "no", "":
+			return mcp.TrustDeny, nil
+		}
+		fmt.Fprintln(out, "please answer y, a or n")
+	}
+	fmt.Fprintln(out, "(no valid answer: denied)")
+	return mcp.TrustDeny, nil
 }

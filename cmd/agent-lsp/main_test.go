@@ -5,13 +5,16 @@ import (
 	"testing"
 )
 
+// envRunMain makes the test binary run as agent-lsp (TestMain).
+const envRunMain = "AGENT_LSP_TEST_RUN_MAIN"
+
 // TestMain lets the test binary stand in for agent-lsp itself where the
 // code re-executes its own binary (`--mcp=demo` starts `<self> mcp-demo`),
 // and removes the binary the process tests built (built_test.go).
 func TestMain(m *testing.M) {
-	// The chat-process tests run the test binary as agent-lsp itself, so
-	// that it can be killed with SIGKILL (chat_crash_test.go).
-	if os.Getenv(envRunAsAgentLSP) != "" {
+	// Set: be the agent-lsp binary itself (tests that run the chat as a
+	// process).
+	if os.Getenv(envRunMain) == "1" {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	if len(os.Args) > 1 && os.Args[1] == "mcp-demo" {

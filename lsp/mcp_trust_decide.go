@@ -1,0 +1,133 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"github.com/agent-lsp/agent-lsp/mcp"
+)
+
+// decideTrust applies a decision about the workspace entry name: allow
+// and always start it (always also stores it), deny stops it if it runs
+// and forgets a stored "always". hash, when given, must be the entry's
+// (what the user saw is what is trusted).
+func (s *server) decideTrust(name, hash string, d mcp.TrustDecision, denyReason string) error {
+	w := &s.mcp.trust
+	w.decideMu.Lock()
+	defer w.decideMu.Unlock()
+	w.mu.Lock()
+	te, ok := w.entries[name]
+	store := w.store
+	var entry mcp.WorkspaceEntry
+	if ok {
+		entry = te.entry
+	}
+	w.mu.Unlock()
+	if !ok {
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: no workspace MCP entry %q (agent/mcpStatus lists them)", name)
+	}
+	if hash != "" && hash != entry.Hash {
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: server %q has hash %s, not %s: the entry is not the one you saw", name, entry.Hash, hash)
+	}
+	mgr := s.mcp.manager()
+	set := func(trust, reason string) {
+		w.mu.Lock()
+		te.trust, te.reason, te.decided = trust, reason, true
+		w.mu.Unlock()
+	}
+
+	if d == mcp.TrustDeny {
+		set(trustUntrusted, denyReason)
+		var errs []error
+		if store != nil {
+			if err := store.Forget(entry.Root, name); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		if mgr != nil {
+			_ = mgr.Stop(name) // not running is fine
+		}
+		s.log.Info("MCP workspace entry denied", zap.String("server", name))
+		return joinedErr(errs)
+	}
+
+	w.mu.Lock()
+	was := te.trust
+	w.mu.Unlock()
+	trust := trustOnce
+	if d == mcp.TrustAllow && was == trustAlways {
+		trust = trustAlways // already remembered: allowing again changes nothing
+	}
+	if d == mcp.TrustAlways {
+		trust = trustAlways
+		if store == nil {
+			s.warnUser("agent-lsp: no state directory: MCP server " + name + " is allowed for this run only")
+			trust = trustOnce
+		} else if err := store.Remember(entry, time.Now()); err != nil {
+			s.warnUser(fmt.Sprintf("agent-lsp: MCP server %s is allowed for this run only: %v", name, err))
+			trust = trustOnce
+		}
+	}
+	set(trust, "")
+	s.log.Info("MCP workspace entry trusted", zap.String("server", name), zap.String("trust", trust), zap.String("hash", entry.Hash))
+	if mgr == nil {
+		return nil // Serve is ending
+	}
+	for _, st := range mgr.Status() {
+		if st.Name == name {
+			return nil // already running (trusted before): nothing to start
+		}
+	}
+	cfg, err := entry.Config(s.mcpGetenv())
+	if err != nil {
+		s.mcp.mu.Lock()
+		s.mcp.configErrs = append(s.mcp.configErrs, err)
+		s.mcp.mu.Unlock()
+		s.warnUser("agent-lsp: MCP configuration: " + err.Error())
+		return nil
+	}
+	mgr.Start(s.ctx, []mcp.ServerConfig{cfg})
+	return nil
+}
+
+func (s *server) warnUser(msg string) {
+	s.log.Warn(msg)
+	s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: msg})
+}
+
+func joinedErr(errs []error) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s", joinErrors(errs))
+}
+
+// mcpTrustParams is agent/mcpTrust.
+type mcpTrustParams struct {
+	Server   string `json:"server"`
+	Decision string `json:"decision"`       // allow, always or deny
+	Hash     string `json:"hash,omitempty"` // optional: the hash agent/mcpStatus showed
+}
+
+// mcpTrust serves agent/mcpTrust: the user's decision about a workspace
+// entry, at any time (an entry denied or never answered is started by
+// allow; deny withdraws a trusted one).
+func (s *server) mcpTrust(_ context.Context, r *request) (any, error) {
+	var p mcpTrustParams
+	if err := decodeParams(r.params, &p); err != nil {
+		return nil, err
+	}
+	d, err := mcp.ParseTrustDecision(p.Decision)
+	if err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
+	}
+	if err := s.decideTrust(p.Server, p.Hash, d, "denied with agent/mcpTrust"); err != nil {
+		return nil, err
+	}
+	return s.mcpStatus(context.Background(), &request{})
+}
