@@ -22,11 +22,24 @@ import (
 // a root. The returned path is that fully resolved one, so the caller opens
 // exactly what was checked.
 //
+// Resolve's result is a display path: the LSP layer keys buffers by it and
+// the model reads it. It is not what the disk is opened with. Every read,
+// write, stat and directory walk goes through an os.Root opened on the root
+// that holds the path (workspace_io.go), with the path relative to it, so a
+// symlink swapped in after Resolve looked (check by name, then open by name)
+// cannot lead the open outside: the kernel walk is done one component at a
+// time below the root's handle and refuses to leave it.
+//
 // Reads inside `.git` are allowed (HEAD, config and logs are useful context);
 // writes there are refused by ResolveWrite because they can corrupt the
 // repository or plant hooks that run outside the sandbox.
+//
+// A Workspace holds one open directory handle per root until Close; one
+// that is dropped without Close has its handles closed by the garbage
+// collector (os.Root's finalizer).
 type Workspace struct {
-	roots []string // absolute, symlinks resolved, first is the default
+	roots   []string   // absolute, symlinks resolved, first is the default
+	handles []*os.Root // handles[i] is opened on roots[i]
 }
 
 // maxPathBytes bounds a path argument; PATH_MAX on Linux is 4096 and
@@ -49,11 +62,28 @@ func NewWorkspace(roots ...string) (*Workspace, error) {
 		}
 		real, err := filepath.EvalSymlinks(abs)
 		if err != nil {
+			w.Close()
+			return nil, fmt.Errorf("workspace root %q: %w", r, err)
+		}
+		handle, err := os.OpenRoot(real)
+		if err != nil {
+			w.Close()
 			return nil, fmt.Errorf("workspace root %q: %w", r, err)
 		}
 		w.roots = append(w.roots, real)
+		w.handles = append(w.handles, handle)
 	}
 	return w, nil
+}
+
+// Close releases the roots' directory handles. File operations after Close
+// fail with os.ErrClosed; path methods (Resolve, Rel) keep working.
+func (w *Workspace) Close() error {
+	var errs []error
+	for _, h := range w.handles {
+		errs = append(errs, h.Close())
+	}
+	return errors.Join(errs...)
 }
 
 // Roots returns the workspace roots, the default one first.
@@ -107,13 +137,25 @@ func (w *Workspace) ResolveWrite(p string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("path %q: %w", p, err)
 	}
-	for _, part := range strings.Split(rel, string(filepath.Separator)) {
-		// EqualFold: on case-insensitive file systems .GIT is the same directory.
-		if strings.EqualFold(part, ".git") {
-			return "", fmt.Errorf("path %q is inside .git; writing there is not allowed (use git through run_bash)", p)
-		}
+	if hasGitComponent(rel) {
+		return "", gitWriteError(p)
 	}
 	return real, nil
+}
+
+// hasGitComponent reports whether a relative path has a .git component.
+// EqualFold: on case-insensitive file systems .GIT is the same directory.
+func hasGitComponent(rel string) bool {
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		if strings.EqualFold(part, ".git") {
+			return true
+		}
+	}
+	return false
+}
+
+func gitWriteError(p string) error {
+	return fmt.Errorf("path %q is inside .git; writing there is not allowed (use git through run_bash)", p)
 }
 
 // Rel is the display form of an absolute path: relative to the root that
@@ -139,10 +181,18 @@ func (w *Workspace) Contains(abs string) bool {
 // Longest, because roots may nest and the display path should be the
 // shortest one.
 func (w *Workspace) rootOf(clean string) string {
-	best := ""
-	for _, r := range w.roots {
-		if within(r, clean) && len(r) > len(best) {
-			best = r
+	if i := w.rootIndex(clean); i >= 0 {
+		return w.roots[i]
+	}
+	return ""
+}
+
+// rootIndex is rootOf as an index into roots and handles, -1 for none.
+func (w *Workspace) rootIndex(clean string) int {
+	best := -1
+	for i, r := range w.roots {
+		if within(r, clean) && (best < 0 || len(r) > len(w.roots[best])) {
+			best = i
 		}
 	}
 	return best
