@@ -28,8 +28,9 @@ const (
 // maxScanLineBytes of a longer line (long; the rest of that line is skipped
 // before the next segment).
 type segmentReader struct {
-	r    io.Reader
-	buf  []byte // len(buf) is the capacity in use
+	r       io.Reader
+	maxLine int    // the buffer's largest size: maxScanLineBytes
+	buf     []byte // len(buf) is the capacity in use
 	n    int    // bytes held in buf
 	used int    // bytes of buf handed out by the last next
 	skip bool   // drop bytes up to the next newline first
@@ -37,11 +38,13 @@ type segmentReader struct {
 	err  error
 }
 
+// newSegmentReader reads r into buf (len(buf) bytes at first; a new
+// chunk-sized one when empty).
 func newSegmentReader(r io.Reader, buf []byte) *segmentReader {
-	if len(buf) < grepChunkBytes {
+	if len(buf) == 0 {
 		buf = make([]byte, grepChunkBytes)
 	}
-	return &segmentReader{r: r, buf: buf}
+	return &segmentReader{r: r, maxLine: max(maxScanLineBytes, len(buf)), buf: buf}
 }
 
 // fill reads once into the free part of buf.
@@ -92,9 +95,9 @@ func (s *segmentReader) next() (seg []byte, long bool) {
 			return s.buf[:cut], false
 		}
 		if s.n == len(s.buf) {
-			if len(s.buf) < maxScanLineBytes {
+			if len(s.buf) < s.maxLine {
 				// One line fills the buffer: grow it, up to the cap.
-				grown := make([]byte, min(2*len(s.buf), maxScanLineBytes))
+				grown := make([]byte, min(2*len(s.buf), s.maxLine))
 				copy(grown, s.buf[:s.n])
 				s.buf = grown
 			} else {

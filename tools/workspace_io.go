@@ -150,14 +150,9 @@ func (w *Workspace) writeFile(abs string, data []byte) (err error) {
 	if hasGitComponent(name) {
 		return gitWriteError(abs)
 	}
-	mode := newFileMode
-	if fi, err := dir.Stat(name); err == nil {
-		if fi.IsDir() {
-			return fmt.Errorf("write %s: is a directory", abs)
-		}
-		mode = fi.Mode().Perm()
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("stat %s: %w", abs, err)
+	mode, err := targetMode(dir, name)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", abs, err)
 	}
 	tmpName, tmp, err := createTemp(dir, name)
 	if err != nil {
@@ -194,6 +189,27 @@ func (w *Workspace) writeFile(abs string, data []byte) (err error) {
 		df.Close()
 	}
 	return nil
+}
+
+// targetMode is the mode a write of name in dir gives the file: the
+// existing file's, or newFileMode for a new one. A symlink at name that
+// leads out of dir (or nowhere) counts as new: the rename replaces the
+// link itself and nothing is written where it points.
+func targetMode(dir *os.Root, name string) (fs.FileMode, error) {
+	fi, err := dir.Stat(name)
+	if err == nil {
+		if fi.IsDir() {
+			return 0, errors.New("is a directory")
+		}
+		return fi.Mode().Perm(), nil
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return newFileMode, nil
+	}
+	if lfi, lerr := dir.Lstat(name); lerr == nil && lfi.Mode()&fs.ModeSymlink != 0 {
+		return newFileMode, nil
+	}
+	return 0, err
 }
 
 // createTemp creates a new, empty, private file next to name in dir.
