@@ -31,11 +31,11 @@ type segmentReader struct {
 	r       io.Reader
 	maxLine int    // the buffer's largest size: maxScanLineBytes
 	buf     []byte // len(buf) is the capacity in use
-	n    int    // bytes held in buf
-	used int    // bytes of buf handed out by the last next
-	skip bool   // drop bytes up to the next newline first
-	eof  bool
-	err  error
+	n       int    // bytes held in buf
+	used    int    // bytes of buf handed out by the last next
+	skip    bool   // drop bytes up to the next newline first
+	eof     bool
+	err     error
 }
 
 // newSegmentReader reads r into buf (len(buf) bytes at first; a new
