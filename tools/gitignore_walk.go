@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,34 +13,58 @@ import (
 )
 
 // walkedFile is one regular file found by walkFiles. Abs is its display
-// path; the file itself is reached through dir, a handle the walk opened
+// path; the file itself is reached through dir, a directory the walk opened
 // one component at a time below the workspace root, never by Abs.
 type walkedFile struct {
 	Abs  string
-	dir  *os.Root
-	name string // in dir: one component, or the start's path below the root
+	dir  *walkDir // nil for a start that is a file: then root and name
+	root *os.Root
+	name string // in dir: one component; in root: the start's path
+}
+
+// searchedFile is an open file the search reads.
+type searchedFile interface {
+	io.Reader
+	io.ReaderAt
+	io.Closer
 }
 
 // open opens the file for reading (O_NONBLOCK: a FIFO swapped in must not
 // block the walk).
-func (f walkedFile) open() (*os.File, error) {
-	return f.dir.OpenFile(f.name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+func (f walkedFile) open() (searchedFile, error) {
+	if f.dir != nil {
+		return f.dir.openFile(f.name)
+	}
+	return f.root.OpenFile(f.name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 }
 
 // Info is the file's lstat information.
-func (f walkedFile) Info() (fs.FileInfo, error) { return f.dir.Lstat(f.name) }
+func (f walkedFile) Info() (fs.FileInfo, error) {
+	if f.dir != nil {
+		return f.dir.root.Lstat(f.name)
+	}
+	return f.root.Lstat(f.name)
+}
 
-// walkDir is a directory handle shared by the walk items below it; the
-// last of them to finish closes it.
+// walkDir is an open directory shared by the walk items below it; the
+// last of them to finish closes it. Its platform part (walk_dir_*.go) lists
+// it and opens files in it.
 type walkDir struct {
-	root *os.Root
+	root *os.Root // opened through the parent's Root by one name
+	walkDirSys
 	refs atomic.Int32
 }
 
 func (d *walkDir) release() {
 	if d != nil && d.refs.Add(-1) == 0 {
-		d.root.Close()
+		d.close()
 	}
+}
+
+// dirEntry is one name a directory listing holds and its type bits.
+type dirEntry struct {
+	name string
+	typ  fs.FileMode
 }
 
 // walkItem is a directory waiting to be listed or a file waiting to be
@@ -82,7 +107,7 @@ func walkFiles(ctx context.Context, ws *Workspace, start string, workers int, vi
 	}
 	if !info.IsDir() {
 		if info.Mode().IsRegular() {
-			visit(walkedFile{Abs: start, dir: loc.root, name: loc.rel})
+			visit(walkedFile{Abs: start, root: loc.root, name: loc.rel})
 		}
 		return nil
 	}
@@ -93,8 +118,8 @@ func walkFiles(ctx context.Context, ws *Workspace, start string, workers int, vi
 	if workers <= 0 {
 		workers = defaultWalkers()
 	}
-	top := &walkDir{root: loc.root}
-	top.refs.Store(2) // the start item, and this function (so the workspace's handle is never closed)
+	top := &walkDir{root: loc.root} // only its root is used: opening the start
+	top.refs.Store(2)               // the start item, and this function: the workspace's handle is never closed
 	q := &walkQueue{pending: 1, items: []walkItem{{abs: start, parent: top, name: loc.rel, isDir: true, parts: parts, rules: rules}}}
 	q.cond = sync.NewCond(&q.mu)
 	stop := context.AfterFunc(ctx, q.abort)
@@ -120,7 +145,7 @@ func walkFiles(ctx context.Context, ws *Workspace, start string, workers int, vi
 				if it.isDir {
 					q.push(listDir(it))
 				} else {
-					visit(walkedFile{Abs: it.abs, dir: it.parent.root, name: it.name})
+					visit(walkedFile{Abs: it.abs, dir: it.parent, name: it.name})
 				}
 				it.parent.release()
 				q.finish()
@@ -140,22 +165,15 @@ func walkFiles(ctx context.Context, ws *Workspace, start string, workers int, vi
 // ignore rules. Open and read errors make the directory look empty: a
 // search tool should not fail because one folder is unreadable.
 func listDir(dir walkItem) []walkItem {
-	root, err := dir.parent.root.OpenRoot(dir.name)
+	handle, entries, err := openWalkDir(dir.parent.root, dir.name)
 	if err != nil {
 		return nil
 	}
-	f, err := root.Open(".")
-	if err != nil {
-		root.Close()
-		return nil
-	}
-	entries, _ := f.ReadDir(-1) // unsorted: cheaper than os.ReadDir
-	f.Close()
 
 	rules := dir.rules
 	for _, e := range entries {
-		if e.Name() == ".gitignore" && e.Type().IsRegular() {
-			rules, _ = rules.withFile(root, ".gitignore", dir.parts)
+		if e.name == ".gitignore" && e.typ.IsRegular() {
+			rules, _ = rules.withFile(handle.root, ".gitignore", dir.parts)
 			break
 		}
 	}
@@ -165,11 +183,9 @@ func listDir(dir walkItem) []walkItem {
 		copy(childParts, dir.parts)
 	}
 
-	handle := &walkDir{root: root}
 	out := make([]walkItem, 0, len(entries))
 	for _, e := range entries {
-		name := e.Name()
-		typ := e.Type()
+		name, typ := e.name, e.typ
 		if name == ".git" || typ&fs.ModeSymlink != 0 || !(typ.IsDir() || typ.IsRegular()) {
 			continue
 		}
@@ -188,7 +204,7 @@ func listDir(dir walkItem) []walkItem {
 	}
 	handle.refs.Store(int32(len(out)))
 	if len(out) == 0 {
-		root.Close()
+		handle.close()
 	}
 	return out
 }
