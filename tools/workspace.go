@@ -19,16 +19,16 @@ import (
 // component is followed through symlinks (the file itself, every directory
 // above it, and, for a file that does not exist yet, its deepest existing
 // ancestor or a dangling link's target), and the result must still lie inside
-// a root. The returned path is that fully resolved one, so the caller opens
-// exactly what was checked.
+// a root. The returned path is that fully resolved one: the file's real name,
+// with a good error message when it is refused.
 //
-// Resolve's result is a display path: the LSP layer keys buffers by it and
-// the model reads it. It is not what the disk is opened with. Every read,
-// write, stat and directory walk goes through an os.Root opened on the root
-// that holds the path (workspace_io.go), with the path relative to it, so a
-// symlink swapped in after Resolve looked (check by name, then open by name)
-// cannot lead the open outside: the kernel walk is done one component at a
-// time below the root's handle and refuses to leave it.
+// That check is by name, and a name can be swapped for a symlink the moment
+// after, so Resolve's result is only a display path: the LSP layer keys
+// buffers by it and the model reads it. The disk is never opened by it.
+// Every read, write, stat and directory walk goes through an os.Root opened
+// on the root that holds the path (workspace_io.go), with the path relative
+// to it: the walk is done one component at a time below the root's handle
+// and refuses to leave it, whatever was swapped in meanwhile.
 //
 // Reads inside `.git` are allowed (HEAD, config and logs are useful context);
 // writes there are refused by ResolveWrite because they can corrupt the
