@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bytes"
+	"context"
 	"io"
 )
 
@@ -29,6 +30,8 @@ const (
 // before the next segment).
 type segmentReader struct {
 	r       io.Reader
+	ctx     context.Context // checked before every read: a 2 GB file is not read to its end once cancelled
+	start   int64           // the offset in r of buf[0]: of the segment next returns
 	maxLine int    // the buffer's largest size: maxScanLineBytes
 	buf     []byte // len(buf) is the capacity in use
 	n       int    // bytes held in buf
@@ -40,15 +43,19 @@ type segmentReader struct {
 
 // newSegmentReader reads r into buf (len(buf) bytes at first; a new
 // chunk-sized one when empty).
-func newSegmentReader(r io.Reader, buf []byte) *segmentReader {
+func newSegmentReader(ctx context.Context, r io.Reader, buf []byte) *segmentReader {
 	if len(buf) == 0 {
 		buf = make([]byte, grepChunkBytes)
 	}
-	return &segmentReader{r: r, maxLine: max(maxScanLineBytes, len(buf)), buf: buf}
+	return &segmentReader{ctx: ctx, r: r, maxLine: max(maxScanLineBytes, len(buf)), buf: buf}
 }
 
 // fill reads once into the free part of buf.
 func (s *segmentReader) fill() {
+	if err := s.ctx.Err(); err != nil {
+		s.err = err
+		return
+	}
 	m, err := s.r.Read(s.buf[s.n:])
 	s.n += m
 	switch {
@@ -77,6 +84,7 @@ func (s *segmentReader) whole() bool { return s.eof && s.used == 0 && !s.skip }
 func (s *segmentReader) next() (seg []byte, long bool) {
 	if s.used > 0 {
 		s.n = copy(s.buf, s.buf[s.used:s.n])
+		s.start += int64(s.used)
 		s.used = 0
 	}
 	if s.skip && !s.skipLine() {
@@ -115,9 +123,11 @@ func (s *segmentReader) skipLine() bool {
 	for {
 		if i := bytes.IndexByte(s.buf[:s.n], '\n'); i >= 0 {
 			s.n = copy(s.buf, s.buf[i+1:s.n])
+			s.start += int64(i + 1)
 			s.skip = false
 			return true
 		}
+		s.start += int64(s.n)
 		s.n = 0
 		if s.eof || s.err != nil {
 			return false

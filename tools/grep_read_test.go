@@ -78,7 +78,7 @@ func TestSegmentReaderYieldsEveryLineOnceAcrossChunks(t *testing.T) {
 		maxLine := bufSize + r.IntN(40)
 		// iotest-like reader: short reads of random size, as pipes and
 		// network file systems give.
-		sr := newSegmentReader(&choppyReader{data: []byte(text), r: r}, make([]byte, bufSize))
+		sr := newSegmentReader(context.Background(), &choppyReader{data: []byte(text), r: r}, make([]byte, bufSize))
 		sr.maxLine = maxLine
 		got := segmentLines(t, sr)
 		if want := referenceLines(text, maxLine); !slices.Equal(got, want) {
@@ -204,7 +204,7 @@ func TestGrepDecidesBinaryOnFirst8KiB(t *testing.T) {
 }
 
 func TestSegmentReaderReportsReadErrors(t *testing.T) {
-	sr := newSegmentReader(&failingReader{}, make([]byte, 8))
+	sr := newSegmentReader(context.Background(), &failingReader{}, make([]byte, 8))
 	for seg, _ := sr.next(); seg != nil; seg, _ = sr.next() {
 	}
 	if sr.err == nil || !strings.Contains(sr.err.Error(), "disk on fire") {
@@ -237,6 +237,66 @@ func writeSparse(t testing.TB, path string, size int64, texts map[int64]string) 
 	for off, text := range texts {
 		if _, err := f.WriteAt([]byte(text), off); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestGrepContextAfterRestart: the output of a large file is re-read from
+// a segment start shortly before the first match, not from the file's
+// start; the context lines before it keep their numbers and text.
+func TestGrepContextAfterRestart(t *testing.T) {
+	var b strings.Builder
+	const needleAt = 60000
+	for no := 1; no <= needleAt+100; no++ {
+		switch {
+		case no == needleAt:
+			fmt.Fprintf(&b, "line %d needle\n", no)
+		case no%7919 == 0:
+			fmt.Fprintf(&b, "line %d %s\n", no, strings.Repeat("w", grepChunkBytes)) // a line longer than a chunk
+		default:
+			fmt.Fprintf(&b, "line %d\n", no)
+		}
+	}
+	env, _ := newSearchEnv(t, map[string]string{"tail.txt": b.String()})
+	out, err := callTool(t, context.Background(), NewGrep(), env, map[string]any{"pattern": "needle", "context": 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for no := needleAt - 3; no <= needleAt+3; no++ {
+		sep, text := "-", fmt.Sprintf("line %d", no)
+		if no == needleAt {
+			sep, text = ":", text+" needle"
+		}
+		want = append(want, fmt.Sprintf("tail.txt%s%d%s %s", sep, no, sep, text))
+	}
+	if got := out.Output; got != strings.Join(want, "\n") {
+		t.Errorf("output:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
+	}
+}
+
+func TestSegmentReaderStopsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	sr := newSegmentReader(ctx, strings.NewReader("a\nb\n"), make([]byte, 8))
+	if seg, _ := sr.next(); seg != nil || sr.err != context.Canceled {
+		t.Errorf("segment %q, err %v; want none and context.Canceled", seg, sr.err)
+	}
+}
+
+func TestRestartPoint(t *testing.T) {
+	starts := []segmentStart{{900, 95}, {1000, 100}, {500, 60}, {700, 80}} // a wrapped ring: not in order
+	for _, tt := range []struct {
+		line int
+		want segmentStart
+	}{
+		{100, segmentStart{1000, 100}},
+		{99, segmentStart{900, 95}},
+		{80, segmentStart{700, 80}},
+		{10, segmentStart{500, 60}}, // none early enough: the earliest
+	} {
+		if got := restartPoint(starts, tt.line); got != tt.want {
+			t.Errorf("restartPoint(%d) = %v, want %v", tt.line, got, tt.want)
 		}
 	}
 }

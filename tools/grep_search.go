@@ -50,15 +50,22 @@ func Search(ctx context.Context, dir string, opts SearchOptions) (SearchStats, e
 	if err != nil {
 		return SearchStats{}, err
 	}
-	if _, err := os.Stat(abs); err != nil {
+	fi, err := os.Stat(abs)
+	if err != nil {
 		return SearchStats{}, err
 	}
-	ws, err := NewWorkspace(abs)
+	// The workspace is dir, or the directory holding it when it is a file.
+	rootDir, file := abs, ""
+	if !fi.IsDir() {
+		rootDir, file = filepath.Split(abs)
+	}
+	ws, err := NewWorkspace(rootDir)
 	if err != nil {
 		return SearchStats{}, err
 	}
 	defer ws.Close()
-	return runSearch(ctx, ws, ws.Roots()[0], m, opts.Glob, opts.Workers, 0, nil)
+	start := filepath.Join(ws.Roots()[0], file)
+	return runSearch(ctx, ws, start, m, opts.Glob, opts.Workers, 0, nil)
 }
 
 // fileMatches is what runSearch reports for a file with matches.
@@ -143,7 +150,7 @@ func searchFile(ctx context.Context, f walkedFile, m *lineMatcher, keepLines int
 		return fileUnreadable, 0
 	}
 	defer file.Close()
-	sr := newSegmentReader(file, *bufp)
+	sr := newSegmentReader(ctx, file, *bufp)
 	defer func() { *bufp = sr.buf }()
 	sr.fillFirst()
 	if sr.err != nil {
@@ -161,6 +168,12 @@ func searchFile(ctx context.Context, f walkedFile, m *lineMatcher, keepLines int
 	fm := fileMatches{abs: f.Abs}
 	var wholeData []byte // the file, when it fits the buffer
 	lineNo := 1          // the number of the segment's first line, while numbers are needed
+	// Where the output's re-read starts: the start of a segment at least
+	// grepMaxContext lines before the first kept match, found among the
+	// starts of the last segments (each holds a line at least).
+	var recent [grepMaxContext + 1]segmentStart
+	nRecent := 0
+	var restart segmentStart
 	for {
 		seg, long := sr.next()
 		if seg == nil {
@@ -169,6 +182,10 @@ func searchFile(ctx context.Context, f walkedFile, m *lineMatcher, keepLines int
 		if whole {
 			wholeData = seg
 		}
+		if len(fm.nums) == 0 {
+			recent[nRecent%len(recent)] = segmentStart{sr.start, lineNo}
+			nRecent++
+		}
 		at, atLine := 0, lineNo
 		m.scan(seg, func(s, _ int) bool {
 			fm.total++
@@ -176,6 +193,9 @@ func searchFile(ctx context.Context, f walkedFile, m *lineMatcher, keepLines int
 				atLine += countNewlines(seg[at:s])
 				at = s
 				fm.nums = append(fm.nums, atLine)
+				if len(fm.nums) == 1 {
+					restart = restartPoint(recent[:min(nRecent, len(recent))], atLine-grepMaxContext)
+				}
 			}
 			return true
 		})
@@ -186,9 +206,6 @@ func searchFile(ctx context.Context, f walkedFile, m *lineMatcher, keepLines int
 				lineNo = atLine + countNewlines(seg[at:])
 			}
 		}
-		if ctx.Err() != nil {
-			return fileSearched, fm.total
-		}
 	}
 	if sr.err != nil {
 		return fileUnreadable, 0
@@ -197,18 +214,45 @@ func searchFile(ctx context.Context, f walkedFile, m *lineMatcher, keepLines int
 		if whole {
 			fm.lines = func(yield func(int, []byte) bool) { eachLine(wholeData, false, 1, yield) }
 		} else {
-			fm.lines = func(yield func(int, []byte) bool) { rereadLines(file, sr.buf, yield) }
+			fm.lines = func(yield func(int, []byte) bool) { rereadLines(ctx, file, restart, sr.buf, yield) }
 		}
 		onFile(&fm)
 	}
 	return fileSearched, fm.total
 }
 
-// rereadLines reads the file again from its start, with the same segments
-// (so the same line numbers) as the search, calling yield per line.
-func rereadLines(file io.ReaderAt, buf []byte, yield func(int, []byte) bool) {
-	sr := newSegmentReader(io.NewSectionReader(file, 0, math.MaxInt64), buf)
-	no := 1
+// segmentStart is where a segment starts: its offset in the file and the
+// number of its first line.
+type segmentStart struct {
+	off  int64
+	line int
+}
+
+// restartPoint is the latest of starts (in any order) whose line is at or
+// before line, else the earliest.
+func restartPoint(starts []segmentStart, line int) segmentStart {
+	best, earliest := segmentStart{line: -1}, starts[0]
+	for _, s := range starts {
+		if s.line <= line && s.line > best.line {
+			best = s
+		}
+		if s.line < earliest.line {
+			earliest = s
+		}
+	}
+	if best.line < 0 {
+		return earliest
+	}
+	return best
+}
+
+// rereadLines reads the file again from a segment start, cutting lines as
+// the search did (so with the same line numbers), calling yield per line.
+// Lines are whole from any line start, so the segments need not be the
+// search's.
+func rereadLines(ctx context.Context, file io.ReaderAt, from segmentStart, buf []byte, yield func(int, []byte) bool) {
+	sr := newSegmentReader(ctx, io.NewSectionReader(file, from.off, math.MaxInt64-from.off), buf)
+	no := from.line
 	for no > 0 {
 		seg, long := sr.next()
 		if seg == nil {
