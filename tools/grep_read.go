@@ -32,11 +32,11 @@ type segmentReader struct {
 	r       io.Reader
 	ctx     context.Context // checked before every read: a 2 GB file is not read to its end once cancelled
 	start   int64           // the offset in r of buf[0]: of the segment next returns
-	maxLine int    // the buffer's largest size: maxScanLineBytes
-	buf     []byte // len(buf) is the capacity in use
-	n       int    // bytes held in buf
-	used    int    // bytes of buf handed out by the last next
-	skip    bool   // drop bytes up to the next newline first
+	maxLine int             // the buffer's largest size: maxScanLineBytes
+	buf     []byte          // len(buf) is the capacity in use
+	n       int             // bytes held in buf
+	used    int             // bytes of buf handed out by the last next
+	skip    bool            // drop bytes up to the next newline first
 	eof     bool
 	err     error
 }
