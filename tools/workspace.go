@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -36,10 +37,15 @@ import (
 //
 // A Workspace holds one open directory handle per root until Close; one
 // that is dropped without Close has its handles closed by the garbage
-// collector (os.Root's finalizer).
+// collector (os.Root's finalizer). A root directory replaced while the
+// workspace is open (deleted and cloned again) is reopened by its name on
+// the next operation, so nothing is written into the deleted one.
 type Workspace struct {
-	roots   []string   // absolute, symlinks resolved, first is the default
+	roots []string // absolute, symlinks resolved, first is the default
+
+	mu      sync.Mutex
 	handles []*os.Root // handles[i] is opened on roots[i]
+	closed  bool
 }
 
 // maxPathBytes bounds a path argument; PATH_MAX on Linux is 4096 and
@@ -79,11 +85,44 @@ func NewWorkspace(roots ...string) (*Workspace, error) {
 // Close releases the roots' directory handles. File operations after Close
 // fail with os.ErrClosed; path methods (Resolve, Rel) keep working.
 func (w *Workspace) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.closed = true
 	var errs []error
 	for _, h := range w.handles {
 		errs = append(errs, h.Close())
 	}
 	return errors.Join(errs...)
+}
+
+// handle returns the open handle of roots[i], reopened first when the
+// directory at that name is no longer the one it was opened on. The root's
+// own name is trusted (the user opened it; its parent is outside the
+// workspace and not writable to a sandboxed command): only what lies below
+// it goes through the handle.
+func (w *Workspace) handle(i int) *os.Root {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	h := w.handles[i]
+	if w.closed {
+		return h // closed: operations fail with os.ErrClosed
+	}
+	now, err := os.Stat(w.roots[i])
+	if err != nil {
+		return h // gone: operations on the old handle fail as they should
+	}
+	if opened, err := h.Stat("."); err == nil && os.SameFile(opened, now) {
+		return h
+	}
+	fresh, err := os.OpenRoot(w.roots[i])
+	if err != nil {
+		return h
+	}
+	// Operations under way on the old handle finish (os.Root counts them);
+	// later ones on it fail with os.ErrClosed.
+	h.Close()
+	w.handles[i] = fresh
+	return fresh
 }
 
 // Roots returns the workspace roots, the default one first.

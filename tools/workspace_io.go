@@ -48,7 +48,7 @@ func (w *Workspace) locate(abs string) (rootedPath, error) {
 	if err != nil {
 		return rootedPath{}, fmt.Errorf("path %q: %w", abs, err)
 	}
-	return rootedPath{root: w.handles[i], rel: rel}, nil
+	return rootedPath{root: w.handle(i), rel: rel}, nil
 }
 
 // Open opens the file at abs for reading through the workspace root.

@@ -141,3 +141,31 @@ func TestWorkspaceClosed(t *testing.T) {
 		t.Errorf("Resolve after Close: %q, %v", got, err)
 	}
 }
+
+// TestWorkspaceRootReplaced: a root deleted and made again while the
+// workspace is open (a fresh clone) is reopened, so a write lands in the
+// directory the name now holds, not in the deleted one.
+func TestWorkspaceRootReplaced(t *testing.T) {
+	ws, err := NewWorkspace(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	root := ws.Roots()[0]
+	if err := ws.writeFile(filepath.Join(root, "before.txt"), []byte("1")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(root); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(root, "after.txt")
+	if err := ws.writeFile(p, []byte("2")); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(p); err != nil || string(got) != "2" {
+		t.Errorf("after.txt: %q, %v; want the write in the new directory", got, err)
+	}
+}
