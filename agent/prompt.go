@@ -2,7 +2,6 @@ package agent
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -55,19 +54,25 @@ func SystemPrompt(ws *tools.Workspace, goos, shell string) string {
 	}
 	fmt.Fprintf(&b, "- OS: %s\n- Shell: %s\n", goos, shell)
 	if len(roots) > 0 {
-		if name, text := readInstructions(roots[0]); text != "" {
+		if name, text := readInstructions(ws, roots[0]); text != "" {
 			fmt.Fprintf(&b, "\nProject instructions (%s):\n%s\n", name, text)
 		}
 	}
 	return b.String()
 }
 
+// maxInstructionFile bounds the instruction file read before it is cut to
+// maxInstructions (head and tail are kept): a larger one is not read.
+const maxInstructionFile = 8 << 20
+
 // readInstructions returns the first instruction file found in root and its
 // text, cut to maxInstructions; empty when there is none or it is unreadable
-// (a missing file is the common case and not worth an error).
-func readInstructions(root string) (name, text string) {
+// (a missing file is the common case and not worth an error). It is read
+// through the workspace: an AGENTS.md that is a symlink to a file outside
+// (a key, a password store) is not sent to the model.
+func readInstructions(ws *tools.Workspace, root string) (name, text string) {
 	for _, name := range instructionFiles {
-		data, err := os.ReadFile(filepath.Join(root, name))
+		data, err := ws.ReadFile(filepath.Join(root, name), maxInstructionFile)
 		if err != nil {
 			continue
 		}

@@ -130,3 +130,32 @@ func TestToolSpecsFollowRegistrationOrder(t *testing.T) {
 		t.Error("no registry, no specs")
 	}
 }
+
+// TestSystemPromptSkipsInstructionsLinkedOutside: a repository's AGENTS.md
+// that is a symlink to a file outside the workspace (a key, a token) must
+// not put that file into the prompt sent to the model.
+func TestSystemPromptSkipsInstructionsLinkedOutside(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(outside, []byte("CANARY-outside-secret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(dir, "AGENTS.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "CLAUDE.md"), []byte("claude rules"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := tools.NewWorkspace(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	p := SystemPrompt(ws, "linux", "sh")
+	if strings.Contains(p, "CANARY") {
+		t.Fatalf("the prompt holds the file AGENTS.md links to outside the workspace:\n%s", p)
+	}
+	if !strings.Contains(p, "(CLAUDE.md):\nclaude rules") {
+		t.Errorf("the prompt should fall through to CLAUDE.md:\n%s", p)
+	}
+}

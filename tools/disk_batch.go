@@ -2,11 +2,7 @@ package tools
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 )
 
 var _ BatchApplier = (*DiskDocuments)(nil)
@@ -29,22 +25,13 @@ func (d *DiskDocuments) ApplyAll(ctx context.Context, edits []FileEdit) error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	modes := make([]fs.FileMode, len(edits))
 	for i, e := range edits {
-		current, exists, err := readFileText(paths[i])
+		current, exists, err := readFileText(d.Workspace, paths[i])
 		if err != nil {
 			return err
 		}
 		if exists != e.Before.Exists || current != e.Before.Text {
 			return fmt.Errorf("%s: %w", paths[i], ErrChangedOnDisk)
-		}
-		modes[i] = newFileMode
-		if exists {
-			fi, err := os.Stat(paths[i])
-			if err != nil {
-				return fmt.Errorf("stat %s: %w", paths[i], err)
-			}
-			modes[i] = fi.Mode().Perm()
 		}
 	}
 	for i, e := range edits {
@@ -52,15 +39,12 @@ func (d *DiskDocuments) ApplyAll(ctx context.Context, edits []FileEdit) error {
 			return err
 		}
 		if e.Delete {
-			if err := removeFile(paths[i], e.Before.Exists); err != nil {
+			if err := d.removeFile(paths[i], e.Before.Exists); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := os.MkdirAll(filepath.Dir(paths[i]), 0o755); err != nil {
-			return fmt.Errorf("create directory for %s: %w", paths[i], err)
-		}
-		if err := writeAtomic(paths[i], []byte(e.After), modes[i]); err != nil {
+		if err := d.Workspace.writeFile(paths[i], []byte(e.After)); err != nil {
 			return err
 		}
 	}
@@ -68,12 +52,9 @@ func (d *DiskDocuments) ApplyAll(ctx context.Context, edits []FileEdit) error {
 }
 
 // removeFile deletes a file that exists (a missing one is already gone).
-func removeFile(path string, exists bool) error {
+func (d *DiskDocuments) removeFile(path string, exists bool) error {
 	if !exists {
 		return nil
 	}
-	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("delete %s: %w", path, err)
-	}
-	return nil
+	return d.Workspace.removeFile(path)
 }

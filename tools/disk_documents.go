@@ -6,10 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"sync"
-	"syscall"
 )
 
 // maxDocumentBytes is the largest file DiskDocuments reads; beyond it a
@@ -18,7 +15,7 @@ import (
 const maxDocumentBytes = 32 << 20
 
 // newFileMode is the mode of files the agent creates (umask does not apply:
-// the temp file is chmod-ed explicitly).
+// the temp file is chmod-ed explicitly, see Workspace.writeFile).
 const newFileMode fs.FileMode = 0o644
 
 // ErrChangedOnDisk is returned by Apply when the file no longer holds the
@@ -26,16 +23,18 @@ const newFileMode fs.FileMode = 0o644
 var ErrChangedOnDisk = errors.New("file changed on disk since it was read; read it again")
 
 // DiskDocuments implements Documents on the file system: Read reads the
-// disk, Apply writes atomically (a temp file in the same directory, fsync,
-// rename over the target, mode kept) after checking that the file still
+// disk, Apply writes atomically (Workspace.writeFile: a temp file in the
+// same directory, fsync, rename over the target, mode kept) after checking that the file still
 // holds Before.Text — or, when it was changed since, that the change and
 // the edit touch different lines (they are merged: Merge3) — so a
 // concurrent change is never silently overwritten.
 //
 // Use it as a pointer (&DiskDocuments{Workspace: ws}): it serializes its own
 // applies so two edits of one file in the same batch cannot interleave.
-// When Workspace is set, every path is re-checked through it (Resolve for
-// reads, ResolveWrite for writes) as a second line of defence.
+// Workspace is required: every path is re-checked through it (Resolve for
+// reads, ResolveWrite for writes), and all I/O goes through its roots'
+// handles, so nothing outside can be read or written even through a
+// symlink swapped in after the check.
 type DiskDocuments struct {
 	Workspace *Workspace
 	mu        sync.Mutex // held from the before-check to the rename
@@ -52,7 +51,7 @@ func (d *DiskDocuments) Read(ctx context.Context, path string) (Doc, error) {
 	if err != nil {
 		return Doc{}, err
 	}
-	text, exists, err := readFileText(path)
+	text, exists, err := readFileText(d.Workspace, path)
 	if err != nil {
 		return Doc{}, err
 	}
@@ -74,7 +73,7 @@ func (d *DiskDocuments) Apply(ctx context.Context, edit FileEdit) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 
-	current, exists, err := readFileText(path)
+	current, exists, err := readFileText(d.Workspace, path)
 	if err != nil {
 		return err
 	}
@@ -95,36 +94,19 @@ func (d *DiskDocuments) Apply(ctx context.Context, edit FileEdit) error {
 		return err
 	}
 	if edit.Delete {
-		return removeFile(path, exists)
+		return d.removeFile(path, exists)
 	}
-	mode := newFileMode
-	if exists {
-		fi, err := os.Stat(path)
-		if err != nil {
-			return fmt.Errorf("stat %s: %w", path, err)
-		}
-		mode = fi.Mode().Perm()
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("create directory for %s: %w", path, err)
-	}
-	return writeAtomic(path, []byte(after), mode)
+	return d.Workspace.writeFile(path, []byte(after))
 }
 
 // rel names path for the model: relative to the workspace when there is one.
 func (d *DiskDocuments) rel(path string) string {
-	if d.Workspace == nil {
-		return path
-	}
 	return d.Workspace.Rel(path)
 }
 
 func (d *DiskDocuments) check(path string, write bool) (string, error) {
 	if d.Workspace == nil {
-		if !filepath.IsAbs(path) {
-			return "", fmt.Errorf("path %q is not absolute", path)
-		}
-		return filepath.Clean(path), nil
+		return "", errors.New("DiskDocuments has no Workspace")
 	}
 	if write {
 		return d.Workspace.ResolveWrite(path)
@@ -132,12 +114,11 @@ func (d *DiskDocuments) check(path string, write bool) (string, error) {
 	return d.Workspace.Resolve(path)
 }
 
-// readFileText reads a regular file whole. Missing is (“”, false, nil); a
-// directory, a special file or an oversized file is an error.
-func readFileText(path string) (string, bool, error) {
-	// O_NONBLOCK: opening a FIFO (put there between a check and the open)
-	// must not block; it changes nothing for regular files.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+// readFileText reads a regular file whole, through the workspace root.
+// Missing is (“”, false, nil); a directory, a special file or an oversized
+// file is an error.
+func readFileText(ws *Workspace, path string) (string, bool, error) {
+	f, err := ws.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, nil
 	}
@@ -168,43 +149,4 @@ func readFileText(path string) (string, bool, error) {
 		return "", false, fmt.Errorf("%s is too large (over %d bytes)", path, maxDocumentBytes)
 	}
 	return string(data), true, nil
-}
-
-// writeAtomic replaces path with data: readers see the old file or the new
-// one, never a half-written one, and a crash leaves at worst a stray temp
-// file, never a truncated target.
-func writeAtomic(path string, data []byte, mode fs.FileMode) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".agent-tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = tmp.Chmod(mode); err != nil {
-		return fmt.Errorf("chmod %s: %w", path, err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("sync %s: %w", path, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", path, err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("rename into %s: %w", path, err)
-	}
-	// Make the rename itself durable. Best effort: some file systems
-	// refuse to fsync a directory, and the data is already in place.
-	if df, derr := os.Open(dir); derr == nil {
-		_ = df.Sync()
-		df.Close()
-	}
-	return nil
 }

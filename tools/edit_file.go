@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -81,7 +80,7 @@ func planEdit(ctx context.Context, raw json.RawMessage, env *Env) (editPlan, err
 		return p, err
 	}
 	p.abs, p.rel = abs, env.Workspace.Rel(abs)
-	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+	if fi, err := env.Workspace.Stat(abs); err == nil && fi.IsDir() {
 		return p, fmt.Errorf("%s is a directory; give a file path", p.rel)
 	}
 	p.doc, err = readForEdit(ctx, env, abs)
@@ -218,8 +217,8 @@ func (editFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Res
 		return Result{}, err
 	}
 	if !p.doc.Exists {
-		// The parent comes from the resolved path, so it is inside the sandbox.
-		if err := os.MkdirAll(filepath.Dir(p.doc.Path), 0o755); err != nil {
+		// Created through the workspace root: inside it, never in .git.
+		if err := env.Workspace.MkdirAll(filepath.Dir(p.doc.Path)); err != nil {
 			return Result{}, fmt.Errorf("create parent directories of %s: %w", p.rel, err)
 		}
 	}

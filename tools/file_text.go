@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"time"
@@ -77,8 +76,8 @@ const maxListedEntries = 40
 
 // directoryError says that abs is a directory and what it holds, so the
 // model can pick a file without another call.
-func directoryError(abs, rel string) error {
-	entries, err := os.ReadDir(abs)
+func directoryError(ws *Workspace, abs, rel string) error {
+	entries, err := ws.ReadDir(abs)
 	if err != nil {
 		return fmt.Errorf("%s is a directory, not a file", rel)
 	}

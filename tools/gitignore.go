@@ -5,10 +5,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
@@ -48,15 +50,16 @@ func (r *ignoreRules) excluded(parts []string, isDir bool) bool {
 }
 
 // withFile returns the rules for a directory: the parent's plus the
-// patterns of the ignore file at path, whose domain is the directory's
-// components. A missing file returns r itself.
-func (r *ignoreRules) withFile(path string, domain []string) (*ignoreRules, error) {
-	data, err := os.ReadFile(path)
+// patterns of the ignore file name in dir, whose domain is the directory's
+// components. A missing file returns r itself. dir is a handle inside the
+// workspace, so a .gitignore that is a symlink to outside is not read.
+func (r *ignoreRules) withFile(dir *os.Root, name string, domain []string) (*ignoreRules, error) {
+	data, err := readIgnoreFile(dir, name)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.ENOTDIR) {
 			return r, nil
 		}
-		return r, fmt.Errorf("read %s: %w", path, err)
+		return r, fmt.Errorf("read %s: %w", name, err)
 	}
 	added := parseIgnoreLines(data, domain)
 	if len(added) == 0 {
@@ -68,6 +71,28 @@ func (r *ignoreRules) withFile(path string, domain []string) (*ignoreRules, erro
 	}
 	next.patterns = append(next.patterns, added...)
 	return next, nil
+}
+
+// maxIgnoreFileBytes bounds an ignore file: one larger is not a list of
+// patterns someone wrote.
+const maxIgnoreFileBytes = 4 << 20
+
+// readIgnoreFile reads a regular ignore file of at most maxIgnoreFileBytes
+// (a FIFO named .gitignore must not block the walk).
+func readIgnoreFile(dir *os.Root, name string) ([]byte, error) {
+	f, err := dir.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fs.ErrNotExist // not an ignore file
+	}
+	return io.ReadAll(io.LimitReader(f, maxIgnoreFileBytes))
 }
 
 // parseIgnoreLines turns the lines of one ignore file into patterns.
@@ -90,40 +115,29 @@ func parseIgnoreLines(data []byte, domain []string) []gitignore.Pattern {
 }
 
 // rulesForStart collects the ignore rules in force when listing start, a
-// directory at or below base: base's .git/info/exclude, then every
-// .gitignore from base down to start's parent (start's own is read when it
-// is listed). It also returns start's components relative to base.
-func rulesForStart(base, start string) (*ignoreRules, []string, error) {
+// directory at or below base (a workspace root's handle; start is relative
+// to it): base's .git/info/exclude, then every .gitignore from base down to
+// start's parent (start's own is read when it is listed). It also returns
+// start's components.
+func rulesForStart(base *os.Root, start string) (*ignoreRules, []string, error) {
 	var rules *ignoreRules
-	rules, err := rules.withFile(filepath.Join(base, ".git", "info", "exclude"), nil)
+	rules, err := rules.withFile(base, filepath.Join(".git", "info", "exclude"), nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	rel, err := filepath.Rel(base, start)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return nil, nil, fmt.Errorf("%s is not inside %s", start, base)
+	if start == ".." || strings.HasPrefix(start, ".."+string(filepath.Separator)) || filepath.IsAbs(start) {
+		return nil, nil, fmt.Errorf("%s is not inside the workspace root", start)
 	}
 	var parts []string
-	if rel != "." {
-		parts = strings.Split(rel, string(filepath.Separator))
+	if start != "." {
+		parts = strings.Split(start, string(filepath.Separator))
 	}
-	dir := base
 	for i := range parts {
-		rules, err = rules.withFile(filepath.Join(dir, ".gitignore"), parts[:i])
+		dir := filepath.Join(append([]string{"."}, parts[:i]...)...)
+		rules, err = rules.withFile(base, filepath.Join(dir, ".gitignore"), parts[:i])
 		if err != nil {
 			return nil, nil, err
 		}
-		dir = filepath.Join(dir, parts[i])
 	}
 	return rules, parts, nil
-}
-
-// ignoreBase returns the workspace root holding abs: .gitignore files are
-// read from there down, and their patterns are relative to it.
-func ignoreBase(ws *Workspace, abs string) string {
-	rel := ws.Rel(abs)
-	if rel == "." || filepath.IsAbs(rel) {
-		return abs
-	}
-	return strings.TrimSuffix(abs, string(filepath.Separator)+filepath.FromSlash(rel))
 }

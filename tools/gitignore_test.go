@@ -12,9 +12,14 @@ import (
 // walkRel collects the files walkFiles visits, relative to root, sorted.
 func walkRel(t *testing.T, ctx context.Context, root, start string, workers int) ([]string, error) {
 	t.Helper()
+	ws, err := NewWorkspace(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
 	var mu sync.Mutex
 	var got []string
-	err := walkFiles(ctx, root, start, workers, func(f walkedFile) {
+	err = walkFiles(ctx, ws, start, workers, func(f walkedFile) {
 		rel, _ := filepath.Rel(root, f.Abs)
 		mu.Lock()
 		got = append(got, filepath.ToSlash(rel))
@@ -83,7 +88,12 @@ func TestWalkStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	visited := 0
 	var mu sync.Mutex
-	err := walkFiles(ctx, root, root, 2, func(walkedFile) {
+	ws, err := NewWorkspace(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	err = walkFiles(ctx, ws, root, 2, func(walkedFile) {
 		mu.Lock()
 		defer mu.Unlock()
 		visited++

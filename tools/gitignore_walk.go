@@ -2,60 +2,125 @@ package tools
 
 import (
 	"context"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
+	"syscall"
 )
 
-// walkedFile is one regular file found by walkFiles.
+// walkedFile is one regular file found by walkFiles. Abs is its display
+// path; the file itself is reached through dir, a directory the walk opened
+// one component at a time below the workspace root, never by Abs.
 type walkedFile struct {
-	Abs   string
-	Entry fs.DirEntry // nil when the start path itself was a file
+	Abs  string
+	dir  *walkDir // nil for a start that is a file: then root and name
+	root *os.Root
+	name string // in dir: one component; in root: the start's path
+}
+
+// searchedFile is an open file the search reads.
+type searchedFile interface {
+	io.Reader
+	io.ReaderAt
+	io.Closer
+}
+
+// open opens the file for reading (O_NONBLOCK: a FIFO swapped in must not
+// block the walk).
+func (f walkedFile) open() (searchedFile, error) {
+	if f.dir != nil {
+		return f.dir.openFile(f.name)
+	}
+	return f.root.OpenFile(f.name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+}
+
+// Info is the file's lstat information.
+func (f walkedFile) Info() (fs.FileInfo, error) {
+	if f.dir != nil {
+		return f.dir.root.Lstat(f.name)
+	}
+	return f.root.Lstat(f.name)
+}
+
+// walkDir is an open directory shared by the walk items below it; the
+// last of them to finish closes it. Its platform part (walk_dir_*.go) lists
+// it and opens files in it.
+type walkDir struct {
+	root *os.Root // opened through the parent's Root by one name
+	walkDirSys
+	refs atomic.Int32
+}
+
+func (d *walkDir) release() {
+	if d != nil && d.refs.Add(-1) == 0 {
+		d.close()
+	}
+}
+
+// dirEntry is one name a directory listing holds and its type bits.
+type dirEntry struct {
+	name string
+	typ  fs.FileMode
 }
 
 // walkItem is a directory waiting to be listed or a file waiting to be
-// visited.
+// visited, named by its parent's handle and its name there.
 type walkItem struct {
-	abs   string
-	entry fs.DirEntry
-	isDir bool
-	parts []string     // directory components relative to the ignore base
-	rules *ignoreRules // rules in force inside this directory
+	abs    string
+	parent *walkDir
+	name   string
+	isDir  bool
+	parts  []string     // directory components relative to the ignore base
+	rules  *ignoreRules // rules in force inside this directory
 }
 
 // defaultWalkers is the number of goroutines reading directories and
 // files: twice the CPUs, because much of the time goes to syscalls.
 func defaultWalkers() int { return runtime.GOMAXPROCS(0) * 2 }
 
-// walkFiles calls visit for every regular file at or below start that
-// .gitignore does not exclude, from up to workers goroutines at once (so
-// visit must be safe for concurrent use), in no particular order. base is
-// the directory .gitignore files are read from (start or an ancestor).
-// Skipped: .git (always), symlinks (they may lead outside the workspace and
-// can loop), sockets, pipes and devices, unreadable directories. A start
-// that is a file is visited even when ignored: it was asked for by name.
-// It returns ctx.Err() when cancelled.
-func walkFiles(ctx context.Context, base, start string, workers int, visit func(walkedFile)) error {
-	info, err := os.Stat(start)
+// walkFiles calls visit for every regular file at or below start (an
+// absolute path inside ws, from Resolve) that .gitignore does not exclude,
+// from up to workers goroutines at once (so visit must be safe for
+// concurrent use), in no particular order. .gitignore files are read from
+// the workspace root holding start down. Skipped: .git (always), symlinks
+// (they may lead outside the workspace and can loop), sockets, pipes and
+// devices, unreadable directories. A start that is a file is visited even
+// when ignored: it was asked for by name. It returns ctx.Err() when
+// cancelled.
+//
+// Every directory is opened through its parent's handle by its one-
+// component name (os.Root.OpenRoot), starting from the workspace root's
+// handle, so a directory swapped for a symlink to outside mid-walk is
+// refused rather than followed.
+func walkFiles(ctx context.Context, ws *Workspace, start string, workers int, visit func(walkedFile)) error {
+	loc, err := ws.locate(start)
+	if err != nil {
+		return err
+	}
+	info, err := loc.root.Stat(loc.rel)
 	if err != nil {
 		return err
 	}
 	if !info.IsDir() {
 		if info.Mode().IsRegular() {
-			visit(walkedFile{Abs: start})
+			visit(walkedFile{Abs: start, root: loc.root, name: loc.rel})
 		}
 		return nil
 	}
-	rules, parts, err := rulesForStart(base, start)
+	rules, parts, err := rulesForStart(loc.root, loc.rel)
 	if err != nil {
 		return err
 	}
 	if workers <= 0 {
 		workers = defaultWalkers()
 	}
-	q := &walkQueue{pending: 1, items: []walkItem{{abs: start, isDir: true, parts: parts, rules: rules}}}
+	top := &walkDir{root: loc.root} // only its root is used: opening the start
+	top.refs.Store(2)               // the start item, and this function: the workspace's handle is never closed
+	q := &walkQueue{pending: 1, items: []walkItem{{abs: start, parent: top, name: loc.rel, isDir: true, parts: parts, rules: rules}}}
 	q.cond = sync.NewCond(&q.mu)
 	stop := context.AfterFunc(ctx, q.abort)
 	defer stop()
@@ -74,36 +139,41 @@ func walkFiles(ctx context.Context, base, start string, workers int, visit func(
 					// AfterFunc's abort runs on its own goroutine and may
 					// come late; do not start new work meanwhile.
 					q.abort()
+					it.parent.release()
 					return
 				}
 				if it.isDir {
 					q.push(listDir(it))
 				} else {
-					visit(walkedFile{Abs: it.abs, Entry: it.entry})
+					visit(walkedFile{Abs: it.abs, dir: it.parent, name: it.name})
 				}
+				it.parent.release()
 				q.finish()
 			}
 		}()
 	}
 	wg.Wait()
+	// Items left by an abort still hold their directories open.
+	for _, it := range q.items {
+		it.parent.release()
+	}
+	q.items = nil
 	return ctx.Err()
 }
 
-// listDir reads one directory and returns its children that survive the
-// ignore rules. Read errors make the directory look empty: a search tool
-// should not fail because one folder is unreadable.
+// listDir opens one directory and returns its children that survive the
+// ignore rules. Open and read errors make the directory look empty: a
+// search tool should not fail because one folder is unreadable.
 func listDir(dir walkItem) []walkItem {
-	f, err := os.Open(dir.abs)
+	handle, entries, err := openWalkDir(dir.parent.root, dir.name)
 	if err != nil {
 		return nil
 	}
-	entries, _ := f.ReadDir(-1) // unsorted: cheaper than os.ReadDir
-	f.Close()
 
 	rules := dir.rules
 	for _, e := range entries {
-		if e.Name() == ".gitignore" && e.Type().IsRegular() {
-			rules, _ = rules.withFile(filepath.Join(dir.abs, ".gitignore"), dir.parts)
+		if e.name == ".gitignore" && e.typ.IsRegular() {
+			rules, _ = rules.withFile(handle.root, ".gitignore", dir.parts)
 			break
 		}
 	}
@@ -115,8 +185,7 @@ func listDir(dir walkItem) []walkItem {
 
 	out := make([]walkItem, 0, len(entries))
 	for _, e := range entries {
-		name := e.Name()
-		typ := e.Type()
+		name, typ := e.name, e.typ
 		if name == ".git" || typ&fs.ModeSymlink != 0 || !(typ.IsDir() || typ.IsRegular()) {
 			continue
 		}
@@ -126,12 +195,16 @@ func listDir(dir walkItem) []walkItem {
 				continue
 			}
 		}
-		it := walkItem{abs: filepath.Join(dir.abs, name), entry: e, isDir: typ.IsDir()}
+		it := walkItem{abs: filepath.Join(dir.abs, name), parent: handle, name: name, isDir: typ.IsDir()}
 		if it.isDir {
 			it.parts = append(dir.parts[:len(dir.parts):len(dir.parts)], name)
 			it.rules = rules
 		}
 		out = append(out, it)
+	}
+	handle.refs.Store(int32(len(out)))
+	if len(out) == 0 {
+		handle.close()
 	}
 	return out
 }

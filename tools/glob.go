@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -134,7 +133,7 @@ func globParse(raw json.RawMessage, env *Env) (globQuery, error) {
 	if err != nil {
 		return globQuery{}, err
 	}
-	fi, err := os.Stat(dir)
+	fi, err := env.Workspace.Stat(dir)
 	if err != nil {
 		return globQuery{}, fmt.Errorf("path %s: %w", env.Workspace.Rel(dir), err)
 	}
@@ -155,7 +154,7 @@ func globParse(raw json.RawMessage, env *Env) (globQuery, error) {
 // find walks start and returns the matching files with their mtimes.
 func (q globQuery) find(ctx context.Context, ws *Workspace) ([]globMatch, error) {
 	base, start := q.base, q.start
-	if _, err := os.Stat(start); errors.Is(err, fs.ErrNotExist) {
+	if _, err := ws.Stat(start); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	var mu sync.Mutex
@@ -171,13 +170,7 @@ func (q globQuery) find(ctx context.Context, ws *Workspace) ([]globMatch, error)
 		if !doublestar.MatchUnvalidated(q.pattern, rel) {
 			return
 		}
-		var info fs.FileInfo
-		var err error
-		if f.Entry != nil {
-			info, err = f.Entry.Info()
-		} else {
-			info, err = os.Stat(f.Abs)
-		}
+		info, err := f.Info()
 		if err != nil {
 			return // gone since it was listed
 		}
@@ -185,7 +178,7 @@ func (q globQuery) find(ctx context.Context, ws *Workspace) ([]globMatch, error)
 		found = append(found, globMatch{abs: f.Abs, mtime: info.ModTime()})
 		mu.Unlock()
 	}
-	if err := walkFiles(ctx, ignoreBase(ws, start), start, 0, visit); err != nil {
+	if err := walkFiles(ctx, ws, start, 0, visit); err != nil {
 		return nil, err
 	}
 	return found, nil

@@ -70,7 +70,7 @@ func (grepTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Result,
 		return Result{}, err
 	}
 	c := &grepCollector{ws: env.Workspace, context: args.Context, re: m.re}
-	stats, err := runSearch(ctx, ignoreBase(env.Workspace, abs), abs, m, args.Glob, 0, grepMaxMatches, c.add)
+	stats, err := runSearch(ctx, env.Workspace, abs, m, args.Glob, 0, grepMaxMatches, c.add)
 	if err != nil {
 		return Result{}, fmt.Errorf("grep: %w", err)
 	}

@@ -31,11 +31,11 @@ type grepFile struct {
 	matches int // matching lines held (the first grepMaxMatches of the file)
 }
 
-// add takes one file's matches; it renders them now because fm.buf is only
-// valid during the call.
+// add takes one file's matches; it renders them now because fm.lines is
+// only valid during the call.
 func (c *grepCollector) add(fm *fileMatches) {
 	rel := c.ws.Rel(fm.abs)
-	f := grepFile{rel: rel, lines: grepOutputLines(rel, fm, c.context, c.re), matches: len(fm.lines)}
+	f := grepFile{rel: rel, lines: grepOutputLines(rel, fm, c.context, c.re), matches: len(fm.nums)}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.files = append(c.files, f)
@@ -101,21 +101,17 @@ func (c *grepCollector) render(stats SearchStats) string {
 
 // grepOutputLines renders one file's matches with their context as output
 // lines: "rel:n: text" for matches, "rel-n- text" for context, "--"
-// between groups that are not adjacent. It returns the lines and how many
-// of them are matches.
+// between groups that are not adjacent. It reads the file's lines only up
+// to the last one shown.
 func grepOutputLines(rel string, fm *fileMatches, context int, re *regexp.Regexp) []grepLine {
-	buf := fm.buf
-	// Line numbers of the kept matches, counted incrementally.
-	nums := make([]int, len(fm.lines))
-	line, at := 1, 0
-	for i, sp := range fm.lines {
-		line += countNewlines(buf[at:sp.start])
-		at = sp.start
-		nums[i] = line
+	nums := fm.nums
+	if len(nums) == 0 {
+		return nil
 	}
-	var out []grepLine
-	pos, lineNo := 0, 1 // start of line lineNo
-	last := 0           // last line number emitted
+	// Groups of lines to show: each match with its context, overlapping
+	// or adjacent ones merged.
+	type group struct{ lo, hi int }
+	var groups []group
 	for i := 0; i < len(nums); {
 		lo, hi := max(1, nums[i]-context), nums[i]+context
 		j := i + 1
@@ -123,27 +119,33 @@ func grepOutputLines(rel string, fm *fileMatches, context int, re *regexp.Regexp
 			hi = nums[j] + context
 			j++
 		}
-		if context > 0 && last > 0 && lo > last+1 {
-			out = append(out, grepLine{sep: true})
-		}
-		for lineNo < lo && pos < len(buf) {
-			pos = nextLineStart(buf, pos)
-			lineNo++
-		}
-		k := i
-		for lineNo <= hi && pos < len(buf) {
-			end := lineEnd(buf, pos)
-			isMatch := k < j && nums[k] == lineNo
-			if isMatch {
-				k++
-			}
-			out = append(out, grepLine{rel: rel, no: lineNo, match: isMatch, text: cutGrepLine(buf[pos:end], isMatch, re)})
-			last = lineNo
-			pos = end + 1
-			lineNo++
-		}
+		groups = append(groups, group{lo, hi})
 		i = j
 	}
+	var out []grepLine
+	g, k := 0, 0 // the group being shown, the next match in nums
+	last := 0    // last line number emitted
+	fm.lines(func(no int, line []byte) bool {
+		for g < len(groups) && no > groups[g].hi {
+			g++
+		}
+		if g == len(groups) {
+			return false
+		}
+		if no < groups[g].lo {
+			return true
+		}
+		if no == groups[g].lo && context > 0 && last > 0 && no > last+1 {
+			out = append(out, grepLine{sep: true})
+		}
+		isMatch := k < len(nums) && nums[k] == no
+		if isMatch {
+			k++
+		}
+		out = append(out, grepLine{rel: rel, no: no, match: isMatch, text: cutGrepLine(line, isMatch, re)})
+		last = no
+		return !(g == len(groups)-1 && no == groups[g].hi)
+	})
 	return out
 }
 
@@ -196,17 +198,6 @@ func cutGrepLine(line []byte, isMatch bool, re *regexp.Regexp) string {
 }
 
 func countNewlines(b []byte) int { return bytes.Count(b, []byte{'\n'}) }
-
-// lineEnd returns the index of the newline ending the line at pos, or
-// len(buf).
-func lineEnd(buf []byte, pos int) int {
-	if i := bytes.IndexByte(buf[pos:], '\n'); i >= 0 {
-		return pos + i
-	}
-	return len(buf)
-}
-
-func nextLineStart(buf []byte, pos int) int { return lineEnd(buf, pos) + 1 }
 
 // runeStartAtOrBefore moves i back to the start of the rune it falls in.
 func runeStartAtOrBefore(b []byte, i int) int {

@@ -248,6 +248,10 @@ func TestSearchCountsAll(t *testing.T) {
 	if err != nil || st.MatchedLines != 1 || st.FilesSearched != 1 {
 		t.Errorf("stats %+v, err %v", st, err)
 	}
+	st, err = Search(context.Background(), filepath.Join(dir, "a.txt"), SearchOptions{Pattern: "hit"})
+	if err != nil || st.MatchedLines != 500 || st.FilesSearched != 1 {
+		t.Errorf("a file: stats %+v, err %v", st, err)
+	}
 	if _, err := Search(context.Background(), dir, SearchOptions{Pattern: "("}); err == nil {
 		t.Error("bad pattern: no error")
 	}

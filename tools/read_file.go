@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -72,8 +71,8 @@ func (readFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Res
 		return Result{}, err
 	}
 	rel := env.Workspace.Rel(abs)
-	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
-		return Result{}, directoryError(abs, rel)
+	if fi, err := env.Workspace.Stat(abs); err == nil && fi.IsDir() {
+		return Result{}, directoryError(env.Workspace, abs, rel)
 	}
 	doc, err := env.Docs.Read(ctx, abs)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -19,14 +20,32 @@ import (
 // component is followed through symlinks (the file itself, every directory
 // above it, and, for a file that does not exist yet, its deepest existing
 // ancestor or a dangling link's target), and the result must still lie inside
-// a root. The returned path is that fully resolved one, so the caller opens
-// exactly what was checked.
+// a root. The returned path is that fully resolved one: the file's real name,
+// with a good error message when it is refused.
+//
+// That check is by name, and a name can be swapped for a symlink the moment
+// after, so Resolve's result is only a display path: the LSP layer keys
+// buffers by it and the model reads it. The disk is never opened by it.
+// Every read, write, stat and directory walk goes through an os.Root opened
+// on the root that holds the path (workspace_io.go), with the path relative
+// to it: the walk is done one component at a time below the root's handle
+// and refuses to leave it, whatever was swapped in meanwhile.
 //
 // Reads inside `.git` are allowed (HEAD, config and logs are useful context);
 // writes there are refused by ResolveWrite because they can corrupt the
 // repository or plant hooks that run outside the sandbox.
+//
+// A Workspace holds one open directory handle per root until Close; one
+// that is dropped without Close has its handles closed by the garbage
+// collector (os.Root's finalizer). A root directory replaced while the
+// workspace is open (deleted and cloned again) is reopened by its name on
+// the next operation, so nothing is written into the deleted one.
 type Workspace struct {
 	roots []string // absolute, symlinks resolved, first is the default
+
+	mu      sync.Mutex
+	handles []*os.Root // handles[i] is opened on roots[i]
+	closed  bool
 }
 
 // maxPathBytes bounds a path argument; PATH_MAX on Linux is 4096 and
@@ -49,11 +68,61 @@ func NewWorkspace(roots ...string) (*Workspace, error) {
 		}
 		real, err := filepath.EvalSymlinks(abs)
 		if err != nil {
+			w.Close()
+			return nil, fmt.Errorf("workspace root %q: %w", r, err)
+		}
+		handle, err := os.OpenRoot(real)
+		if err != nil {
+			w.Close()
 			return nil, fmt.Errorf("workspace root %q: %w", r, err)
 		}
 		w.roots = append(w.roots, real)
+		w.handles = append(w.handles, handle)
 	}
 	return w, nil
+}
+
+// Close releases the roots' directory handles. File operations after Close
+// fail with os.ErrClosed; path methods (Resolve, Rel) keep working.
+func (w *Workspace) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.closed = true
+	var errs []error
+	for _, h := range w.handles {
+		errs = append(errs, h.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// handle returns the open handle of roots[i], reopened first when the
+// directory at that name is no longer the one it was opened on. The root's
+// own name is trusted (the user opened it; its parent is outside the
+// workspace and not writable to a sandboxed command): only what lies below
+// it goes through the handle.
+func (w *Workspace) handle(i int) *os.Root {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	h := w.handles[i]
+	if w.closed {
+		return h // closed: operations fail with os.ErrClosed
+	}
+	now, err := os.Stat(w.roots[i])
+	if err != nil {
+		return h // gone: operations on the old handle fail as they should
+	}
+	if opened, err := h.Stat("."); err == nil && os.SameFile(opened, now) {
+		return h
+	}
+	fresh, err := os.OpenRoot(w.roots[i])
+	if err != nil {
+		return h
+	}
+	// Operations under way on the old handle finish (os.Root counts them);
+	// later ones on it fail with os.ErrClosed.
+	h.Close()
+	w.handles[i] = fresh
+	return fresh
 }
 
 // Roots returns the workspace roots, the default one first.
@@ -107,13 +176,25 @@ func (w *Workspace) ResolveWrite(p string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("path %q: %w", p, err)
 	}
-	for _, part := range strings.Split(rel, string(filepath.Separator)) {
-		// EqualFold: on case-insensitive file systems .GIT is the same directory.
-		if strings.EqualFold(part, ".git") {
-			return "", fmt.Errorf("path %q is inside .git; writing there is not allowed (use git through run_bash)", p)
-		}
+	if hasGitComponent(rel) {
+		return "", gitWriteError(p)
 	}
 	return real, nil
+}
+
+// hasGitComponent reports whether a relative path has a .git component.
+// EqualFold: on case-insensitive file systems .GIT is the same directory.
+func hasGitComponent(rel string) bool {
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		if strings.EqualFold(part, ".git") {
+			return true
+		}
+	}
+	return false
+}
+
+func gitWriteError(p string) error {
+	return fmt.Errorf("path %q is inside .git; writing there is not allowed (use git through run_bash)", p)
 }
 
 // Rel is the display form of an absolute path: relative to the root that
@@ -139,10 +220,18 @@ func (w *Workspace) Contains(abs string) bool {
 // Longest, because roots may nest and the display path should be the
 // shortest one.
 func (w *Workspace) rootOf(clean string) string {
-	best := ""
-	for _, r := range w.roots {
-		if within(r, clean) && len(r) > len(best) {
-			best = r
+	if i := w.rootIndex(clean); i >= 0 {
+		return w.roots[i]
+	}
+	return ""
+}
+
+// rootIndex is rootOf as an index into roots and handles, -1 for none.
+func (w *Workspace) rootIndex(clean string) int {
+	best := -1
+	for i, r := range w.roots {
+		if within(r, clean) && (best < 0 || len(r) > len(w.roots[best])) {
+			best = i
 		}
 	}
 	return best

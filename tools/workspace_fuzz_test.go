@@ -13,16 +13,38 @@ import (
 // works: a path it accepts is absolute and clean, lies lexically inside a
 // root, and has no symlink among its existing components, so opening or
 // creating it cannot land outside the roots. ResolveWrite additionally
-// never accepts a path with a .git component. Seeds: testdata/fuzz/FuzzResolve.
+// never accepts a path with a .git component. And the I/O layer, given the
+// path joined to the root without Resolve (as if a link had been swapped in
+// after it), never opens or stats the file outside.
+// Seeds: testdata/fuzz/FuzzResolve.
 func FuzzResolve(f *testing.F) {
-	root, root2, _ := hostileLayout(f, f.TempDir())
+	root, root2, outside := hostileLayout(f, f.TempDir())
 	ws, err := NewWorkspace(root, root2)
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer ws.Close()
+	secret, err := os.Stat(filepath.Join(outside, "secret.txt"))
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Add("inside.txt")
 	f.Add("linkdir/../linkfile")
+	f.Add("linkdir/secret.txt")
+	f.Add("sub/up/outside/secret.txt")
 	f.Fuzz(func(t *testing.T, p string) {
+		if lexical := filepath.Join(root, p); strings.IndexByte(p, 0) < 0 && ws.Contains(lexical) {
+			if fi, err := ws.Stat(lexical); err == nil && os.SameFile(fi, secret) {
+				t.Fatalf("Stat(%q) reached the file outside", lexical)
+			}
+			if file, err := ws.Open(lexical); err == nil {
+				fi, err := file.Stat()
+				file.Close()
+				if err == nil && os.SameFile(fi, secret) {
+					t.Fatalf("Open(%q) opened the file outside", lexical)
+				}
+			}
+		}
 		for _, write := range []bool{false, true} {
 			resolve := ws.Resolve
 			if write {

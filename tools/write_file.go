@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/agent-lsp/agent-lsp/permission"
@@ -65,7 +64,7 @@ func planWrite(ctx context.Context, raw json.RawMessage, env *Env) (writePlan, e
 		return p, err
 	}
 	p.abs, p.rel = abs, env.Workspace.Rel(abs)
-	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+	if fi, err := env.Workspace.Stat(abs); err == nil && fi.IsDir() {
 		return p, fmt.Errorf("%s is a directory; give a file path", p.rel)
 	}
 	p.doc, err = readForEdit(ctx, env, abs)
@@ -136,9 +135,8 @@ func (writeFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Re
 		return Result{Output: fmt.Sprintf("%s unchanged (content identical, %d lines)", p.rel, lines)}, nil
 	}
 	if !p.doc.Exists {
-		// The parent comes from the resolved path, so it is inside the
-		// sandbox; nothing below a missing directory can be a symlink.
-		if err := os.MkdirAll(filepath.Dir(p.doc.Path), 0o755); err != nil {
+		// Created through the workspace root: inside it, never in .git.
+		if err := env.Workspace.MkdirAll(filepath.Dir(p.doc.Path)); err != nil {
 			return Result{}, fmt.Errorf("create parent directories of %s: %w", p.rel, err)
 		}
 	}

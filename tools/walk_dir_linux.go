@@ -1,0 +1,172 @@
+package tools
+
+import (
+	"encoding/binary"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// walkDirSys is the Linux directory handle: the directory opened through
+// its os.Root, listed with getdents64 and used as the base of openat for
+// the files in it. os.File.ReadDir on a file opened in a Root stats every
+// entry (it cannot stat lazily by name), and os.Root.OpenFile registers
+// every file with the network poller; a search opens thousands of files,
+// and both doubled its system calls. Every name opened here is one
+// component read from this very directory, opened with O_NOFOLLOW: it can
+// only be an entry of a directory inside the workspace, as through the Root.
+type walkDirSys struct {
+	dir *os.File // keeps fd open
+	fd  int
+}
+
+// openWalkDir opens the directory name in parent and lists it.
+func openWalkDir(parent *os.Root, name string) (*walkDir, []dirEntry, error) {
+	root, err := parent.OpenRoot(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := root.Open(".")
+	if err != nil {
+		root.Close()
+		return nil, nil, err
+	}
+	d := &walkDir{root: root, walkDirSys: walkDirSys{dir: f, fd: int(f.Fd())}}
+	entries, err := readDirents(d.fd, root.Lstat)
+	if err != nil && len(entries) == 0 {
+		d.close()
+		return nil, nil, err
+	}
+	return d, entries, nil
+}
+
+func (d *walkDir) close() {
+	d.dir.Close()
+	d.root.Close()
+}
+
+// openFile opens the regular file name (one component) in the directory.
+func (d *walkDir) openFile(name string) (searchedFile, error) {
+	for {
+		fd, err := syscall.Openat(d.fd, name, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "openat", Path: name, Err: err}
+		}
+		return rawFile(fd), nil
+	}
+}
+
+// direntBufBytes is the getdents64 buffer.
+const direntBufBytes = 32 << 10
+
+// readDirents lists the directory open at fd: names and types, without
+// "." and "..". An entry whose type the file system does not report is
+// looked up with lstat (the directory's Root.Lstat).
+func readDirents(fd int, lstat func(string) (fs.FileInfo, error)) ([]dirEntry, error) {
+	buf := make([]byte, direntBufBytes)
+	var out []dirEntry
+	for {
+		n, err := syscall.ReadDirent(fd, buf)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return out, err
+		}
+		if n <= 0 {
+			return out, nil
+		}
+		// struct linux_dirent64 { u64 ino; s64 off; u16 reclen; u8 type; char name[]; }
+		for b := buf[:n]; len(b) >= 19; {
+			reclen := int(binary.NativeEndian.Uint16(b[16:18]))
+			if reclen < 19 || reclen > len(b) {
+				return out, syscall.EIO
+			}
+			typ, nameBytes := b[18], b[19:reclen]
+			for i, c := range nameBytes {
+				if c == 0 {
+					nameBytes = nameBytes[:i]
+					break
+				}
+			}
+			b = b[reclen:]
+			name := string(nameBytes)
+			if name == "." || name == ".." {
+				continue
+			}
+			mode, ok := direntMode(typ)
+			if !ok {
+				fi, err := lstat(name)
+				if err != nil {
+					continue // gone since it was listed
+				}
+				mode = fi.Mode().Type()
+			}
+			out = append(out, dirEntry{name: name, typ: mode})
+		}
+	}
+}
+
+// direntMode maps a dirent's d_type to type bits; false for DT_UNKNOWN.
+func direntMode(t byte) (fs.FileMode, bool) {
+	switch t {
+	case syscall.DT_REG:
+		return 0, true
+	case syscall.DT_DIR:
+		return fs.ModeDir, true
+	case syscall.DT_LNK:
+		return fs.ModeSymlink, true
+	case syscall.DT_FIFO:
+		return fs.ModeNamedPipe, true
+	case syscall.DT_SOCK:
+		return fs.ModeSocket, true
+	case syscall.DT_CHR:
+		return fs.ModeDevice | fs.ModeCharDevice, true
+	case syscall.DT_BLK:
+		return fs.ModeDevice, true
+	}
+	return 0, false
+}
+
+// rawFile is a file read with plain system calls: no poller registration.
+type rawFile int
+
+func (f rawFile) Read(p []byte) (int, error) {
+	for {
+		n, err := syscall.Read(int(f), p)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		if n == 0 && len(p) > 0 {
+			return 0, io.EOF
+		}
+		return n, nil
+	}
+}
+
+func (f rawFile) ReadAt(p []byte, off int64) (int, error) {
+	n := 0
+	for n < len(p) {
+		m, err := syscall.Pread(int(f), p[n:], off+int64(n))
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return n, err
+		}
+		if m == 0 {
+			return n, io.EOF
+		}
+		n += m
+	}
+	return n, nil
+}
+
+func (f rawFile) Close() error { return syscall.Close(int(f)) }

@@ -1,0 +1,42 @@
+//go:build !linux
+
+package tools
+
+import (
+	"os"
+	"syscall"
+)
+
+// walkDirSys is the portable directory handle: listing and opening go
+// through the directory's os.Root.
+type walkDirSys struct{}
+
+// openWalkDir opens the directory name in parent and lists it.
+func openWalkDir(parent *os.Root, name string) (*walkDir, []dirEntry, error) {
+	root, err := parent.OpenRoot(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := root.Open(".")
+	if err != nil {
+		root.Close()
+		return nil, nil, err
+	}
+	list, err := f.ReadDir(-1) // unsorted: cheaper than os.ReadDir
+	f.Close()
+	if err != nil && len(list) == 0 {
+		root.Close()
+		return nil, nil, err
+	}
+	entries := make([]dirEntry, len(list))
+	for i, e := range list {
+		entries[i] = dirEntry{name: e.Name(), typ: e.Type()}
+	}
+	return &walkDir{root: root}, entries, nil
+}
+
+func (d *walkDir) openFile(name string) (searchedFile, error) {
+	return d.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+}
+
+func (d *walkDir) close() { d.root.Close() }
