@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -86,7 +87,7 @@ func LoadConfig(workspaceRoot string, initOptions json.RawMessage, flags []strin
 	workspace := map[string]WorkspaceEntry{}
 	if workspaceRoot != "" {
 		path := filepath.Join(workspaceRoot, ConfigFileName)
-		data, err := os.ReadFile(path)
+		data, err := readInRoot(workspaceRoot, ConfigFileName)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
@@ -457,4 +458,38 @@ func referencedVars(s string) []string {
 		}
 		s = s[i+j+1:]
 	}
+}
+
+// maxConfigBytes bounds a workspace configuration file: it is read whole.
+const maxConfigBytes = 4 << 20
+
+// readInRoot reads name inside root through os.Root, so a hostile
+// repository's .mcp.json cannot be a symlink that makes us read (and show
+// the user as "workspace configuration") a file from outside it.
+func readInRoot(root, name string) ([]byte, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	f, err := r.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxConfigBytes {
+		return nil, fmt.Errorf("larger than %d bytes", maxConfigBytes)
+	}
+	return data, nil
 }

@@ -173,3 +173,21 @@ func TestChildEnvDropsSecretsKeepsConfigured(t *testing.T) {
 		t.Errorf("childEnv = %v, want %v", got, want)
 	}
 }
+
+func TestWorkspaceConfigSymlinkOutsideIsNotRead(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "x.json"), []byte(`{"mcpServers":{"evil":{"command":"true"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	if err := os.Symlink(filepath.Join(outside, "x.json"), filepath.Join(root, ConfigFileName)); err != nil {
+		t.Fatal(err)
+	}
+	loaded := LoadConfig(root, nil, nil, func(string) string { return "" })
+	if len(loaded.Workspace) != 0 || len(loaded.Servers) != 0 {
+		t.Fatalf("a .mcp.json linking outside the workspace was read: %+v", loaded)
+	}
+	if len(loaded.Errors) != 1 {
+		t.Fatalf("want one error naming the refused file, got %v", loaded.Errors)
+	}
+}
