@@ -87,6 +87,7 @@ func (a *assessor) rate(prog string, rest []arg, redirs []*syntax.Redirect) {
 	if !readOnlyPrograms[prog] {
 		a.raise(Medium)
 	}
+	a.secretReads(prog, rest)
 	if subs, ok := highSubcommands[prog]; ok {
 		if why, ok := subs[subcommand(prog, rest)]; ok {
 			a.flag(High, prog+" "+why)
@@ -146,12 +147,50 @@ func (a *assessor) rate(prog string, rest []arg, redirs []*syntax.Redirect) {
 	case prog == "shutdown" || prog == "reboot" || prog == "halt" || prog == "poweroff" ||
 		(prog == "init" && len(rest) > 0 && (rest[0].text == "0" || rest[0].text == "6")):
 		a.flag(High, prog+" shuts down or reboots the machine")
-	case prog == "crontab":
-		if hasOption(rest, "-r") {
-			a.flag(High, "crontab -r removes every cron job")
-		} else if len(operands(rest, set("-u"))) > 0 || (len(rest) == 0) {
-			a.flag(High, "crontab installs jobs that run code later")
+	case prog == "crontab" || prog == "systemctl" || prog == "systemd-run" || prog == "loginctl" || prog == "launchctl" ||
+		prog == "at" || prog == "batch" || prog == "update-rc.d" || prog == "chkconfig" || prog == "rc-update" || prog == "rc-service":
+		a.persistence(prog, rest)
+	case prog == "nc" || prog == "ncat" || prog == "netcat" || prog == "socat" || prog == "telnet" || prog == "openssl":
+		a.rawSocket(prog, rest)
+	case prog == "scp" || prog == "sftp" || prog == "ftp" || prog == "lftp" || prog == "tftp" || prog == "smbclient" ||
+		prog == "rclone" || prog == "gsutil" || prog == "aws" || prog == "az" || prog == "mail" || prog == "mailx" ||
+		prog == "sendmail" || prog == "mutt":
+		a.transfer(prog, rest)
+		if prog == "scp" {
+			a.copyMove(prog, rest)
 		}
+	case prog == "http" || prog == "https" || prog == "xh":
+		a.uploads(prog, rest)
+	case prog == "dig" || prog == "nslookup" || prog == "host" || prog == "ping" || prog == "ping6" || prog == "whois" ||
+		prog == "traceroute":
+		a.sendsSubstitutions(prog, rest)
+	case prog == "ssh":
+		for _, r := range redirs {
+			if r.Op == syntax.RdrIn || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc {
+				a.send("ssh sends its input to another machine", false)
+			}
+		}
+	case prog == "gh":
+		if sub := subcommand(prog, rest); sub == "gist" || sub == "release" && hasOption(rest, "upload") {
+			if hasOption(rest, "create", "edit", "upload") {
+				a.flag(High, "gh "+sub+" uploads files")
+			}
+		}
+	case prog == "ps":
+		for _, x := range rest {
+			if x.known && !strings.HasPrefix(x.text, "-") && strings.Trim(x.text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == "" &&
+				strings.Contains(x.text, "e") {
+				a.flag(High, "ps "+x.text+" shows other processes' environments")
+			}
+		}
+	case prog == "gdb" || prog == "lldb" || prog == "gcore" || prog == "ltrace" || prog == "pstack" || prog == "eu-stack":
+		if prog == "gcore" || prog == "pstack" || hasOption(rest, "-p", "--pid", "--attach", "attach") || hasPrefixOption(rest, "--pid=") {
+			a.flag(High, prog+" attaches to a running process and can read its memory")
+		}
+	case prog == "awk" || prog == "gawk" || prog == "mawk" || prog == "nawk":
+		a.awk(prog, rest)
+	case prog == "alias" || prog == "unalias" || prog == "enable" || prog == "hash":
+		a.shellBuiltins(prog, rest)
 	case prog == "useradd" || prog == "userdel" || prog == "usermod" || prog == "passwd" ||
 		prog == "chpasswd" || prog == "visudo" || prog == "groupadd" || prog == "groupdel":
 		a.flag(High, prog+" changes user accounts")

@@ -123,6 +123,9 @@ func (a *assessor) interpreter(prog string, rest []arg, redirs []*syntax.Redirec
 	if prog == "source" || prog == "." {
 		if len(rest) > 0 {
 			a.scriptFile(rest[0], prog)
+			if a.feeds(rest[0].word) == feedOther && !readsCodeFromStdin(prog, rest) {
+				a.sourcedFile(rest[0])
+			}
 		}
 		return
 	}
@@ -200,6 +203,7 @@ func (a *assessor) stdinCode(prog string, redirs []*syntax.Redirect) {
 		}
 		text := a.exp.single(body)
 		if !shells[prog] {
+			a.inlineCode(prog, text) // python3 <<EOF: the same as python3 -c
 			continue
 		}
 		if text.known {
@@ -273,7 +277,7 @@ func (a *assessor) pipedCode(prog string, producers []*syntax.Stmt) {
 				return
 			}
 			if !shells[prog] && text.known {
-				a.raise(Medium)
+				a.inlineCode(prog, text) // echo 'code' | python3: the same as python3 -c
 				return
 			}
 		}

