@@ -92,4 +92,3 @@ func mentionsSensitive(code string) string {
 	}
 	return ""
 }
-

@@ -14,9 +14,9 @@ type unwrapped struct {
 	asRoot    bool  // sudo, doas, su: the inner command runs as root
 	fromStdin bool  // xargs: more arguments come from stdin
 	replace   string
-	script    *arg // a shell string the wrapper runs: su -c, env -S, watch, flock -c, trap
-	split     bool // env -S: script holds the leading words of the inner command
-	chdir     *arg // env -C: the inner command runs elsewhere
+	script    *arg  // a shell string the wrapper runs: su -c, env -S, watch, flock -c, trap
+	split     bool  // env -S: script holds the leading words of the inner command
+	chdir     *arg  // env -C: the inner command runs elsewhere
 	assigns   []arg // env NAME=value: variables the inner command gets
 	attaches  bool  // strace -p: attaches to a running process
 }
