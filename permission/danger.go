@@ -88,6 +88,11 @@ func (a *assessor) rate(prog string, rest []arg, redirs []*syntax.Redirect) {
 		a.raise(Medium)
 	}
 	a.secretReads(prog, rest)
+	a.bulkHomeReads(prog, rest)
+	a.credentialPrinters(prog, rest)
+	if prog == "echo" || prog == "printf" || prog == "printenv" {
+		a.printsSecretVariable(prog, rest)
+	}
 	if subs, ok := highSubcommands[prog]; ok {
 		if why, ok := subs[subcommand(prog, rest)]; ok {
 			a.flag(High, prog+" "+why)
@@ -163,7 +168,7 @@ func (a *assessor) rate(prog string, rest []arg, redirs []*syntax.Redirect) {
 		a.uploads(prog, rest)
 	case prog == "dig" || prog == "nslookup" || prog == "host" || prog == "ping" || prog == "ping6" || prog == "whois" ||
 		prog == "traceroute":
-		a.sendsSubstitutions(prog, rest)
+		a.sendsSubstitutions(prog, rest, false)
 	case prog == "ssh":
 		for _, r := range redirs {
 			if r.Op == syntax.RdrIn || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc {

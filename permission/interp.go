@@ -218,8 +218,23 @@ func (a *assessor) stdinCode(prog string, redirs []*syntax.Redirect) {
 // every stage on its own.
 func (a *assessor) pipeline(c *syntax.BinaryCmd) {
 	stages := flattenPipe(c, nil)
+	downloading := false
 	for _, s := range stages {
 		a.stmt(s)
+		if call, ok := s.Cmd.(*syntax.CallExpr); ok {
+			prog, rest := a.effective(a.exp.expandAll(call.Args))
+			if downloading {
+				a.markDownloads(s.Redirs)
+				if prog == "tee" {
+					for _, x := range operands(rest, nil) {
+						if t := a.resolve(x); t.path != "" {
+							a.downloaded[t.path] = true
+						}
+					}
+				}
+			}
+			downloading = downloading || downloaders[prog]
+		}
 	}
 	a.exfiltration(stages)
 	for i := 1; i < len(stages); i++ {

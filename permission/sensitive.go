@@ -30,7 +30,8 @@ var homeCredentials = []string{
 	".npmrc", ".yarnrc.yml", ".pypirc", ".password-store", ".local/share/keyrings", ".config/gh",
 	".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials", ".vault-token", ".pgpass",
 	".my.cnf", ".config/containers/auth.json", ".terraform.d/credentials.tfrc.json",
-	".config/rclone", ".s3cfg", ".gnupg", ".ssh",
+	".config/rclone", ".s3cfg", ".gnupg", ".ssh", ".bash_history", ".zsh_history", ".python_history",
+	".psql_history", ".mysql_history", ".node_repl_history", ".local/share/fish/fish_history",
 }
 
 // agentDirs are the agent's own configuration and state under home:
@@ -137,7 +138,7 @@ func (a *assessor) readsCredential(t target) bool {
 		return false
 	}
 	base := path.Base(t.path)
-	if strings.HasSuffix(base, ".pub") || base == "known_hosts" || base == "config" && within(t.path, a.home+"/.ssh") {
+	if strings.HasSuffix(base, ".pub") || base == "known_hosts" || base == "authorized_keys" || base == "config" && within(t.path, a.home+"/.ssh") {
 		return false
 	}
 	if t.path == "/etc/shadow" || t.path == "/etc/gshadow" || within(t.path, "/etc/ssh") && strings.Contains(base, "_key") && !strings.HasSuffix(base, ".pub") {
@@ -185,7 +186,7 @@ var (
 // content would reach the output and so the model provider.
 func (a *assessor) secretReads(prog string, rest []arg) {
 	for _, x := range rest {
-		if isProcEnviron(x) && prog != "ls" && prog != "stat" && prog != "test" && prog != "[" {
+		if isProcEnviron(x) && !strings.ContainsAny(x.text, " \n") && prog != "ls" && prog != "stat" && prog != "test" && prog != "[" {
 			a.flag(High, prog+" reads a process's environment (where the daemon's keys live): "+x.raw())
 			continue
 		}
@@ -207,9 +208,12 @@ func (a *assessor) secretReads(prog string, rest []arg) {
 		}
 	}
 	// cp, mv, tee, ...: the source is copied somewhere readable.
-	if prog == "cp" || prog == "mv" || prog == "install" || prog == "rsync" || prog == "ln" || prog == "tar" ||
-		prog == "zip" || prog == "scp" {
-		for _, x := range operands(rest, nil) {
+	if prog == "cp" || prog == "mv" || prog == "install" || prog == "rsync" || prog == "ln" || prog == "scp" {
+		sources := operands(rest, set("-t", "--target-directory", "-e", "--rsh", "-m", "-o", "-g", "-S", "--suffix"))
+		if len(sources) > 1 && !hasOption(rest, "-t") && !hasPrefixOption(rest, "--target-directory") {
+			sources = sources[:len(sources)-1] // the last is the destination
+		}
+		for _, x := range sources {
 			if t := a.resolve(x); x.known && a.readsCredential(t) {
 				a.flag(High, prog+" copies credentials: "+t.shown)
 			}

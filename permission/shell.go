@@ -192,6 +192,7 @@ func (a *assessor) stmt(s *syntax.Stmt) {
 	case nil:
 	case *syntax.CallExpr:
 		a.callExpr(c, s.Redirs)
+		a.redirectedDownload(c, s.Redirs)
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
 			a.pipeline(c)

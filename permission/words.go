@@ -184,7 +184,7 @@ func (e *expander) part(b *fieldBuilder, part syntax.WordPart, first bool) {
 		if v, ok := e.param(p); ok {
 			b.unquotedText(v)
 		} else {
-			b.unknown(true)
+			b.unknown(!numericParam(p))
 		}
 	case *syntax.ProcSubst:
 		// The word becomes a path such as /dev/fd/63 naming a pipe.
@@ -262,6 +262,21 @@ func (e *expander) param(p *syntax.ParamExp) (string, bool) {
 	}
 	v, ok := e.vars[p.Param.Value]
 	return v, ok
+}
+
+// numericParam reports whether a parameter always expands to one number
+// ($$, $!, $?, $#, $PPID, $RANDOM, ...): unknown, but it cannot split into
+// several words or hold glob characters.
+func numericParam(p *syntax.ParamExp) bool {
+	if p.Param == nil || p.Excl || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil ||
+		p.Names != 0 || p.NestedParam != nil || len(p.Modifiers) > 0 || p.Flags != nil {
+		return p.Length // ${#x} is a number too
+	}
+	switch p.Param.Value {
+	case "$", "!", "?", "#", "PPID", "RANDOM", "LINENO", "SECONDS", "UID", "EUID", "BASHPID", "SRANDOM", "EPOCHSECONDS":
+		return true
+	}
+	return p.Length
 }
 
 // unescapeDouble removes the backslashes that are special inside "...".
