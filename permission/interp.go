@@ -130,6 +130,7 @@ func (a *assessor) interpreter(prog string, rest []arg, redirs []*syntax.Redirec
 		return
 	}
 	if shells[prog] {
+		a.rcFile(rest)
 		hasC, _, op := shellInvocation(rest)
 		if hasC {
 			if op != nil {

@@ -44,6 +44,8 @@ func (a *assessor) assignment(name string, value arg) {
 			strings.Contains(v, "-agentpath") || strings.Contains(v, "-agentlib") {
 			a.flag(High, "sets "+name+" to preload code")
 		}
+	case name == "PATH":
+		a.pathHijack(value)
 	case up == "PS1" || up == "PS2" || up == "PS4":
 		if strings.Contains(value.text, "$(") || strings.Contains(value.text, "`") {
 			a.flag(High, "sets "+name+" to a prompt that runs commands")
@@ -105,6 +107,65 @@ func (a *assessor) shellBuiltins(prog string, rest []arg) {
 	case "hash":
 		if hasOption(rest, "-p") {
 			a.flag(High, "hash -p makes a command name run another program")
+		}
+	}
+}
+
+// editor rates editors run by a command: the files they open may be
+// written, and -c/+ commands starting with ! run shell.
+func (a *assessor) editor(prog string, rest []arg) {
+	for i, x := range rest {
+		cmd := ""
+		switch {
+		case (x.text == "-c" || x.text == "--cmd" || x.text == "-eval" || x.text == "--eval") && i+1 < len(rest):
+			cmd = rest[i+1].text
+		case strings.HasPrefix(x.text, "+"):
+			cmd = x.text[1:]
+		default:
+			continue
+		}
+		if c := strings.TrimLeft(cmd, ": "); strings.HasPrefix(c, "!") || strings.HasPrefix(c, "call system") ||
+			strings.HasPrefix(c, "lua") || strings.HasPrefix(c, "py") || strings.HasPrefix(c, "shell-command") {
+			a.opaqueCode(prog + " runs a command given on its command line")
+		}
+	}
+	for _, x := range operands(rest, set("-c", "--cmd", "-u", "-i", "-S", "-eval", "--eval", "-l", "--load")) {
+		if strings.HasPrefix(x.text, "+") {
+			continue
+		}
+		a.writeTarget(a.resolve(x), prog+" edits")
+	}
+}
+
+// rcFile rates bash --rcfile/--init-file FILE: the shell sources it.
+func (a *assessor) rcFile(rest []arg) {
+	for i, x := range rest {
+		if (x.text == "--rcfile" || x.text == "--init-file") && i+1 < len(rest) {
+			a.sourcedFile(rest[i+1])
+		}
+	}
+}
+
+// pathHijack rates PATH assignments that put a temporary or unknown
+// directory first: every later command name may then run a planted file.
+func (a *assessor) pathHijack(value arg) {
+	dirs, raws := strings.Split(value.text, ":"), strings.Split(strings.Trim(value.raw(), `"'`), ":")
+	for i, dir := range dirs {
+		shown := dir
+		if len(raws) == len(dirs) {
+			shown = raws[i]
+			if shown == "$PATH" || shown == "${PATH}" {
+				return // what comes after the existing PATH shadows nothing
+			}
+		}
+		if dir == "" {
+			continue
+		}
+		t := a.resolve(literalArg(dir))
+		if strings.Contains(dir, unknownMark) || t.path != "" && (within(t.path, "/tmp") || within(t.path, "/var/tmp") ||
+			within(t.path, "/dev/shm")) {
+			a.flag(High, "PATH starts with "+shown+": later command names may run planted files")
+			return
 		}
 	}
 }
