@@ -38,7 +38,14 @@ var (
 // run a program, point at foreign config or widen trust.
 func gitKeyRunsCode(key string, value arg) bool {
 	k := strings.ToLower(key)
+	v := strings.ToLower(strings.TrimSpace(value.text))
 	switch {
+	case k == "safe.directory":
+		return true // any value widens which repositories git trusts
+	case strings.HasPrefix(k, "protocol.") && strings.HasSuffix(k, ".allow"):
+		return !value.known || v != "never" && v != "user"
+	case value.known && (v == "" || v == "false" || v == "0" || v == "no" || v == "off" || v == "/dev/null"):
+		return false // turns the program off: -c core.hooksPath=/dev/null, credential.helper=
 	case k == "core.pager" || strings.HasPrefix(k, "pager."):
 		return !value.known || !safePagers[strings.TrimSpace(value.text)]
 	case k == "core.editor" || k == "sequence.editor":

@@ -439,6 +439,11 @@ func (a *assessor) transfer(prog string, rest []arg) {
 		return
 	case "gsutil", "aws", "az":
 		ops := operands(rest, set("--profile", "--region", "--endpoint-url"))
+		for _, s := range ops {
+			if t := a.resolve(s); s.known && a.readsCredential(t) {
+				a.flag(High, prog+" sends credentials to another machine: "+t.shown)
+			}
+		}
 		if len(ops) >= 3 {
 			last := ops[len(ops)-1].text
 			if (prog == "gsutil" || ops[0].text == "s3") && (strings.HasPrefix(last, "s3://") || strings.HasPrefix(last, "gs://")) {

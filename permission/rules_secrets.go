@@ -74,8 +74,8 @@ func (a *assessor) credentialPrinters(prog string, rest []arg) {
 			why = "heroku auth:token prints the API token"
 		}
 	case "npm", "pnpm", "yarn", "pip", "pip3", "uv":
-		if word(0) == "config" && (word(1) == "set" || word(1) == "edit" || word(1) == "delete") {
-			why = prog + " config " + word(1) + " changes the package registry or its tokens"
+		if word(0) == "config" && (word(1) == "edit" || (word(1) == "set" || word(1) == "delete") && registryKey(word(2))) {
+			why = prog + " config " + word(1) + " changes the package registry, its tokens or what installs run"
 		}
 	}
 	if strings.HasPrefix(prog, "docker-credential-") && word(0) == "get" {
@@ -84,6 +84,20 @@ func (a *assessor) credentialPrinters(prog string, rest []arg) {
 	if why != "" {
 		a.flag(High, why)
 	}
+}
+
+// registryKey reports whether a package-manager setting decides where
+// packages come from, the tokens sent there, or what install scripts run.
+func registryKey(k string) bool {
+	k = strings.ToLower(k)
+	for _, w := range []string{"registry", "auth", "token", "index", "trusted-host", "proxy", "cafile", "cert",
+		"strict-ssl", "shell", "node-options", "prefix", "editor", "git", "userconfig", "globalconfig",
+		"init-module", "ignore-scripts", "=", "//"} {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	return k == "" || strings.Contains(k, unknownMark)
 }
 
 var passSubcommands = set("ls", "list", "find", "search", "init", "git", "insert", "generate", "edit", "rm", "mv", "cp", "grep", "help", "version")
@@ -200,6 +214,11 @@ func (a *assessor) mountsSecrets(prog, sub string, rest []arg) {
 			v = rest[i+1].text
 		case strings.HasPrefix(x.text, "--volume=") || strings.HasPrefix(x.text, "--mount="):
 			_, v, _ = strings.Cut(x.text, "=")
+		case x.text == "--env-file" && i+1 < len(rest):
+			if t := a.resolve(rest[i+1]); a.readsCredential(t) {
+				a.flag(High, prog+" "+sub+" --env-file reads credentials: "+t.shown)
+			}
+			continue
 		default:
 			continue
 		}

@@ -170,6 +170,14 @@ func (a *assessor) pathHijack(value arg) {
 	}
 }
 
+// toolchainInits are the environment scripts version managers install
+// under home and tell users to source (nvm, rustup, sdkman, conda, ...):
+// writing them is already HIGH (outside the workspace), so sourcing them
+// is ordinary.
+var toolchainInits = []string{".nvm/nvm.sh", ".cargo/env", ".sdkman/bin/sdkman-init.sh", ".rvm/scripts/rvm",
+	".asdf/asdf.sh", ".ghcup/env", ".deno/env", ".local/bin/env", "miniconda3/etc/profile.d/conda.sh",
+	"anaconda3/etc/profile.d/conda.sh", "miniforge3/etc/profile.d/conda.sh", ".pyenv/versions/default/bin/activate"}
+
 // sourcedFile rates source/. of a file: one outside the workspace runs
 // code the repository and the user did not see.
 func (a *assessor) sourcedFile(file arg) {
@@ -179,6 +187,16 @@ func (a *assessor) sourcedFile(file arg) {
 		return
 	}
 	if t.path == "/etc/os-release" || t.path == "/usr/lib/os-release" || t.path == "/dev/null" {
+		return
+	}
+	if a.home != "" {
+		for _, s := range toolchainInits {
+			if t.path == a.home+"/"+s {
+				return
+			}
+		}
+	}
+	if strings.HasPrefix(t.path, "/opt/ros/") && strings.HasSuffix(t.path, "/setup.bash") {
 		return
 	}
 	switch a.placeOf(t) {

@@ -217,6 +217,16 @@ func (e *expander) quotedPart(b *fieldBuilder, part syntax.WordPart) {
 // unquotedLit resolves backslash escapes and a leading ~, and notes glob
 // characters that are not escaped.
 func (e *expander) unquotedLit(b *fieldBuilder, s string, first bool) {
+	if first {
+		// bash expands ~ after the = of a word that looks like an
+		// assignment, also as an argument: dd of=~/.bashrc.
+		if name, rest, ok := strings.Cut(s, "=~"); ok && isAssignment(name+"=") && (rest == "" || strings.HasPrefix(rest, "/")) {
+			if dir, known := e.vars["HOME"]; known {
+				b.quoted(name + "=" + dir)
+				s, first = rest, false
+			}
+		}
+	}
 	if first && strings.HasPrefix(s, "~") {
 		name, rest, _ := strings.Cut(s[1:], "/")
 		hasSlash := len(s) > 1+len(name)

@@ -223,6 +223,11 @@ func (a *assessor) wrapper(prog string, rest []arg, redirs []*syntax.Redirect) b
 	if u.asRoot {
 		a.flag(High, "runs as root ("+prog+")")
 	}
+	for _, x := range rest {
+		if isProcEnviron(x) && !strings.ContainsAny(x.text, " \n") {
+			a.flag(High, prog+" reads a process's environment (where the daemon's keys live): "+x.raw())
+		}
+	}
 	if u.attaches {
 		a.flag(High, prog+" -p attaches to a running process and can read its memory")
 	}
