@@ -12,6 +12,34 @@ import (
 // substitution without /e. Anything else (including anything the cheap
 // tokenizer below does not understand) is opaque and HIGH.
 
+// preloadsCode reports whether an interpreter's options load code besides
+// the inline program: node -r/--require/--import/--loader, perl -M/-m
+// (other than pragmas), ruby -r, python has none (its path comes first
+// from the working directory, like running a script there).
+func preloadsCode(lang string, rest []arg) bool {
+	for _, x := range rest {
+		t := x.text
+		switch lang {
+		case "node", "bun":
+			if t == "-r" || t == "--require" || t == "--import" || strings.HasPrefix(t, "--require=") ||
+				strings.HasPrefix(t, "--import=") || strings.Contains(t, "loader") {
+				return true
+			}
+		case "perl":
+			if (strings.HasPrefix(t, "-M") || strings.HasPrefix(t, "-m")) && !perlPragmas[strings.TrimLeft(t[2:], "-")] {
+				return true
+			}
+		case "ruby":
+			if strings.HasPrefix(t, "-r") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var perlPragmas = set("strict", "warnings", "utf8", "feature", "open", "integer", "bytes", "locale")
+
 var identifier = regexp.MustCompile(`[A-Za-z_$][A-Za-z0-9_$]*`)
 
 // stripStrings replaces string literals with "" so that their contents
@@ -46,7 +74,7 @@ var (
 		"itertools", "functools", "statistics", "decimal", "fractions", "random", "uuid", "platform", "struct",
 		"base64", "hashlib", "binascii", "calendar", "pprint", "operator", "enum", "typing", "dataclasses",
 		"bisect", "heapq", "locale", "unicodedata", "keyword", "shlex", "csv", "zlib", "tomllib", "sysconfig",
-		"site", "ast", "html", "difflib", "copy", "numbers", "secrets", "colorsys", "array")
+		"ast", "html", "difflib", "copy", "numbers", "secrets", "colorsys", "array")
 	// pythonReach are names through which python code reaches files,
 	// processes, the network or arbitrary code.
 	pythonReach = set("open", "exec", "eval", "compile", "getattr", "setattr", "delattr", "globals", "locals",
@@ -59,7 +87,8 @@ var (
 	nodeReach = set("import", "eval", "Function", "constructor", "globalThis", "global", "fetch", "WebAssembly",
 		"setTimeout", "setInterval", "setImmediate", "Deno", "Bun", "module", "exports", "Reflect", "Proxy",
 		"XMLHttpRequest", "WebSocket", "Worker", "binding", "dlopen", "mainModule", "execSync", "spawn",
-		"prototype", "__proto__", "defineProperty", "env", "chdir", "kill", "emit", "on", "openStdin", "exec")
+		"prototype", "__proto__", "defineProperty", "env", "chdir", "kill", "emit", "on", "openStdin", "exec",
+		"this", "arguments", "getBuiltinModule", "execve", "prepareStackTrace", "caller", "callee", "dlopen")
 	nodeProcessOK = set("version", "versions", "platform", "arch", "argv", "exit", "stdout", "cwd", "pid",
 		"execPath", "release", "uptime", "memoryUsage", "hrtime")
 	pyImport      = regexp.MustCompile(`(?m)(?:^|[;\s])(?:import\s+([A-Za-z0-9_., ]+)|from\s+([A-Za-z0-9_.]+)\s+import)`)
@@ -71,7 +100,13 @@ var (
 )
 
 // inertCode reports whether inline code in lang is too plain to do harm.
+// Non-ASCII code is never inert: python folds ｏｓ into os (NFKC).
 func inertCode(lang, code string) bool {
+	for i := 0; i < len(code); i++ {
+		if code[i] >= 0x80 {
+			return false
+		}
+	}
 	switch lang {
 	case "python":
 		return inertPython(code)
@@ -137,7 +172,7 @@ func inertNode(code string) bool {
 		}
 	}
 	for _, id := range identifier.FindAllString(body, -1) {
-		if nodeReach[id] || id == "require" {
+		if nodeReach[id] || id == "require" || strings.HasPrefix(id, "_") {
 			return false
 		}
 	}
