@@ -256,6 +256,12 @@ func (a *assessor) dumpsEnvironment(s *syntax.Stmt) bool {
 	return found
 }
 
+// textFilters only filter or show what they read: the environment piped
+// into them (env | grep GO) stays on the screen.
+var textFilters = set("grep", "egrep", "fgrep", "rg", "sort", "uniq", "head", "tail", "less", "more", "wc", "cut",
+	"tr", "column", "cat", "nl", "awk", "gawk", "mawk", "sed", "fold", "fmt", "tac", "rev", "comm", "diff", "jq",
+	"xxd", "od", "hexdump", "strings", "base64", "md5sum", "sha256sum", "tee", "true", "false", "cmp")
+
 // networkSenders send what they read on stdin to another machine.
 var networkSenders = set("nc", "ncat", "netcat", "socat", "telnet", "ssh", "openssl", "mail", "mailx",
 	"sendmail", "mutt", "ftp", "lftp", "tftp", "smbclient")
@@ -271,6 +277,10 @@ func (a *assessor) exfiltration(stages []*syntax.Stmt) {
 			continue
 		}
 		prog, args := a.effective(a.exp.expandAll(call.Args))
+		if env && !textFilters[prog] && !downloaders[prog] && !networkSenders[prog] {
+			a.flag(High, "pipes the environment into "+orUnknown(prog)+", which may send it on")
+			return
+		}
 		if i > 0 && (downloaders[prog] || networkSenders[prog]) {
 			local = onlyLoopback(args) || a.rawLoopback(prog, args)
 			switch {
