@@ -187,6 +187,21 @@ func (a *assessor) sensitive(p string) bool {
 	return ok
 }
 
+// whySensitive names what kind of sensitive place a target is.
+func (a *assessor) whySensitive(t target) string {
+	p := t.path
+	if p == "" {
+		p = t.rel
+	}
+	if why, ok := SensitivePath(p, a.home); ok {
+		return why
+	}
+	if gitRunsCode(p) {
+		return "git hooks or repository config: runs code on the next git command"
+	}
+	return "system file"
+}
+
 // inGitDir reports whether a workspace path is the repository's .git or
 // below it (history, hooks).
 func (a *assessor) inGitDir(t target) bool {
@@ -289,7 +304,7 @@ func (a *assessor) writeTarget(t target, verb string) {
 	case placeTemp:
 		a.raise(Medium)
 	case placeSensitive:
-		a.flag(High, what+" (startup file, credentials or system file)")
+		a.flag(High, what+" ("+a.whySensitive(t)+")")
 	default:
 		a.flag(High, what+" (outside the workspace)")
 	}

@@ -64,7 +64,9 @@ var xdgRelocatable = map[string][]string{
 // credential stores, the agent's own state, and any repository's
 // .git/hooks and .git/config. why says which, for the approval prompt.
 // home is the user's home directory ("" if unknown: then only the
-// home-independent rules apply).
+// home-independent rules apply). XDG_CONFIG_HOME, XDG_STATE_HOME and
+// XDG_DATA_HOME, when set in this process, add the places they move
+// (git's config, user units, the agent's state).
 func SensitivePath(p, home string) (why string, ok bool) {
 	if !strings.HasPrefix(p, "/") {
 		return "", false

@@ -26,9 +26,17 @@ import (
 // stay MEDIUM: they are meant to be committed and hold no secrets.
 func writeRisk(rel, abs string) (permission.Risk, string) {
 	if abs != "" {
+		// Workspace paths are resolved through symlinks; so is home, in
+		// case it is a link (/home/u -> /data/u).
 		home, _ := os.UserHomeDir()
-		if why, ok := permission.SensitivePath(filepath.ToSlash(abs), filepath.ToSlash(home)); ok {
-			return permission.High, why
+		homes := []string{home}
+		if real, err := filepath.EvalSymlinks(home); err == nil && real != home {
+			homes = append(homes, real)
+		}
+		for _, h := range homes {
+			if why, ok := permission.SensitivePath(filepath.ToSlash(abs), filepath.ToSlash(h)); ok {
+				return permission.High, why
+			}
 		}
 	}
 	base := strings.ToLower(path.Base(rel))

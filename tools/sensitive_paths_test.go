@@ -2,6 +2,8 @@ package tools
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -72,6 +74,24 @@ func TestWriteRiskWorkspaceIsHome(t *testing.T) {
 		if asked := len(ap.asked) > before; asked != (c.risk >= permission.High) {
 			t.Errorf("%v: asked = %v with auto-edit on, want %v", c.args["path"], asked, c.risk >= permission.High)
 		}
+	}
+}
+
+// A home that is a symlink to the workspace still protects its dotfiles:
+// workspace paths are resolved, so home is too.
+func TestWriteRiskHomeBehindSymlink(t *testing.T) {
+	e := newFileToolEnv(t)
+	link := filepath.Join(t.TempDir(), "home-link")
+	if err := os.Symlink(e.root, link); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", link)
+	a, err := NewWriteFile().Describe(argsJSON(t, map[string]any{"path": ".bashrc", "content": "x\n"}), e.env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Risk != permission.High {
+		t.Fatalf(".bashrc with HOME a symlink to the workspace: %v, want HIGH", a.Risk)
 	}
 }
 
