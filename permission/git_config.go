@@ -34,6 +34,11 @@ var (
 		"code -w", "ed", "mg", "micro", "hx", "kak")
 )
 
+// builtinCredentialHelpers are the helpers git and the OS keychains ship;
+// store (plain text in a file it is told) and anything else stay HIGH.
+var builtinCredentialHelpers = set("cache", "osxkeychain", "libsecret", "manager", "manager-core", "wincred",
+	"/usr/share/doc/git/contrib/credential/libsecret/git-credential-libsecret")
+
 // gitKeyRunsCode reports whether setting key (any case) to value makes git
 // run a program, point at foreign config or widen trust.
 func gitKeyRunsCode(key string, value arg) bool {
@@ -48,6 +53,14 @@ func gitKeyRunsCode(key string, value arg) bool {
 		return false // turns the program off: -c core.hooksPath=/dev/null, credential.helper=
 	case k == "core.pager" || strings.HasPrefix(k, "pager."):
 		return !value.known || !safePagers[strings.TrimSpace(value.text)]
+	case k == "credential.helper":
+		if !value.known {
+			return true
+		}
+		if n, ok := strings.CutPrefix(v, "cache --timeout="); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+			return false
+		}
+		return !builtinCredentialHelpers[v]
 	case k == "core.editor" || k == "sequence.editor":
 		return !value.known || !safeEditors[strings.TrimSpace(value.text)]
 	case strings.HasPrefix(k, "alias."):

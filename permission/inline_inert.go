@@ -95,6 +95,7 @@ var (
 	nodeRequire   = regexp.MustCompile(`\brequire\s*\(\s*(?:'([^']*)'|"([^"]*)")\s*\)`)
 	nodeProcess   = regexp.MustCompile(`\bprocess\b(\s*\.\s*([A-Za-z_$]+))?`)
 	computedIndex = regexp.MustCompile(`[\w\])]\s*\[\s*""`)
+	pyInfoDunder  = regexp.MustCompile(`(\.)__(?:version|file|path|name)__`)
 	pyFString     = regexp.MustCompile(`(?i)(?:^|[^a-z0-9_])[rb]?f[rb]?['"]`)
 	perlRegexOnly = regexp.MustCompile(`^\s*(?:print(?:\s+\$_)?\s+(?:if|unless)\s+)?/[^/]*/[imsx]*\s*;?\s*$`)
 )
@@ -118,20 +119,39 @@ func inertCode(lang, code string) bool {
 	return false
 }
 
+// inertPython accepts code that imports pure modules and uses builtins
+// that reach nothing, plus version checks of any other module: import
+// numpy; print(numpy.__version__) (the module is only imported, the way
+// running a script would import it, and only its version is read).
 func inertPython(code string) bool {
+	code = pyInfoDunder.ReplaceAllString(code, "${1}dunderinfo")
 	if strings.Contains(code, "__") || strings.Contains(code, "\\\n") {
 		return false
 	}
+	var foreign []string // bound names of other modules, only for version checks
 	for _, m := range pyImport.FindAllStringSubmatch(code, -1) {
-		mods := m[1] + m[2]
-		for _, mod := range strings.Split(mods, ",") {
+		if m[2] != "" {
+			if root, _, _ := strings.Cut(m[2], "."); !pythonPureModules[root] {
+				return false
+			}
+			continue
+		}
+		for _, mod := range strings.Split(m[1], ",") {
 			mod = strings.TrimSpace(mod)
-			if name, _, ok := strings.Cut(mod, " as "); ok {
-				mod = strings.TrimSpace(name)
+			bound := mod
+			if name, alias, ok := strings.Cut(mod, " as "); ok {
+				mod, bound = strings.TrimSpace(name), strings.TrimSpace(alias)
 			}
 			root, _, _ := strings.Cut(mod, ".")
-			if !pythonPureModules[root] {
+			switch {
+			case pythonPureModules[root]:
+			case pythonReach[root] || root == "antigravity" || root == "webbrowser" || strings.Contains(mod, "."):
 				return false
+			default:
+				if bound == mod {
+					bound = root
+				}
+				foreign = append(foreign, bound)
 			}
 		}
 	}
@@ -146,6 +166,19 @@ func inertPython(code string) bool {
 	for _, id := range identifier.FindAllString(body, -1) {
 		if pythonReach[id] || strings.HasPrefix(id, "_") {
 			return false
+		}
+	}
+	uses := pyImport.ReplaceAllString(body, " ")
+	for _, name := range foreign {
+		re := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b(\s*\.\s*(\w+))?`)
+		ms := re.FindAllStringSubmatch(uses, -1)
+		if len(ms) == 0 {
+			return false // imported for its side effects
+		}
+		for _, m := range ms {
+			if m[2] != "dunderinfo" && m[2] != "version" && m[2] != "VERSION" {
+				return false
+			}
 		}
 	}
 	return true

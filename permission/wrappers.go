@@ -130,6 +130,8 @@ func unwrap(prog string, rest []arg) (u unwrapped, ok bool) {
 			u.chdir = &d
 		case prog == "xargs" && (opt == "-I" || opt == "--replace"):
 			u.replace = value
+		case prog == "xargs" && strings.HasPrefix(opt, "-I") && len(opt) > 2: // -I{} attached
+			u.replace = opt[2:]
 		case prog == "xargs" && (opt == "-i" || strings.HasPrefix(opt, "-i")):
 			u.replace = strings.TrimPrefix(opt, "-i")
 			if u.replace == "" {
