@@ -197,7 +197,12 @@ func (a *assessor) gitSubcommandCode(sub string, args []arg) {
 		}
 	case "bisect":
 		if len(ops) > 1 && ops[0].text == "run" {
-			a.command(ops[1:], nil)
+			for i, x := range args {
+				if x.text == "run" {
+					a.command(args[i+1:], nil) // the command keeps its own options
+					break
+				}
+			}
 		}
 	case "credential", "credential-store", "credential-cache", "credential-osxkeychain", "credential-libsecret":
 		a.flag(High, "git "+sub+" reads or changes stored credentials")

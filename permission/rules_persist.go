@@ -1,9 +1,5 @@
 package permission
 
-import (
-	"strings"
-)
-
 // Persistence: what keeps running after the session, or runs later by
 // itself (services, timers, cron and at jobs, lingering, launch agents),
 // is HIGH: that is how a command outlives the approval given to it.
@@ -38,9 +34,10 @@ func (a *assessor) persistence(prog string, rest []arg) {
 			a.flag(High, "launchctl "+sub+" starts agents that outlive the session")
 		}
 	case "crontab":
-		onlyList := len(rest) > 0
-		for _, x := range rest {
-			onlyList = onlyList && (x.text == "-l" || x.text == "-u" || !x.isOption() && hasOption(rest, "-u") && !strings.Contains(x.text, "/"))
+		onlyList := hasOption(rest, "-l")
+		for i, x := range rest {
+			user := i > 0 && rest[i-1].text == "-u" && x.text != "-"
+			onlyList = onlyList && (x.text == "-l" || x.text == "-u" || user)
 		}
 		switch {
 		case hasOption(rest, "-r"):

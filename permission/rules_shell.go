@@ -46,6 +46,10 @@ func (a *assessor) assignment(name string, value arg) {
 		}
 	case name == "PATH":
 		a.pathHijack(value)
+	case name == "XDG_CONFIG_HOME" || name == "GIT_DIR" || name == "GIT_COMMON_DIR":
+		if t := a.resolve(value); !value.known || a.placeOf(t) != placeInside && a.placeOf(t) != placeRoot {
+			a.flag(High, "sets "+name+" outside the workspace: programs read configuration (git hooks, fsmonitor) from there")
+		}
 	case up == "PS1" || up == "PS2" || up == "PS4":
 		if strings.Contains(value.text, "$(") || strings.Contains(value.text, "`") {
 			a.flag(High, "sets "+name+" to a prompt that runs commands")
