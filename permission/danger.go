@@ -36,7 +36,7 @@ import (
 //	          agent's own state); git settings that run programs
 //	          (git_config.go); uploads, raw sockets, /dev/tcp, remote
 //	          copies and anything carrying the environment or a secret
-//	          variable (rules_net.go); reads of credentials, of
+//	          variable (rules_net.go, rules_sockets.go); reads of credentials, of
 //	          /proc/*/environ and of all of home, tokens printed
 //	          (rules_secrets.go); inline interpreter code, unless inert or
 //	          held by the OS sandbox (inline.go); services, timers, cron,
