@@ -29,13 +29,32 @@ import (
 //	          kill 1, pkill -u, shutdown, decoded data piped into a shell,
 //	          command names computed at run time ($(echo rm)), code only
 //	          known at run time run by bash -c / eval, publishing packages,
-//	          and any command that does not parse
+//	          and any command that does not parse; and (issue 12):
+//	          writes to sensitive places wherever the workspace is
+//	          (sensitive.go: start-up files, ~/.ssh, credential stores,
+//	          systemd user units, crontabs, .git/hooks, .git/config, the
+//	          agent's own state); git settings that run programs
+//	          (git_config.go); uploads, raw sockets, /dev/tcp, remote
+//	          copies and anything carrying the environment or a secret
+//	          variable (rules_net.go, rules_sockets.go); reads of credentials, of
+//	          /proc/*/environ and of all of home, tokens printed
+//	          (rules_secrets.go); inline interpreter code, unless inert or
+//	          held by the OS sandbox (inline.go); services, timers, cron,
+//	          at, lingering (rules_persist.go); aliases and functions that
+//	          shadow commands, BASH_ENV/LD_PRELOAD/PATH tricks, enable -f,
+//	          source from outside the workspace (rules_shell.go); awk
+//	          system() and sed e/w (rules_scripts.go)
 //	CRITICAL  catastrophic: recursive delete (or mv away) of /, ~, $HOME,
 //	          an ancestor of home or an OS directory (/usr, /etc, ...),
 //	          including /* and ~/*; mkfs, wipefs, dd or any write to a disk
 //	          device, shred of a device; fork bombs; kill -9 -1, killall5;
 //	          a download run as code (curl | sh, bash <(curl …), sh -c
 //	          "$(curl …)", curl -o x.sh && sh x.sh); chmod/chown -R of /
+//
+// The OS sandbox (ShellContext.SandboxFS and SandboxNet) lowers only
+// what it holds: inline code to MEDIUM with both, uploads of ordinary
+// files with the network half; credentials, the environment, git
+// settings and sensitive writes stay HIGH.
 //
 // Paths are resolved against the first workspace root (and cd inside the
 // command); ~ and $HOME against home. Unknown paths in a recursive delete
@@ -86,6 +105,12 @@ var highSubcommands = map[string]map[string]string{
 func (a *assessor) rate(prog string, rest []arg, redirs []*syntax.Redirect) {
 	if !readOnlyPrograms[prog] {
 		a.raise(Medium)
+	}
+	a.secretReads(prog, rest)
+	a.bulkHomeReads(prog, rest)
+	a.credentialPrinters(prog, rest)
+	if prog == "echo" || prog == "printf" || prog == "printenv" {
+		a.printsSecretVariable(prog, rest)
 	}
 	if subs, ok := highSubcommands[prog]; ok {
 		if why, ok := subs[subcommand(prog, rest)]; ok {
@@ -146,12 +171,58 @@ func (a *assessor) rate(prog string, rest []arg, redirs []*syntax.Redirect) {
 	case prog == "shutdown" || prog == "reboot" || prog == "halt" || prog == "poweroff" ||
 		(prog == "init" && len(rest) > 0 && (rest[0].text == "0" || rest[0].text == "6")):
 		a.flag(High, prog+" shuts down or reboots the machine")
-	case prog == "crontab":
-		if hasOption(rest, "-r") {
-			a.flag(High, "crontab -r removes every cron job")
-		} else if len(operands(rest, set("-u"))) > 0 || (len(rest) == 0) {
-			a.flag(High, "crontab installs jobs that run code later")
+	case prog == "crontab" || prog == "systemctl" || prog == "systemd-run" || prog == "loginctl" || prog == "launchctl" ||
+		prog == "at" || prog == "batch" || prog == "update-rc.d" || prog == "chkconfig" || prog == "rc-update" || prog == "rc-service":
+		a.persistence(prog, rest)
+	case prog == "nc" || prog == "ncat" || prog == "netcat" || prog == "socat" || prog == "telnet" || prog == "openssl":
+		a.rawSocket(prog, rest)
+	case prog == "scp" || prog == "sftp" || prog == "ftp" || prog == "lftp" || prog == "tftp" || prog == "smbclient" ||
+		prog == "rclone" || prog == "gsutil" || prog == "aws" || prog == "az" || prog == "mail" || prog == "mailx" ||
+		prog == "sendmail" || prog == "mutt":
+		a.transfer(prog, rest)
+		if prog == "scp" {
+			a.copyMove(prog, rest)
 		}
+	case prog == "http" || prog == "https" || prog == "xh":
+		a.uploads(prog, rest)
+	case prog == "dig" || prog == "nslookup" || prog == "host" || prog == "ping" || prog == "ping6" || prog == "whois" ||
+		prog == "traceroute":
+		a.sendsSubstitutions(prog, rest, false)
+	case prog == "ngrok" || prog == "cloudflared" || prog == "lt" || prog == "localtunnel" || prog == "bore":
+		a.send(prog+" exposes this machine to the internet", false)
+	case prog == "vi" || prog == "vim" || prog == "nvim" || prog == "nano" || prog == "emacs" || prog == "ex" ||
+		prog == "ed" || prog == "micro" || prog == "pico" || prog == "joe" || prog == "code" || prog == "subl":
+		a.editor(prog, rest)
+	case prog == "ssh":
+		if hasOption(rest, "-R") || hasPrefixOption(rest, "-R") && !hasOption(rest, "-Rn") {
+			a.send("ssh -R opens this machine to the remote host", false)
+		}
+		for _, r := range redirs {
+			if r.Op == syntax.RdrIn || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc {
+				a.send("ssh sends its input to another machine", false)
+			}
+		}
+	case prog == "gh":
+		if sub := subcommand(prog, rest); sub == "gist" || sub == "release" && hasOption(rest, "upload") {
+			if hasOption(rest, "create", "edit", "upload") {
+				a.flag(High, "gh "+sub+" uploads files")
+			}
+		}
+	case prog == "ps":
+		for _, x := range rest {
+			if x.known && !strings.HasPrefix(x.text, "-") && strings.Trim(x.text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == "" &&
+				strings.Contains(x.text, "e") {
+				a.flag(High, "ps "+x.text+" shows other processes' environments")
+			}
+		}
+	case prog == "gdb" || prog == "lldb" || prog == "gcore" || prog == "ltrace" || prog == "pstack" || prog == "eu-stack":
+		if prog == "gcore" || prog == "pstack" || hasOption(rest, "-p", "--pid", "--attach", "attach") || hasPrefixOption(rest, "--pid=") {
+			a.flag(High, prog+" attaches to a running process and can read its memory")
+		}
+	case prog == "awk" || prog == "gawk" || prog == "mawk" || prog == "nawk":
+		a.awk(prog, rest)
+	case prog == "alias" || prog == "unalias" || prog == "enable" || prog == "hash":
+		a.shellBuiltins(prog, rest)
 	case prog == "useradd" || prog == "userdel" || prog == "usermod" || prog == "passwd" ||
 		prog == "chpasswd" || prog == "visudo" || prog == "groupadd" || prog == "groupdel":
 		a.flag(High, prog+" changes user accounts")

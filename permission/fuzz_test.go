@@ -11,6 +11,13 @@ func FuzzAssessShell(f *testing.F) {
 	for _, tc := range everyday {
 		f.Add(tc.cmd)
 	}
+	for _, tables := range [][]riskTable{dangerousByCategory, everydayByCategory} {
+		for _, tb := range tables {
+			for _, c := range tb.cmds {
+				f.Add(c)
+			}
+		}
+	}
 	f.Fuzz(func(t *testing.T, cmd string) {
 		a := AssessShell(cmd, testRoots, testHome)
 		if a.Risk < Low || a.Risk > Critical {
@@ -20,5 +27,8 @@ func FuzzAssessShell(f *testing.F) {
 			t.Fatalf("%q: %v without a reason", cmd, a.Risk)
 		}
 		_ = AssessShell(cmd, nil, "")
+		if b := AssessShellIn(cmd, sandboxCtx); b.Risk >= High && len(b.Reasons) == 0 {
+			t.Fatalf("%q sandboxed: %v without a reason", cmd, b.Risk)
+		}
 	})
 }

@@ -3,13 +3,17 @@ package permission
 import (
 	"regexp"
 	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
 )
 
-// Code in other languages (python -c, node -e, ...) is not parsed; two
-// cheap looks catch the blatant cases: a tree-deleting call on a literal
-// path, and a string literal that is itself a dangerous shell command
+// Code in other languages (python -c, node -e, ...) is not parsed, so it
+// is HIGH: the detector cannot see what it does. Three exceptions lower
+// it to MEDIUM: code too plain to do harm (inert: print(1), a perl s///,
+// see inline_inert.go), and code run under the OS sandbox
+// (ShellContext.SandboxFS and SandboxNet), which holds its writes and its
+// network. Code that names a start-up file, credentials, git hooks or a
+// process's environment stays HIGH even there. Two cheap looks catch the
+// blatant cases first: a tree-deleting call on a literal path, and a
+// string literal that is itself a dangerous shell command
 // (os.system("rm -rf /")).
 var (
 	treeDelete    = regexp.MustCompile(`(?:rmtree|rm_rf|rm_r|rmSync|rmdirSync|remove_tree|remove_dir_all|rimraf|RemoveAll)\s*\(\s*(?:'([^']*)'|"([^"]*)")`)
@@ -21,7 +25,10 @@ const maxInlineStrings = 16
 
 func (a *assessor) inlineCode(prog string, code arg) {
 	if !code.known {
-		return // downloads and decodes were rated by the caller
+		if a.feeds(code.word) == feedOther { // downloads and decodes were rated by the caller
+			a.opaqueCode(prog + " runs code only known at run time")
+		}
+		return
 	}
 	for _, m := range treeDelete.FindAllStringSubmatch(code.text, maxInlineStrings) {
 		p := m[1] + m[2]
@@ -46,62 +53,42 @@ func (a *assessor) inlineCode(prog string, code arg) {
 			a.flag(High, prog+" code holds a dangerous shell command: "+strings.Join(sub.reasons, "; "))
 		}
 	}
+	if what := mentionsSensitive(code.text); what != "" {
+		a.flag(High, prog+" code touches "+what)
+		return
+	}
+	if inertCode(langOf(prog), code.text) {
+		a.raise(Medium)
+		return
+	}
+	a.opaqueCode(prog + " runs inline code the detector cannot inspect")
 }
 
-// credentialFiles are what must not be sent over the network.
-var credentialFiles = []string{".ssh", ".aws", ".gnupg", ".netrc", ".kube", ".docker/config.json",
-	".npmrc", ".pypirc", ".config/gh", ".git-credentials"}
-
-func (a *assessor) isCredential(x arg) bool {
-	t := a.resolve(x)
-	if a.home == "" || t.path == "" {
-		return false
+// opaqueCode rates code the detector cannot see into: HIGH, or MEDIUM
+// when the OS sandbox holds both its writes and its network.
+func (a *assessor) opaqueCode(reason string) {
+	if a.sandboxFS && a.sandboxNet {
+		a.raise(Medium)
+		return
 	}
-	for _, c := range credentialFiles {
-		if within(t.path, a.home+"/"+c) {
-			return true
-		}
-	}
-	return false
+	a.flag(High, reason)
 }
 
-// uploadsCredentials spots curl -d @~/.ssh/id_rsa, -F f=@..., -T file.
-func (a *assessor) uploadsCredentials(prog string, rest []arg) {
-	for i, x := range rest {
-		v := x.text
-		if _, after, ok := strings.Cut(v, "@"); ok && (strings.HasPrefix(v, "@") || strings.Contains(v, "=@")) {
-			v = after
-		} else if (x.text == "-T" || x.text == "--upload-file") && i+1 < len(rest) {
-			v = rest[i+1].text
-		} else {
-			continue
-		}
-		y := x
-		y.text, y.globAt = v, -1
-		if a.isCredential(y) {
-			a.flag(High, prog+" uploads credentials: "+a.resolve(y).shown)
-		}
-	}
-}
+// sensitiveMentions are names whose appearance in inline code means it
+// reaches for what the sandbox may not hold (a workspace that is home
+// leaves ~/.bashrc writable) or what must never leave: start-up files,
+// credentials, git hooks and config, persistence, environments.
+var sensitiveMentions = []string{".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile",
+	".zshenv", ".ssh", ".gnupg", "authorized_keys", ".gitconfig", ".git/hooks", ".git/config", ".config/git",
+	"hooksPath", "fsmonitor", "sshCommand", "crontab", "/var/spool/cron", "autostart", "systemd",
+	"LaunchAgents", ".aws", ".netrc", ".git-credentials", ".npmrc", ".pypirc", ".kube", ".docker/config",
+	"/environ", "agent-lsp", "keyrings", ".password-store", "gcloud", ".azure", "LD_PRELOAD", "/dev/tcp/"}
 
-// exfiltration spots credentials piped into a network tool
-// (cat ~/.ssh/id_rsa | curl -d @- …).
-func (a *assessor) exfiltration(stages []*syntax.Stmt) {
-	secret := ""
-	for _, s := range stages {
-		call, ok := s.Cmd.(*syntax.CallExpr)
-		if !ok {
-			continue
-		}
-		prog, args := a.effective(a.exp.expandAll(call.Args))
-		if secret != "" && downloaders[prog] {
-			a.flag(High, prog+" sends credentials over the network: "+secret)
-			return
-		}
-		for _, x := range args {
-			if a.isCredential(x) {
-				secret = a.resolve(x).shown
-			}
+func mentionsSensitive(code string) string {
+	for _, m := range sensitiveMentions {
+		if strings.Contains(code, m) {
+			return m
 		}
 	}
+	return ""
 }

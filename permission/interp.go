@@ -66,7 +66,8 @@ func shellInvocation(rest []arg) (hasC, hasS bool, operand *arg) {
 // interpreterCall splits an interpreter's arguments: the inline code (-c,
 // -e, ...) if any, else the script operand if any.
 func interpreterCall(prog string, rest []arg) (code, script *arg) {
-	flags := inlineCodeFlags[langOf(prog)]
+	lang := langOf(prog)
+	flags := inlineCodeFlags[lang]
 	for i := 0; i < len(rest); i++ {
 		x := rest[i]
 		if flags[x.text] {
@@ -74,6 +75,27 @@ func interpreterCall(prog string, rest []arg) (code, script *arg) {
 				return &rest[i+1], nil
 			}
 			return nil, nil
+		}
+		if x.isOption() && !strings.HasPrefix(x.text, "--") && (lang == "perl" || lang == "ruby" || lang == "node" || lang == "bun") {
+			attached, takesCode, takesValue := shortCluster(lang, x.text[1:])
+			switch {
+			case takesCode && attached != "":
+				y := x
+				y.text = attached
+				return &y, nil
+			case takesCode:
+				if i+1 < len(rest) {
+					return &rest[i+1], nil
+				}
+				return nil, nil
+			case takesValue:
+				i++
+			}
+			continue
+		}
+		if x.isOption() && (lang == "node" || lang == "bun") && nodeValueOptions[x.text] {
+			i++
+			continue
 		}
 		if x.isOption() {
 			if langOf(prog) == "python" && (x.text == "-m" || x.text == "-W" || x.text == "-X") {
@@ -90,6 +112,37 @@ func interpreterCall(prog string, rest []arg) (code, script *arg) {
 		return nil, &rest[i]
 	}
 	return nil, nil
+}
+
+// nodeValueOptions are node's long options that take the next word.
+var nodeValueOptions = set("--require", "--import", "--loader", "--experimental-loader", "--conditions",
+	"--env-file", "--input-type", "--title", "--inspect-port", "--stack-size", "--max-old-space-size")
+
+// shortCluster reads a cluster of short options (perl -lne, ruby -pe,
+// node -pe): whether one of them takes the program text (e), attached
+// or as the next word, and whether the last one takes the next word as
+// its value (ruby -r lib, node -r mod).
+func shortCluster(lang, c string) (attached string, takesCode, takesValue bool) {
+	for j := 0; j < len(c); j++ {
+		switch ch := c[j]; {
+		case ch == 'e' || ch == 'E' && lang == "perl" || ch == 'p' && (lang == "node" || lang == "bun"):
+			if lang == "node" || lang == "bun" {
+				return "", true, false
+			}
+			return c[j+1:], true, false
+		case lang == "perl" && (ch == 'l' || ch == '0'):
+			for j+1 < len(c) && c[j+1] >= '0' && c[j+1] <= '7' {
+				j++
+			}
+		case lang == "perl" && strings.IndexByte("iIMmxdDFC", ch) >= 0:
+			return "", false, false // the rest of the cluster is this option's value
+		case lang == "ruby" && strings.IndexByte("rICEFTxKW", ch) >= 0:
+			return "", false, j == len(c)-1 && strings.IndexByte("rICE", ch) >= 0
+		case (lang == "node" || lang == "bun") && (ch == 'r' || ch == 'C'):
+			return "", false, j == len(c)-1
+		}
+	}
+	return "", false, false
 }
 
 // readsCodeFromStdin reports whether a program run with these arguments
@@ -123,10 +176,14 @@ func (a *assessor) interpreter(prog string, rest []arg, redirs []*syntax.Redirec
 	if prog == "source" || prog == "." {
 		if len(rest) > 0 {
 			a.scriptFile(rest[0], prog)
+			if a.feeds(rest[0].word) == feedOther && !readsCodeFromStdin(prog, rest) {
+				a.sourcedFile(rest[0])
+			}
 		}
 		return
 	}
 	if shells[prog] {
+		a.rcFile(rest)
 		hasC, _, op := shellInvocation(rest)
 		if hasC {
 			if op != nil {
@@ -149,6 +206,9 @@ func (a *assessor) interpreter(prog string, rest []arg, redirs []*syntax.Redirec
 		}
 		code, script := interpreterCall(prog, rest)
 		if code != nil {
+			if preloadsCode(langOf(prog), rest) {
+				a.opaqueCode(prog + " loads modules named on its command line")
+			}
 			a.inlineCode(prog, *code)
 			return
 		}
@@ -200,6 +260,7 @@ func (a *assessor) stdinCode(prog string, redirs []*syntax.Redirect) {
 		}
 		text := a.exp.single(body)
 		if !shells[prog] {
+			a.inlineCode(prog, text) // python3 <<EOF: the same as python3 -c
 			continue
 		}
 		if text.known {
@@ -214,8 +275,23 @@ func (a *assessor) stdinCode(prog string, redirs []*syntax.Redirect) {
 // every stage on its own.
 func (a *assessor) pipeline(c *syntax.BinaryCmd) {
 	stages := flattenPipe(c, nil)
+	downloading := false
 	for _, s := range stages {
 		a.stmt(s)
+		if call, ok := s.Cmd.(*syntax.CallExpr); ok {
+			prog, rest := a.effective(a.exp.expandAll(call.Args))
+			if downloading {
+				a.markDownloads(s.Redirs)
+				if prog == "tee" {
+					for _, x := range operands(rest, nil) {
+						if t := a.resolve(x); t.path != "" {
+							a.downloaded[t.path] = true
+						}
+					}
+				}
+			}
+			downloading = downloading || downloaders[prog]
+		}
 	}
 	a.exfiltration(stages)
 	for i := 1; i < len(stages); i++ {
@@ -273,7 +349,7 @@ func (a *assessor) pipedCode(prog string, producers []*syntax.Stmt) {
 				return
 			}
 			if !shells[prog] && text.known {
-				a.raise(Medium)
+				a.inlineCode(prog, text) // echo 'code' | python3: the same as python3 -c
 				return
 			}
 		}

@@ -43,13 +43,6 @@ var criticalDirs = map[string]bool{
 var systemTrees = []string{"/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/boot",
 	"/var", "/opt", "/root", "/System", "/Library", "/private/etc"}
 
-// homeSensitive are paths under home whose change runs code later or
-// grants access: shell startup files, ssh, credentials.
-var homeSensitive = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
-	".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout", ".cshrc", ".tcshrc", ".kshrc", ".mkshrc",
-	".config/fish", ".inputrc", ".ssh", ".gnupg", ".aws", ".kube", ".docker", ".netrc",
-	".gitconfig", ".npmrc", ".pypirc", ".config/autostart", ".config/systemd", "Library/LaunchAgents"}
-
 // safeSinks are devices writing to which changes nothing.
 var safeSinks = map[string]bool{
 	"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true, "/dev/stdin": true,
@@ -153,12 +146,19 @@ func (a *assessor) placeOf(t target) place {
 			return placeRoot
 		case t.rel == ".." || strings.HasPrefix(t.rel, "../"):
 			return placeOutside
+		case gitRunsCode(t.rel):
+			return placeSensitive
 		}
 		return placeInside
 	}
 	p := t.path
 	if criticalDirs[p] || (a.home != "" && within(a.home, p)) {
 		return placeCritical
+	}
+	// Before workspace membership and /tmp: ~/.bashrc is a start-up file
+	// even when the workspace is home or home is under /tmp.
+	if _, ok := SensitivePath(p, a.home); ok {
+		return placeSensitive
 	}
 	for _, r := range a.roots {
 		if p == r {
@@ -183,14 +183,23 @@ func (a *assessor) sensitive(p string) bool {
 			return true
 		}
 	}
-	if a.home != "" {
-		for _, s := range homeSensitive {
-			if within(p, a.home+"/"+s) {
-				return true
-			}
-		}
+	_, ok := SensitivePath(p, a.home)
+	return ok
+}
+
+// whySensitive names what kind of sensitive place a target is.
+func (a *assessor) whySensitive(t target) string {
+	p := t.path
+	if p == "" {
+		p = t.rel
 	}
-	return false
+	if why, ok := SensitivePath(p, a.home); ok {
+		return why
+	}
+	if gitRunsCode(p) {
+		return "git hooks or repository config: runs code on the next git command"
+	}
+	return "system file"
 }
 
 // inGitDir reports whether a workspace path is the repository's .git or
@@ -295,7 +304,7 @@ func (a *assessor) writeTarget(t target, verb string) {
 	case placeTemp:
 		a.raise(Medium)
 	case placeSensitive:
-		a.flag(High, what+" (startup file, credentials or system file)")
+		a.flag(High, what+" ("+a.whySensitive(t)+")")
 	default:
 		a.flag(High, what+" (outside the workspace)")
 	}

@@ -57,6 +57,7 @@ func (a *assessor) cd(rest []arg) {
 func (a *assessor) git(rest []arg) {
 	i := 0
 	for i < len(rest) && rest[i].isOption() {
+		a.gitGlobalOption(rest, i)
 		if gitValueOptions[rest[i].text] {
 			i++
 		}
@@ -70,6 +71,10 @@ func (a *assessor) git(rest []arg) {
 		return
 	}
 	sub, args := rest[i].text, rest[i+1:]
+	a.gitSubcommandCode(sub, args)
+	if sub == "config" {
+		a.gitConfigCommand(args)
+	}
 	if lowSubcommands["git"][sub] {
 		return
 	}
@@ -87,6 +92,9 @@ func (a *assessor) git(rest []arg) {
 			case shortFlag(x, 'd', "--delete"), x.text == "--prune":
 				a.flag(High, "git push --delete removes remote branches")
 			}
+		}
+		if len(ops) > 0 && (strings.Contains(ops[0].text, "://") || remoteOperand(ops[0]) && strings.Contains(ops[0].text, "@")) {
+			a.send("git push sends the repository to a URL, not a configured remote: "+ops[0].raw(), false)
 		}
 		for _, x := range ops {
 			switch {
@@ -233,6 +241,9 @@ func (a *assessor) find(rest []arg) {
 		}
 		if del {
 			a.deleteTarget(under, true, "delete")
+		}
+		if len(execs) > 0 && under.known && a.home != "" && under.path != "" && within(a.home, under.path) {
+			a.flag(High, "find runs a command on files all over "+a.describe(target{path: under.path, known: true})+", credential stores included")
 		}
 		for _, cmd := range execs {
 			words := make([]arg, len(cmd))

@@ -2,6 +2,8 @@ package permission
 
 import (
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // copyMove rates cp, mv, install, ln and rsync: the destination is
@@ -43,8 +45,9 @@ func (a *assessor) copyMove(prog string, rest []arg) {
 	if dest == nil {
 		return
 	}
-	if prog == "rsync" && strings.Contains(dest.text, ":") && !strings.HasPrefix(dest.text, "/") {
-		return // remote destination: not this machine's files
+	if prog == "rsync" && remoteOperand(*dest) {
+		a.transfer(prog, rest) // remote destination: not this machine's files
+		return
 	}
 	t := a.resolve(*dest)
 	a.writeTarget(t, prog+" writes")
@@ -62,6 +65,7 @@ func (a *assessor) copyMove(prog string, rest []arg) {
 
 // sed rates sed -i: the files are rewritten in place.
 func (a *assessor) sed(rest []arg) {
+	a.sedScript(rest)
 	inPlace, scriptGiven := false, false
 	for _, x := range rest {
 		if !x.known || !strings.HasPrefix(x.text, "-") || strings.HasPrefix(x.text, "--") && !strings.HasPrefix(x.text, "--in-place") &&
@@ -109,7 +113,8 @@ func (a *assessor) filterOutput(prog string, rest []arg) {
 // download records files written by curl -o and wget -O so that running
 // them later in the same command is caught.
 func (a *assessor) download(prog string, rest []arg) {
-	a.uploadsCredentials(prog, rest)
+	a.uploads(prog, rest)
+	a.remoteNames(prog, rest)
 	for i, x := range rest {
 		var out *arg
 		switch {
@@ -137,6 +142,58 @@ func (a *assessor) download(prog string, rest []arg) {
 	}
 }
 
+// remoteNames records the files curl -O and wget (without -O) name after
+// the URL: curl -LO https://x/i.sh && sh i.sh runs a download.
+func (a *assessor) remoteNames(prog string, rest []arg) {
+	named := prog == "wget"
+	for _, x := range rest {
+		switch {
+		case prog == "curl" && (x.text == "--remote-name" || x.text == "--remote-name-all" ||
+			x.isOption() && !strings.HasPrefix(x.text, "--") && strings.Contains(x.text, "O")):
+			named = true
+		case prog == "wget" && (x.text == "-O" || strings.HasPrefix(x.text, "--output-document") || strings.HasPrefix(x.text, "-O")):
+			return // named by -O, recorded by download
+		}
+	}
+	if !named {
+		return
+	}
+	for _, x := range rest {
+		_, after, ok := strings.Cut(x.text, "://")
+		if !ok || !x.known {
+			continue
+		}
+		after, _, _ = strings.Cut(after, "?")
+		after, _, _ = strings.Cut(after, "#")
+		if i := strings.LastIndex(after, "/"); i >= 0 && i+1 < len(after) {
+			if t := a.resolve(literalArg(after[i+1:])); t.path != "" {
+				a.downloaded[t.path] = true
+			}
+		}
+	}
+}
+
+// redirectedDownload records where curl … > file puts a download.
+func (a *assessor) redirectedDownload(c *syntax.CallExpr, redirs []*syntax.Redirect) {
+	prog, _ := a.effective(a.exp.expandAll(c.Args))
+	if !downloaders[prog] {
+		return
+	}
+	a.markDownloads(redirs)
+}
+
+// markDownloads records the files output redirections write.
+func (a *assessor) markDownloads(redirs []*syntax.Redirect) {
+	for _, r := range redirs {
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll, syntax.AppAll:
+			if t := a.resolve(a.exp.single(r.Word)); t.path != "" {
+				a.downloaded[t.path] = true
+			}
+		}
+	}
+}
+
 // extract rates where tar -x and unzip put files.
 func (a *assessor) extract(prog string, rest []arg) {
 	opt := "-C"
@@ -158,6 +215,9 @@ func (a *assessor) extract(prog string, rest []arg) {
 // privileges that equal root on the host.
 func (a *assessor) container(prog string, rest []arg) {
 	sub := subcommand(prog, rest)
+	if sub == "run" || sub == "create" {
+		a.mountsSecrets(prog, sub, rest)
+	}
 	if sub != "run" && sub != "create" && sub != "exec" {
 		if sub == "system" && hasOption(rest, "prune") {
 			a.flag(High, prog+" system prune deletes images, containers and volumes")

@@ -192,6 +192,7 @@ func (a *assessor) stmt(s *syntax.Stmt) {
 	case nil:
 	case *syntax.CallExpr:
 		a.callExpr(c, s.Redirs)
+		a.redirectedDownload(c, s.Redirs)
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
 			a.pipeline(c)
@@ -203,6 +204,8 @@ func (a *assessor) stmt(s *syntax.Stmt) {
 		a.funcDecl(c)
 	case *syntax.Subshell:
 		a.subshell(c.Stmts)
+	case *syntax.DeclClause:
+		a.declClause(c)
 	default: // blocks, if, loops, case, [[ ]], (( )), declare, time, coproc
 		a.nested(c)
 	}
@@ -228,6 +231,7 @@ func (a *assessor) nested(n syntax.Node) {
 }
 
 func (a *assessor) callExpr(c *syntax.CallExpr, redirs []*syntax.Redirect) {
+	a.assigns(c.Assigns)
 	for _, as := range c.Assigns {
 		a.nested(as)
 	}
@@ -243,6 +247,15 @@ func (a *assessor) redirects(rs []*syntax.Redirect) {
 		a.nested(r.Word)
 		if r.Hdoc != nil {
 			a.nested(r.Hdoc)
+		}
+		if r.Word != nil && r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc && r.Op != syntax.WordHdoc {
+			w := a.exp.single(r.Word)
+			if a.devNet(w.text) {
+				continue
+			}
+			if r.Op == syntax.RdrIn || r.Op == syntax.RdrInOut || r.Op == syntax.DplIn {
+				a.secretReads("a redirection", []arg{w})
+			}
 		}
 		switch r.Op {
 		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrInOut,
@@ -284,6 +297,9 @@ func (a *assessor) funcDecl(f *syntax.FuncDecl) {
 		})
 		if forked && calls > 0 {
 			a.flag(Critical, "fork bomb: function "+name+" spawns copies of itself")
+		}
+		if shadowable(name) {
+			a.flag(High, "function "+name+" shadows the command of that name")
 		}
 	}
 	a.nested(f.Body)

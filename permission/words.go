@@ -184,7 +184,7 @@ func (e *expander) part(b *fieldBuilder, part syntax.WordPart, first bool) {
 		if v, ok := e.param(p); ok {
 			b.unquotedText(v)
 		} else {
-			b.unknown(true)
+			b.unknown(!numericParam(p))
 		}
 	case *syntax.ProcSubst:
 		// The word becomes a path such as /dev/fd/63 naming a pipe.
@@ -217,6 +217,16 @@ func (e *expander) quotedPart(b *fieldBuilder, part syntax.WordPart) {
 // unquotedLit resolves backslash escapes and a leading ~, and notes glob
 // characters that are not escaped.
 func (e *expander) unquotedLit(b *fieldBuilder, s string, first bool) {
+	if first {
+		// bash expands ~ after the = of a word that looks like an
+		// assignment, also as an argument: dd of=~/.bashrc.
+		if name, rest, ok := strings.Cut(s, "=~"); ok && isAssignment(name+"=") && (rest == "" || strings.HasPrefix(rest, "/")) {
+			if dir, known := e.vars["HOME"]; known {
+				b.quoted(name + "=" + dir)
+				s, first = rest, false
+			}
+		}
+	}
 	if first && strings.HasPrefix(s, "~") {
 		name, rest, _ := strings.Cut(s[1:], "/")
 		hasSlash := len(s) > 1+len(name)
@@ -262,6 +272,21 @@ func (e *expander) param(p *syntax.ParamExp) (string, bool) {
 	}
 	v, ok := e.vars[p.Param.Value]
 	return v, ok
+}
+
+// numericParam reports whether a parameter always expands to one number
+// ($$, $!, $?, $#, $PPID, $RANDOM, ...): unknown, but it cannot split into
+// several words or hold glob characters.
+func numericParam(p *syntax.ParamExp) bool {
+	if p.Param == nil || p.Excl || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Exp != nil ||
+		p.Names != 0 || p.NestedParam != nil || len(p.Modifiers) > 0 || p.Flags != nil {
+		return p.Length // ${#x} is a number too
+	}
+	switch p.Param.Value {
+	case "$", "!", "?", "#", "PPID", "RANDOM", "LINENO", "SECONDS", "UID", "EUID", "BASHPID", "SRANDOM", "EPOCHSECONDS":
+		return true
+	}
+	return p.Length
 }
 
 // unescapeDouble removes the backslashes that are special inside "...".

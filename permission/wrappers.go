@@ -14,9 +14,11 @@ type unwrapped struct {
 	asRoot    bool  // sudo, doas, su: the inner command runs as root
 	fromStdin bool  // xargs: more arguments come from stdin
 	replace   string
-	script    *arg // a shell string the wrapper runs: su -c, env -S, watch, flock -c, trap
-	split     bool // env -S: script holds the leading words of the inner command
-	chdir     *arg // env -C: the inner command runs elsewhere
+	script    *arg  // a shell string the wrapper runs: su -c, env -S, watch, flock -c, trap
+	split     bool  // env -S: script holds the leading words of the inner command
+	chdir     *arg  // env -C: the inner command runs elsewhere
+	assigns   []arg // env NAME=value: variables the inner command gets
+	attaches  bool  // strace -p: attaches to a running process
 }
 
 // optionsWithValue lists, per wrapper, the options that take the next word.
@@ -128,6 +130,8 @@ func unwrap(prog string, rest []arg) (u unwrapped, ok bool) {
 			u.chdir = &d
 		case prog == "xargs" && (opt == "-I" || opt == "--replace"):
 			u.replace = value
+		case prog == "xargs" && strings.HasPrefix(opt, "-I") && len(opt) > 2: // -I{} attached
+			u.replace = opt[2:]
 		case prog == "xargs" && (opt == "-i" || strings.HasPrefix(opt, "-i")):
 			u.replace = strings.TrimPrefix(opt, "-i")
 			if u.replace == "" {
@@ -135,6 +139,8 @@ func unwrap(prog string, rest []arg) (u unwrapped, ok bool) {
 			}
 		case (prog == "command" && (opt == "-v" || opt == "-V")) || (prog == "ionice" && opt == "-p"):
 			return u, true // a lookup or a query, nothing runs
+		case prog == "strace" && opt == "-p":
+			u.attaches = true
 		case prog == "sudo" && (opt == "-l" || opt == "-v" || opt == "-k" || opt == "-K" || opt == "-e"):
 			u.asRoot = true
 			return u, true
@@ -154,6 +160,7 @@ func unwrap(prog string, rest []arg) (u unwrapped, ok bool) {
 		}
 	case "env":
 		for len(rest) > 0 && isAssignment(rest[0].text) {
+			u.assigns = append(u.assigns, rest[0])
 			rest = rest[1:]
 		}
 	case "timeout", "chrt", "taskset", "flock":
@@ -217,6 +224,20 @@ func (a *assessor) wrapper(prog string, rest []arg, redirs []*syntax.Redirect) b
 	}
 	if u.asRoot {
 		a.flag(High, "runs as root ("+prog+")")
+	}
+	for _, x := range rest {
+		if isProcEnviron(x) && !strings.ContainsAny(x.text, " \n") {
+			a.flag(High, prog+" reads a process's environment (where the daemon's keys live): "+x.raw())
+		}
+	}
+	if u.attaches {
+		a.flag(High, prog+" -p attaches to a running process and can read its memory")
+	}
+	for _, as := range u.assigns {
+		name, value, _ := strings.Cut(as.text, "=")
+		v := as
+		v.text = value
+		a.assignment(name, v)
 	}
 	if u.split {
 		if words, ok := a.splitWords(*u.script); ok {

@@ -1,14 +1,22 @@
 package tools
 
 import (
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/agent-lsp/agent-lsp/permission"
 )
 
 // writeRisk is the risk of writing the workspace-relative path rel (slash
-// separated), with the reason when it is raised.
+// separated) whose absolute path is abs, with the reason when it is raised.
+//
+// The absolute path is judged first, against home and the places that run
+// code or hold credentials wherever the workspace is
+// (permission.SensitivePath): with the workspace at $HOME, .bashrc is
+// still a start-up file, and .git/hooks runs code in any repository.
+// Those are HIGH, which auto-edit never lets through without asking.
 //
 // Writing a source file is MEDIUM: visible in the diff, undoable. Writing a
 // file that usually holds secrets (.env, keys, credential files) or that
@@ -16,7 +24,21 @@ import (
 // or run code with it, and HIGH means the approval cannot be remembered for
 // the session, so each such write is shown. Template files (.env.example)
 // stay MEDIUM: they are meant to be committed and hold no secrets.
-func writeRisk(rel string) (permission.Risk, string) {
+func writeRisk(rel, abs string) (permission.Risk, string) {
+	if abs != "" {
+		// Workspace paths are resolved through symlinks; so is home, in
+		// case it is a link (/home/u -> /data/u).
+		home, _ := os.UserHomeDir()
+		homes := []string{home}
+		if real, err := filepath.EvalSymlinks(home); err == nil && real != home {
+			homes = append(homes, real)
+		}
+		for _, h := range homes {
+			if why, ok := permission.SensitivePath(filepath.ToSlash(abs), filepath.ToSlash(h)); ok {
+				return permission.High, why
+			}
+		}
+	}
 	base := strings.ToLower(path.Base(rel))
 	lower := strings.ToLower(rel)
 	switch {

@@ -168,7 +168,7 @@ func (writeFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Re
 // was computed against, which Run applies it to (readForEdit).
 func fileAction(tool, summary, rel string, doc Doc, after string) permission.Action {
 	before := doc.Text
-	risk, reason := writeRisk(rel)
+	risk, reason := writeRisk(rel, doc.Path)
 	a := permission.Action{
 		Tool: tool, Summary: summary, Scope: tool, Risk: risk, Path: rel,
 		Diff:          Truncate(UnifiedDiff(rel, before, after, 3), approvalDiffBytes),
