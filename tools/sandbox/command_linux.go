@@ -153,8 +153,8 @@ func (s *Sandbox) command(command, dir string, env []string) (*exec.Cmd, error) 
 		uid, gid := os.Getuid(), os.Getgid()
 		if uid == 0 {
 			// root may map every id: files owned by others stay theirs.
-			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1 << 32 - 1}}
-			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1 << 32 - 1}}
+			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1<<32 - 1}}
+			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1<<32 - 1}}
 			attr.GidMappingsEnableSetgroups = true
 		} else {
 			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}

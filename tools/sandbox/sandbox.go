@@ -12,7 +12,7 @@ import (
 // the risk rules.
 type Status struct {
 	// Active: commands run confined (Landlock applied).
-	Active bool
+	Active  bool
 	Mode    Mode
 	Network Network
 	// ABI is the kernel's Landlock ABI version, 0 when there is none.
