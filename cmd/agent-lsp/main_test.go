@@ -3,11 +3,14 @@ package main
 import (
 	"os"
 	"testing"
+
+	"github.com/agent-lsp/agent-lsp/tools/sandbox"
 )
 
 // TestMain lets the test binary stand in for agent-lsp itself where the
 // code re-executes its own binary (`--mcp=demo` starts `<self> mcp-demo`).
 func TestMain(m *testing.M) {
+	sandbox.Main() // the test binary is also the sandbox launcher
 	if len(os.Args) > 1 && os.Args[1] == "mcp-demo" {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
