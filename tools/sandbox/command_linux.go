@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -58,7 +59,7 @@ func (s *Sandbox) probe() {
 	var whyNoNS string
 	if !s.settings.NoNamespaces {
 		s.namespaces = true
-		if err := s.tryLaunch(); err == nil {
+		if _, err := s.tryLaunch("exit 0"); err == nil {
 			s.status.Active, s.status.Namespaces = true, true
 			return
 		} else {
@@ -68,9 +69,16 @@ func (s *Sandbox) probe() {
 		whyNoNS = "disabled for this run"
 	}
 	s.namespaces = false
-	if err := s.tryLaunch(); err != nil {
+	if _, err := s.tryLaunch("exit 0"); err != nil {
 		s.status.Unavailable = "the sandboxed launcher failed: " + err.Error()
 		return
+	}
+	// Landlock's ptrace scoping refuses ptrace attach, but some kernels
+	// (this is checked, not assumed) still let a sandboxed process read
+	// its parent's /proc/<pid>/environ; only the daemon being
+	// non-dumpable stops that without a PID namespace.
+	if out, err := s.tryLaunch(`cat /proc/$PPID/environ >/dev/null 2>&1 && echo readable`); err == nil && strings.Contains(out, "readable") {
+		s.status.Limits = append(s.status.Limits, "without a PID namespace a command can read the daemon's /proc/<pid>/environ on this kernel")
 	}
 	s.status.Active = true
 	s.status.Limits = append(s.status.Limits, "no user namespaces ("+whyNoNS+"): .git/hooks and .git/config are kept read-only by leaving them out of the grants, so new files right in a workspace root cannot be created")
@@ -82,21 +90,33 @@ func (s *Sandbox) probe() {
 	}
 }
 
-// tryLaunch runs `exit 0` through the launcher with the current settings.
-func (s *Sandbox) tryLaunch() error {
+// tryLaunch runs command through the launcher with the current settings
+// and returns its output.
+func (s *Sandbox) tryLaunch(command string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
-	cmd, err := s.command("exit 0", s.roots[0], os.Environ())
+	cmd, err := s.command(command, s.roots[0], os.Environ())
 	if err != nil {
-		return err
+		return "", err
 	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		return err
+	// Start and Wait on one locked thread: Pdeathsig fires when the
+	// forking thread exits.
+	started, done := make(chan error, 1), make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		done <- cmd.Wait()
+	}()
+	if err := <-started; err != nil {
+		return "", err
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
 	select {
 	case err = <-done:
 	case <-ctx.Done():
@@ -105,11 +125,11 @@ func (s *Sandbox) tryLaunch() error {
 	}
 	if err != nil {
 		if msg := strings.TrimSpace(out.String()); msg != "" {
-			return fmt.Errorf("%w: %s", err, msg)
+			return "", fmt.Errorf("%w: %s", err, msg)
 		}
-		return err
+		return "", err
 	}
-	return nil
+	return out.String(), nil
 }
 
 // Command returns the command that runs `bash -c command` in dir, with

@@ -28,7 +28,10 @@ func cover(root string, excluded []string) (grants []grant, ancestors []string) 
 	root = filepath.Clean(root)
 	var below []string
 	for _, e := range excluded {
-		if e == root || isUnder(root, e) {
+		if within(e, root) {
+			return nil, nil // root is (inside) an excluded path
+		}
+		if isUnder(root, e) {
 			below = append(below, e)
 		}
 	}
@@ -38,11 +41,6 @@ func cover(root string, excluded []string) (grants []grant, ancestors []string) 
 	}
 	if len(below) == 0 {
 		return []grant{{Path: root, Dir: fi.IsDir()}}, nil
-	}
-	for _, e := range below {
-		if e == root {
-			return nil, nil
-		}
 	}
 	if !fi.IsDir() {
 		return nil, nil

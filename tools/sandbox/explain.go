@@ -22,6 +22,15 @@ var networkPhrases = []string{
 // colon or the line start.
 var pathToken = regexp.MustCompile(`(?:^|[\s'"` + "`" + `:(=])(/[^\s'"` + "`" + `:,;)]+)`)
 
+// relativeBefore finds "path: Permission denied" (bash, cat, ...).
+var relativeBefore = regexp.MustCompile(`(?:^|\s)([^\s'":]+): (?:Permission denied|Operation not permitted|Read-only file system)`)
+
+// quoted finds 'path' (coreutils: cannot touch 'x': ...; Python: ...: 'x').
+var quoted = regexp.MustCompile(`['‘]([^'’\n]+)['’]`)
+
+// otherProcess finds a /proc entry of a process by number.
+var otherProcess = regexp.MustCompile(`/proc/[0-9]+/[^\s'":]*`)
+
 // HintUnsandboxed is how the model can ask to leave the sandbox.
 const HintUnsandboxed = `if the command needs this, call run_bash again with "sandbox": false (the user is asked every time)`
 
@@ -49,24 +58,31 @@ func (s *Sandbox) Explain(output string) string {
 			network = true
 			continue
 		}
+		if m := otherProcess.FindString(line); m != "" && strings.Contains(line, "No such file or directory") {
+			add("blocked by the sandbox: access to another process: " + m + " (processes outside the sandbox are not visible to it)")
+			continue
+		}
 		if !containsAny(line, denialPhrases) {
 			continue
 		}
+		paths := s.pathsIn(line)
 		found := false
-		for _, m := range pathToken.FindAllStringSubmatch(line, -1) {
-			if why := s.classify(filepath.Clean(m[1])); why != "" {
+		for _, p := range paths {
+			if why := s.classify(p); why != "" {
 				add("blocked by the sandbox: " + why)
 				found = true
 				break
 			}
 		}
-		if !found && !pathToken.MatchString(line) {
+		if !found && len(paths) == 0 {
 			unexplained = true
 		}
 	}
 	if network {
-		switch s.status.Network {
-		case NetworkDeny:
+		switch {
+		case !s.status.Namespaces:
+			add("blocked by the sandbox: network access outside this machine refused; without network namespaces here every TCP connection is refused, loopback too")
+		case s.status.Network == NetworkDeny:
 			add("blocked by the sandbox: network access (sandbox network: deny)")
 		default:
 			add("blocked by the sandbox: network access outside this machine (sandbox network: local, loopback only)")
@@ -79,6 +95,25 @@ func (s *Sandbox) Explain(output string) string {
 		return ""
 	}
 	return strings.Join(append(lines, HintUnsandboxed), "\n")
+}
+
+// pathsIn returns the paths a refusal message names: absolute ones, and
+// relative ones where the message has the "path: Permission denied" or
+// quoted form (taken relative to the first workspace root, the commands'
+// working directory: a command that changed directory may be misplaced).
+func (s *Sandbox) pathsIn(line string) []string {
+	var out []string
+	for _, m := range pathToken.FindAllStringSubmatch(line, -1) {
+		out = append(out, filepath.Clean(m[1]))
+	}
+	for _, re := range []*regexp.Regexp{relativeBefore, quoted} {
+		for _, m := range re.FindAllStringSubmatch(line, -1) {
+			if p := m[1]; !strings.HasPrefix(p, "/") && p != "line" && len(s.roots) > 0 {
+				out = append(out, filepath.Join(s.roots[0], p))
+			}
+		}
+	}
+	return out
 }
 
 // classify says why the sandbox refuses path, "" when it would not.
