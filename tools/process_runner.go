@@ -38,19 +38,20 @@ func (r *ProcessRunner) Containment() Containment {
 func (r *ProcessRunner) RunCommand(ctx context.Context, req CommandRequest) (CommandOutcome, error) {
 	sandboxed := r.active() && !req.Unsandboxed
 	var cmd *exec.Cmd
+	release := func() {}
 	if sandboxed {
-		c, err := r.Sandbox.Command(req.Command, req.Dir, ChildEnviron())
+		c, rel, err := r.Sandbox.Command(req.Command, req.Dir, ChildEnviron())
 		if err != nil {
 			return CommandOutcome{}, fmt.Errorf("run_bash: sandbox: %w", err)
 		}
-		cmd = c
+		cmd, release = c, rel
 	} else {
 		cmd = exec.Command("bash", "-c", req.Command)
 		cmd.Dir = req.Dir
 		cmd.Env = ChildEnviron()
 		startsOwnGroup(cmd)
 	}
-	out, err := runInGroup(ctx, cmd, req.Timeout)
+	out, err := runInGroup(ctx, cmd, req.Timeout, release)
 	if err != nil {
 		return out, err
 	}
@@ -75,7 +76,10 @@ func (r *ProcessRunner) RunCommand(ctx context.Context, req CommandRequest) (Com
 // kernel sends it when the thread that forked the child exits, not the
 // process, and the Go runtime may end idle threads: the goroutine that
 // starts the command stays locked to its thread until Wait returns.
-func runInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration) (CommandOutcome, error) {
+//
+// started is called once Start has returned (the sandbox's ruleset
+// descriptor is then closed).
+func runInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, started func()) (CommandOutcome, error) {
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
@@ -86,20 +90,20 @@ func runInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration) (Comm
 	}
 	cmd.Stdout, cmd.Stderr = w, w
 
-	started := make(chan error, 1)
+	startErr := make(chan error, 1)
 	exited := make(chan struct{})
 	go func() {
 		defer close(exited)
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		if err := cmd.Start(); err != nil {
-			started <- err
-			return
+		err := cmd.Start()
+		started()
+		startErr <- err
+		if err == nil {
+			_ = cmd.Wait() // the outcome is read from cmd.ProcessState
 		}
-		started <- nil
-		_ = cmd.Wait() // the outcome is read from cmd.ProcessState
 	}()
-	if err := <-started; err != nil {
+	if err := <-startErr; err != nil {
 		r.Close()
 		w.Close()
 		return CommandOutcome{}, fmt.Errorf("run_bash: start bash: %w", err)

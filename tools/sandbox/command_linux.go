@@ -16,9 +16,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// selfExe is the daemon's own executable, as the kernel knows it: still
-// valid when the file on disk was replaced by an upgrade.
-const selfExe = "/proc/self/exe"
+// launcherPath is the daemon's own executable, as the kernel knows it:
+// still valid when the file on disk was replaced by an upgrade. (A
+// variable so that a benchmark can time the real binary as launcher.)
+var launcherPath = "/proc/self/exe"
 
 // minABI is the oldest Landlock ABI the sandbox runs on (ABI 1 has file
 // access rights; later ones add rename control, truncate, TCP, scoping,
@@ -95,7 +96,7 @@ func (s *Sandbox) probe() {
 func (s *Sandbox) tryLaunch(command string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
-	cmd, err := s.command(command, s.roots[0], os.Environ())
+	cmd, release, err := s.command(command, s.roots[0], os.Environ())
 	if err != nil {
 		return "", err
 	}
@@ -107,7 +108,9 @@ func (s *Sandbox) tryLaunch(command string) (string, error) {
 	go func() {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		if err := cmd.Start(); err != nil {
+		err := cmd.Start()
+		release()
+		if err != nil {
 			started <- err
 			return
 		}
@@ -133,31 +136,45 @@ func (s *Sandbox) tryLaunch(command string) (string, error) {
 }
 
 // Command returns the command that runs `bash -c command` in dir, with
-// env (plus TMPDIR) as its environment, inside the sandbox. The command
-// leads a new session (so one kill reaches its process group) and gets
-// SIGKILL when the thread that starts it exits (Pdeathsig): the caller
-// starts it and waits for it from one goroutine locked to its thread.
-// With the sandbox inactive the command is plain bash.
-func (s *Sandbox) Command(command, dir string, env []string) (*exec.Cmd, error) {
+// env (plus TMPDIR) as its environment, inside the sandbox, and a release
+// function to call once the command has started (or will not be): it
+// closes the daemon's copy of the Landlock ruleset. The command leads a
+// new session (so one kill reaches its process group) and gets SIGKILL
+// when the thread that starts it exits (Pdeathsig): the caller starts it
+// and waits for it from one goroutine locked to its thread. With the
+// sandbox inactive the command is plain bash.
+func (s *Sandbox) Command(command, dir string, env []string) (*exec.Cmd, func(), error) {
 	if !s.status.Active {
 		cmd := exec.Command("bash", "-c", command)
 		cmd.Dir, cmd.Env = dir, env
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
-		return cmd, nil
+		return cmd, func() {}, nil
 	}
 	return s.command(command, dir, env)
 }
 
-func (s *Sandbox) command(command, dir string, env []string) (*exec.Cmd, error) {
+func (s *Sandbox) command(command, dir string, env []string) (*exec.Cmd, func(), error) {
 	p, err := s.buildPolicy()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	cfg, rules := rulesFor(p)
+	fd, flags, err := cfg.BestEffort().NewRulesetFD(rules...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("sandbox: landlock ruleset: %w", err)
+	}
+	if fd < 0 {
+		return nil, nil, errors.New("sandbox: landlock ruleset: nothing to enforce (no Landlock support)")
+	}
+	ruleset := os.NewFile(uintptr(fd), "landlock-ruleset")
+	release := func() { _ = ruleset.Close() }
+	p.RulesetFD, p.RulesetFlags = 3, flags // the first of ExtraFiles
 	enc, err := p.encode()
 	if err != nil {
-		return nil, err
+		release()
+		return nil, nil, err
 	}
-	cmd := exec.Command(selfExe, launcherArg, "-c", command)
+	cmd := exec.Command(launcherPath, launcherArg, "-c", command)
 	cmd.Args[0] = "agent-lsp-sandbox"
 	cmd.Dir = dir
 	cmd.Env = append(withoutVar(withoutVar(env, "TMPDIR"), policyEnv), "TMPDIR="+s.tmpDir, policyEnv+"="+enc)
@@ -185,7 +202,8 @@ func (s *Sandbox) command(command, dir string, env []string) (*exec.Cmd, error) 
 		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN}
 	}
 	cmd.SysProcAttr = attr
-	return cmd, nil
+	cmd.ExtraFiles = []*os.File{ruleset}
+	return cmd, release, nil
 }
 
 func absPath(p string) (string, error) {

@@ -26,6 +26,15 @@ type grant struct {
 // directory's grants: cover runs again for every command.
 func cover(root string, excluded []string) (grants []grant, ancestors []string) {
 	root = filepath.Clean(root)
+	fi, err := os.Lstat(root)
+	if err != nil {
+		return nil, nil
+	}
+	return coverBelow(root, fi.IsDir(), excluded)
+}
+
+// coverBelow is cover for a root known to exist (isDir: a directory).
+func coverBelow(root string, isDir bool, excluded []string) (grants []grant, ancestors []string) {
 	var below []string
 	for _, e := range excluded {
 		if within(e, root) {
@@ -35,14 +44,10 @@ func cover(root string, excluded []string) (grants []grant, ancestors []string) 
 			below = append(below, e)
 		}
 	}
-	fi, err := os.Lstat(root)
-	if err != nil {
-		return nil, nil
-	}
 	if len(below) == 0 {
-		return []grant{{Path: root, Dir: fi.IsDir()}}, nil
+		return []grant{{Path: root, Dir: isDir}}, nil
 	}
-	if !fi.IsDir() {
+	if !isDir {
 		return nil, nil
 	}
 	entries, err := os.ReadDir(root)
@@ -54,7 +59,7 @@ func cover(root string, excluded []string) (grants []grant, ancestors []string) 
 		if ent.Type()&os.ModeSymlink != 0 {
 			continue
 		}
-		g, a := cover(filepath.Join(root, ent.Name()), below)
+		g, a := coverBelow(filepath.Join(root, ent.Name()), ent.IsDir(), below)
 		grants = append(grants, g...)
 		ancestors = append(ancestors, a...)
 	}

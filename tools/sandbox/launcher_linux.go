@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"syscall"
 
-	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 )
@@ -83,62 +82,17 @@ func launch(args []string) error {
 	return nil
 }
 
-// Access rights, by what a grant is for.
-const (
-	rightsRead     = ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSReadDir
-	rightsReadFile = ll.AccessFSExecute | ll.AccessFSReadFile
-	rightsFile     = ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate
-	rightsDevice   = ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate | ll.AccessFSIoctlDev
-	rightsAll      = (1 << 16) - 1 // every right ABI 7 knows, for write grants on directories
-)
-
-// restrict applies the Landlock ruleset to this process (and so to bash).
+// restrict applies the daemon's Landlock ruleset to this thread, which
+// execs bash next: exec keeps the calling thread's credentials (the
+// Landlock domain) and ends the others. (go-landlock's all-threads path
+// signals every thread, which hangs when this process is PID 1 of its
+// own PID namespace.)
 func restrict(p launchPolicy) error {
-	cfg := landlock.Config{HandledAccessFS: landlock.V7.HandledAccessFS, Scoped: landlock.V7.Scoped}
-	switch {
-	case p.DenyBind:
-		cfg.HandledAccessNet = ll.AccessNetConnectTCP | ll.AccessNetBindTCP
-	case p.DenyTCP:
-		cfg.HandledAccessNet = ll.AccessNetConnectTCP
-	}
-	var rules []landlock.Rule
-	for _, g := range p.Read {
-		r := landlock.AccessFSSet(rightsReadFile)
-		if g.Dir {
-			r = rightsRead
-		}
-		rules = append(rules, landlock.PathAccess(r, g.Path).IgnoreIfMissing())
-	}
-	if len(p.Listable) > 0 {
-		rules = append(rules, landlock.PathAccess(ll.AccessFSReadDir, p.Listable...).IgnoreIfMissing())
-	}
-	for _, g := range p.Write {
-		r := landlock.AccessFSSet(rightsFile)
-		if g.Dir {
-			r = rightsAll &^ ll.AccessFSIoctlDev
-		}
-		rules = append(rules, landlock.PathAccess(r, g.Path).IgnoreIfMissing())
-	}
-	if len(p.Devices) > 0 {
-		rules = append(rules, landlock.PathAccess(rightsDevice, p.Devices...).IgnoreIfMissing())
-	}
-	// Only this thread is restricted: it is locked and execs bash next,
-	// and exec keeps the calling thread's credentials (the Landlock
-	// domain) and ends the others. go-landlock's all-threads path signals
-	// every thread, which hangs when this process is PID 1 of its own
-	// PID namespace.
-	fd, flags, err := cfg.BestEffort().NewRulesetFD(rules...)
-	if err != nil {
-		return fmt.Errorf("landlock: %w", err)
-	}
-	if fd < 0 {
-		return fmt.Errorf("landlock: nothing to enforce (no Landlock support)")
-	}
-	defer unix.Close(fd)
+	defer unix.Close(p.RulesetFD)
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
-	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
+	if err := ll.LandlockRestrictSelf(p.RulesetFD, p.RulesetFlags); err != nil {
 		return fmt.Errorf("landlock: restrict: %w", err)
 	}
 	return nil

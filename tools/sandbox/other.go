@@ -16,9 +16,9 @@ func (s *Sandbox) probe() {
 	s.status.Unavailable = "no OS sandbox on this platform"
 }
 
-// Command returns plain `bash -c command`.
-func (s *Sandbox) Command(command, dir string, env []string) (*exec.Cmd, error) {
+// Command returns plain `bash -c command`; release does nothing.
+func (s *Sandbox) Command(command, dir string, env []string) (*exec.Cmd, func(), error) {
 	cmd := exec.Command("bash", "-c", command)
 	cmd.Dir, cmd.Env = dir, env
-	return cmd, nil
+	return cmd, func() {}, nil
 }

@@ -14,16 +14,22 @@ const policyEnv = "AGENT_LSP_SANDBOX_POLICY"
 // launchPolicy is what the launcher applies: computed by the daemon for
 // each command (the directory walks see the files as they are now).
 type launchPolicy struct {
-	Read      []grant  `json:"read"`      // read + execute
-	Listable  []string `json:"listable"`  // directories listable only (ancestors of hidden paths)
-	Write     []grant  `json:"write"`     // full access
-	Devices   []string `json:"devices"`   // character devices: read, write, ioctl
-	ReadOnly  []string `json:"readOnly"`  // bind-mounted read-only (mount namespace only)
-	Loopback  bool     `json:"loopback"`  // bring lo up in the new network namespace
-	DenyTCP   bool     `json:"denyTCP"`   // Landlock: no TCP connect (no network namespace)
-	DenyBind  bool     `json:"denyBind"`  // Landlock: no TCP bind either
-	Namespace bool     `json:"namespace"` // running in new user+mount namespaces
-	Shell     string   `json:"shell"`     // absolute path of bash
+	// The Landlock grants: the daemon builds the ruleset from them and
+	// hands the launcher its descriptor (RulesetFD), so the short-lived
+	// launcher does no file walking nor rule building.
+	Read     []grant  `json:"-"` // read + execute
+	Listable []string `json:"-"` // directories listable only (ancestors of hidden paths)
+	Write    []grant  `json:"-"` // full access
+	Devices  []string `json:"-"` // character devices: read, write, ioctl
+	DenyTCP  bool     `json:"-"` // Landlock: no TCP connect (no network namespace)
+	DenyBind bool     `json:"-"` // Landlock: no TCP bind either
+
+	RulesetFD    int      `json:"rulesetFD"`    // the ruleset's descriptor in the launcher
+	RulesetFlags uint32   `json:"rulesetFlags"` // for landlock_restrict_self
+	ReadOnly     []string `json:"readOnly"`     // bind-mounted read-only (mount namespace only)
+	Loopback     bool     `json:"loopback"`     // bring lo up in the new network namespace
+	Namespace    bool     `json:"namespace"`    // running in new user+mount namespaces
+	Shell        string   `json:"shell"`        // absolute path of bash
 }
 
 // devices a command may use whatever the mode.

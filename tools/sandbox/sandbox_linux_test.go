@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -68,7 +69,7 @@ func newSandbox(t *testing.T, f fixture, st Settings) *Sandbox {
 func run(t *testing.T, s *Sandbox, f fixture, command string) (string, int, string) {
 	t.Helper()
 	env := append(os.Environ(), "HOME="+f.home)
-	cmd, err := s.Command(command, f.ws, env)
+	cmd, release, err := s.Command(command, f.ws, env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,14 +77,22 @@ func run(t *testing.T, s *Sandbox, f fixture, command string) (string, int, stri
 	cmd.Stdout, cmd.Stderr = &out, &out
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
+	// Start and Wait on one locked thread, as the runner does (Pdeathsig).
+	started, done := make(chan error, 1), make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = cmd.Wait()
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		err := cmd.Start()
+		release()
+		started <- err
+		if err == nil {
+			_ = cmd.Wait()
+		}
 	}()
+	if err := <-started; err != nil {
+		t.Fatal(err)
+	}
 	select {
 	case <-done:
 	case <-ctx.Done():
