@@ -59,6 +59,7 @@ type server struct {
 	store           *agent.Store // nil: sessions live in memory only
 	mcp             mcpState     // the MCP servers (own lock)
 	control         control      // modes, model presets, switched models (own lock)
+	sandbox         sandboxState // the command sandbox (sandbox.go)
 }
 
 func newServer(ctx context.Context, conn jsonrpc2.Conn, opts Options) *server {
