@@ -111,19 +111,28 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 		_ = closeAll()
 		return nil, err
 	}
+	box, err := openSandbox(f, ws, store, progress, log)
+	if err != nil {
+		_ = closeAll()
+		return nil, err
+	}
+	closeModelAndMCP := closeAll
+	closeAll = func() error { return errors.Join(closeModelAndMCP(), box.Close()) }
 	approverTTY := permission.NewTerminalApprover(stdin, progress, color)
 	var approver permission.Approver = approverTTY
 	if f.yes {
 		approver = permission.AutoApprover{}
 	}
+	gate := permission.NewPolicy(approver)
+	gate.SetAutoAllowSandboxedCommands(f.sandboxAutoAllow && box.Status().Active)
 	acfg := agent.Config{
 		Provider:  model,
 		Model:     cfg.Model,
 		MaxTokens: cfg.MaxTokens,
 		Thinking:  cfg.ThinkingOption(),
 		Tools:     reg,
-		Env:       &tools.Env{Workspace: ws, Docs: &tools.DiskDocuments{Workspace: ws}},
-		Gate:      permission.NewPolicy(approver),
+		Env:       &tools.Env{Workspace: ws, Docs: &tools.DiskDocuments{Workspace: ws}, Runner: tools.NewProcessRunner(box)},
+		Gate:      gate,
 		Mode:      f.mode,
 		Budget:    f.budget,
 		Keep:      f.keep,
