@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"runtime"
@@ -15,6 +14,9 @@ import (
 // sandbox launcher instead of itself.
 const launcherArg = "__sandbox-exec"
 
+// envGoLauncher makes the C launcher step aside for this Go one (tests).
+const envGoLauncher = "AGENT_LSP_SANDBOX_GO_LAUNCHER"
+
 // launcherFailed is the launcher's exit code when it could not set up the
 // sandbox (bash never ran): the message is on stderr.
 const launcherFailed = 125
@@ -24,6 +26,12 @@ const launcherFailed = 125
 // otherwise it returns at once. Call it first thing in main, before
 // anything else starts, and in TestMain of packages whose tests run
 // sandboxed commands.
+//
+// Built with cgo (the default on Linux), the launcher is launcher.c: a
+// constructor that runs before the Go runtime starts, which takes a
+// millisecond where starting the daemon's runtime and package
+// initialisers takes several, on every command. Main is the launcher of
+// builds without cgo (and of tests that set envGoLauncher).
 func Main() {
 	if len(os.Args) < 2 || os.Args[1] != launcherArg {
 		return
@@ -44,9 +52,9 @@ func launch(args []string) error {
 	if err := os.Unsetenv(policyEnv); err != nil {
 		return fmt.Errorf("removing the policy variable: %w", err)
 	}
-	var p launchPolicy
-	if err := json.Unmarshal([]byte(raw), &p); err != nil {
-		return fmt.Errorf("policy: %w", err)
+	p, err := decodePolicy(raw)
+	if err != nil {
+		return err
 	}
 	if p.Namespace {
 		if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {

@@ -1,10 +1,11 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 )
 
 // policyEnv carries the launch policy from the daemon to the launcher,
@@ -24,12 +25,75 @@ type launchPolicy struct {
 	DenyTCP  bool     `json:"-"` // Landlock: no TCP connect (no network namespace)
 	DenyBind bool     `json:"-"` // Landlock: no TCP bind either
 
-	RulesetFD    int      `json:"rulesetFD"`    // the ruleset's descriptor in the launcher
-	RulesetFlags uint32   `json:"rulesetFlags"` // for landlock_restrict_self
-	ReadOnly     []string `json:"readOnly"`     // bind-mounted read-only (mount namespace only)
-	Loopback     bool     `json:"loopback"`     // bring lo up in the new network namespace
-	Namespace    bool     `json:"namespace"`    // running in new user+mount namespaces
-	Shell        string   `json:"shell"`        // absolute path of bash
+	RulesetFD    int      // the ruleset's descriptor in the launcher
+	RulesetFlags uint32   // for landlock_restrict_self
+	ReadOnly     []string // bind-mounted read-only (mount namespace only)
+	Loopback     bool     // bring lo up in the new network namespace
+	Namespace    bool     // running in new user+mount namespaces
+	Shell        string   // absolute path of bash
+}
+
+// policyMagic heads the encoded policy: the launcher refuses anything
+// else (a daemon and a launcher of different versions).
+const policyMagic = "agent-lsp-sandbox-v1"
+
+// encode writes the launch part of the policy as lines of key=value, a
+// format the launcher reads without a JSON decoder (the C launcher runs
+// before the Go runtime exists). A path with a newline cannot be encoded.
+func (p launchPolicy) encode() (string, error) {
+	lines := []string{policyMagic, "shell=" + p.Shell, "fd=" + strconv.Itoa(p.RulesetFD),
+		"flags=" + strconv.FormatUint(uint64(p.RulesetFlags), 10), "ns=" + flag01(p.Namespace), "lo=" + flag01(p.Loopback)}
+	for _, r := range p.ReadOnly {
+		lines = append(lines, "ro="+r)
+	}
+	for _, l := range lines {
+		if strings.ContainsAny(l, "\n\x00") {
+			return "", fmt.Errorf("sandbox policy: a path with a newline cannot be passed to the launcher: %q", l)
+		}
+	}
+	return strings.Join(lines, "\n"), nil
+}
+
+// decodePolicy reads what encode wrote.
+func decodePolicy(raw string) (launchPolicy, error) {
+	lines := strings.Split(raw, "\n")
+	if lines[0] != policyMagic {
+		return launchPolicy{}, fmt.Errorf("policy: not a %s policy", policyMagic)
+	}
+	var p launchPolicy
+	for _, l := range lines[1:] {
+		k, v, _ := strings.Cut(l, "=")
+		var err error
+		switch k {
+		case "shell":
+			p.Shell = v
+		case "fd":
+			p.RulesetFD, err = strconv.Atoi(v)
+		case "flags":
+			var f uint64
+			f, err = strconv.ParseUint(v, 10, 32)
+			p.RulesetFlags = uint32(f)
+		case "ns":
+			p.Namespace = v == "1"
+		case "lo":
+			p.Loopback = v == "1"
+		case "ro":
+			p.ReadOnly = append(p.ReadOnly, v)
+		default:
+			err = fmt.Errorf("unknown key %q", k)
+		}
+		if err != nil {
+			return launchPolicy{}, fmt.Errorf("policy: %s: %w", l, err)
+		}
+	}
+	return p, nil
+}
+
+func flag01(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
 }
 
 // devices a command may use whatever the mode.
@@ -86,14 +150,6 @@ func (s *Sandbox) buildPolicy() (launchPolicy, error) {
 		p.DenyTCP, p.DenyBind = !s.namespaces, !s.namespaces
 	}
 	return p, nil
-}
-
-func (p launchPolicy) encode() (string, error) {
-	b, err := json.Marshal(p)
-	if err != nil {
-		return "", fmt.Errorf("sandbox policy: %w", err)
-	}
-	return string(b), nil
 }
 
 func exists(path string) bool {

@@ -175,7 +175,16 @@ func testBinary() string {
 // TestSandboxConfines runs each refused and each allowed command through
 // the real launcher, Landlock and namespaces, as whoever runs the test
 // (root in CI; TestSandboxConfinesAsNobody runs it again as nobody).
-func TestSandboxConfines(t *testing.T) {
+func TestSandboxConfines(t *testing.T) { testConfines(t) }
+
+// TestSandboxGoLauncher runs the same through the Go launcher (Main), the
+// one of builds without cgo: the C launcher steps aside for it.
+func TestSandboxGoLauncher(t *testing.T) {
+	t.Setenv(envGoLauncher, "1")
+	testConfines(t)
+}
+
+func testConfines(t *testing.T) {
 	f := newFixture(t)
 	s := newSandbox(t, f, Settings{})
 	st := s.Status()
