@@ -23,10 +23,13 @@ var networkPhrases = []string{
 var pathToken = regexp.MustCompile(`(?:^|[\s'"` + "`" + `:(=])(/[^\s'"` + "`" + `:,;)]+)`)
 
 // relativeBefore finds "path: Permission denied" (bash, cat, ...).
-var relativeBefore = regexp.MustCompile(`(?:^|\s)([^\s'":]+): (?:Permission denied|Operation not permitted|Read-only file system)`)
+var relativeBefore = regexp.MustCompile(`(?:^|\s)([^\s'":]+): (?:Permission denied|Operation not permitted|Read-only file system|Device or resource busy)`)
 
 // quoted finds 'path' (coreutils: cannot touch 'x': ...; Python: ...: 'x').
 var quoted = regexp.MustCompile(`['‘]([^'’\n]+)['’]`)
+
+// gitReadOnly starts the explanation of a write to .git/hooks or .git/config.
+const gitReadOnly = ".git/hooks and .git/config are read-only in the sandbox: "
 
 // otherProcess finds a /proc entry of a process by number.
 var otherProcess = regexp.MustCompile(`/proc/[0-9]+/[^\s'":]*`)
@@ -62,19 +65,22 @@ func (s *Sandbox) Explain(output string) string {
 			add("blocked by the sandbox: access to another process: " + m + " (processes outside the sandbox are not visible to it)")
 			continue
 		}
-		if !containsAny(line, denialPhrases) {
+		// EBUSY is what replacing a read-only bind mount (.git/config by
+		// git's rename of config.lock) gives; elsewhere it is not ours.
+		busy := strings.Contains(line, "Device or resource busy")
+		if !busy && !containsAny(line, denialPhrases) {
 			continue
 		}
 		paths := s.pathsIn(line)
 		found := false
 		for _, p := range paths {
-			if why := s.classify(p); why != "" {
+			if why := s.classify(p); why != "" && (!busy || strings.HasPrefix(why, gitReadOnly)) {
 				add("blocked by the sandbox: " + why)
 				found = true
 				break
 			}
 		}
-		if !found && len(paths) == 0 {
+		if !found && len(paths) == 0 && !busy {
 			unexplained = true
 		}
 	}
@@ -134,7 +140,7 @@ func (s *Sandbox) classify(path string) string {
 	for _, root := range s.roots {
 		for _, name := range []string{"hooks", "config"} {
 			if within(filepath.Join(root, ".git", name), path) {
-				return ".git/hooks and .git/config are read-only in the sandbox: " + path
+				return gitReadOnly + path
 			}
 		}
 	}

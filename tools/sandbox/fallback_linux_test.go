@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -120,4 +121,45 @@ func TestSandboxCloseRemovesTempDir(t *testing.T) {
 	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
 		t.Fatalf("temp dir %s still there: %v", tmp, err)
 	}
+}
+
+// Everyday git works in the sandbox: status, add and commit write the
+// index and objects; only hooks and config are read-only.
+func TestSandboxGitCommit(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	f := newFixture(t)
+	repo := filepath.Join(f.ws, "repo")
+	if out, err := exec.Command(git, "init", "-q", repo).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v: %s", err, out)
+	}
+	s, err := New(Settings{Home: f.home}, []string{repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	f.ws = repo
+	out, code, explain := run(t, s, f, "echo hi > a.txt && git add a.txt && git -c user.name=n -c user.email=n@example.com commit -qm first && git log --oneline | wc -l")
+	if code != 0 || strings.TrimSpace(out) != "1" {
+		t.Fatalf("git in the sandbox: exit %d, output %q, explanation %q", code, out, explain)
+	}
+	if _, code, explain := run(t, s, f, "git config core.fsmonitor evil"); code == 0 || !strings.Contains(explain, ".git/config") {
+		t.Errorf("git config wrote .git/config: exit %d, explanation %q", code, explain)
+	}
+}
+
+// The status is honest about the daemon's /proc entry without a PID
+// namespace: either a command cannot read it, or the limit is listed.
+func TestSandboxStatusTellsTheEnvironLimit(t *testing.T) {
+	f := newFixture(t)
+	s := newSandbox(t, f, Settings{NoNamespaces: true})
+	out, code, _ := run(t, s, f, "cat /proc/$PPID/environ | head -c 64")
+	readable := code == 0 && strings.Contains(out, "=")
+	listed := strings.Contains(strings.Join(s.Status().Limits, "\n"), "environ")
+	if readable != listed {
+		t.Errorf("environ readable %v, limit listed %v: the status must say what holds", readable, listed)
+	}
+	t.Logf("Landlock alone on this kernel: the daemon's environ readable = %v", readable)
 }
