@@ -92,6 +92,7 @@ type initOptions struct {
 	MCPServers  json.RawMessage `json:"mcpServers"`
 	Budget      *int            `json:"budget"`
 	Keep        *int            `json:"keep"`
+	Sandbox     *sandboxOptions `json:"sandbox"`
 }
 
 // settings is the configuration after initialize.
@@ -124,6 +125,10 @@ func (s *server) initialize(_ context.Context, r *request) (any, error) {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "workspace: %v", err)
 	}
 	caps := p.caps()
+	sb, err := s.startSandbox(o.Sandbox, ws)
+	if err != nil {
+		return nil, err
+	}
 
 	reg := tools.NewRegistry()
 	if err := tools.RegisterBuiltins(reg); err != nil {
@@ -139,7 +144,12 @@ func (s *server) initialize(_ context.Context, r *request) (any, error) {
 	s.registry = reg
 	s.model, s.modelErr = model, modelErr
 	s.docs = newEditorDocuments(s, ws)
+	old := s.sandbox.box
+	s.sandbox = sb
 	s.mu.Unlock()
+	if old != nil {
+		_ = old.Close()
+	}
 	// The servers start in the background: initialize does not wait.
 	s.startMCP(ws.Roots(), reg, p.InitializationOptions)
 
@@ -266,6 +276,7 @@ func (s *server) initialized(_ context.Context, _ *request) (any, error) {
 	s.reportMCPConfig()
 	s.reportStoreUnusable()
 	s.askMCPTrust() // in the background: workspace .mcp.json entries
+	s.reportSandbox()
 	return nil, nil
 }
 

@@ -107,11 +107,38 @@ func waitPid(t *testing.T, root string) int {
 				t.Fatal(err)
 			}
 			time.Sleep(20 * time.Millisecond) // let bash exec into sleep
+			if pid == 1 {
+				// The command runs in the sandbox's own PID namespace, where
+				// it is process 1: find it from here by what it runs, where.
+				return hostPidOf(t, root, "sleep\x0030\x00")
+			}
 			return pid
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
 	t.Fatal("the command never started")
+	return 0
+}
+
+// hostPidOf finds the process running cmdline (NUL-separated) in dir.
+func hostPidOf(t *testing.T, dir, cmdline string) int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		cwd, _ := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
+		if string(b) == cmdline && cwd == dir {
+			return pid
+		}
+	}
+	t.Fatalf("no process runs %q in %s", cmdline, dir)
 	return 0
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/provider/anthropic"
 	"github.com/agent-lsp/agent-lsp/provider/openai"
+	"github.com/agent-lsp/agent-lsp/tools/sandbox"
 )
 
 // The daemon of the restart tests is this test binary run again with these
@@ -24,6 +25,7 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	sandbox.Main() // the test binary is also the sandbox launcher
 	if d := os.Getenv(envDaemonDialect); d != "" {
 		os.Exit(runDaemon(d))
 	}

@@ -86,6 +86,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) (exit
 	cancel()
 	s.tasks.Wait()
 	s.closeMCP() // every MCP child is killed before the daemon ends
+	s.closeSandbox()
 	_ = st.Close()
 	select {
 	case <-conn.Done():

@@ -60,6 +60,7 @@ type server struct {
 	storeErr        error        // why store is nil, shown at initialized
 	mcp             mcpState     // the MCP servers (own lock)
 	control         control      // modes, model presets, switched models (own lock)
+	sandbox         sandboxState // the command sandbox (sandbox.go)
 }
 
 func newServer(ctx context.Context, conn jsonrpc2.Conn, opts Options) *server {

@@ -114,7 +114,7 @@ var errNotInitialized = errors.New("server not initialized")
 func (st *sessionStore) agentConfig() (agent.Config, string, error) {
 	s := st.s
 	s.mu.Lock()
-	ws, docs, reg, model, cfg := s.ws, s.docs, s.registry, s.model, s.settings
+	ws, docs, reg, model, cfg, sb := s.ws, s.docs, s.registry, s.model, s.settings, s.sandbox
 	s.mu.Unlock()
 	if ws == nil {
 		return agent.Config{}, "", errNotInitialized
@@ -122,6 +122,12 @@ func (st *sessionStore) agentConfig() (agent.Config, string, error) {
 	var approver permission.Approver = popupApprover{s: s}
 	if cfg.autoApprove {
 		approver = permission.AutoApprover{}
+	}
+	gate := permission.NewPolicy(approver)
+	gate.SetAutoAllowSandboxedCommands(sb.autoAllow)
+	env := &tools.Env{Workspace: ws, Docs: docs, Notes: docs.Notes}
+	if sb.runner != nil {
+		env.Runner = sb.runner
 	}
 	acfg := agent.Config{
 		Provider:  model,
@@ -131,8 +137,8 @@ func (st *sessionStore) agentConfig() (agent.Config, string, error) {
 		Budget:    cfg.budget,
 		Keep:      cfg.keep,
 		Tools:     reg,
-		Env:       &tools.Env{Workspace: ws, Docs: docs, Notes: docs.Notes},
-		Gate:      permission.NewPolicy(approver),
+		Env:       env,
+		Gate:      gate,
 		Store:     s.store,
 		Logger:    s.log,
 		Mode:      s.control.initialMode(),

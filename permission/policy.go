@@ -29,6 +29,8 @@ const ReasonDenied = "denied by the user"
 //   - read-only actions below HIGH run without asking;
 //   - with SetAutoAllowWorkspaceEdits(true), edits inside the workspace
 //     below HIGH run without asking;
+//   - with SetAutoAllowSandboxedCommands(true), commands that run inside
+//     the OS sandbox (Action.Sandboxed) below HIGH run without asking;
 //   - an action whose tool and scope were allowed for this session runs
 //     without asking, unless it is HIGH;
 //   - HIGH is asked every time and "allow for this session" is not offered
@@ -43,6 +45,9 @@ type Policy struct {
 	granted  map[string]bool // tool + "\x00" + scope
 	// autoEdits lets workspace edits below HIGH through without asking.
 	autoEdits bool
+	// autoSandboxed lets sandboxed commands below HIGH through without
+	// asking.
+	autoSandboxed bool
 
 	asking chan struct{} // holds a token while a question is open
 }
@@ -76,6 +81,22 @@ func (p *Policy) SetAutoAllowWorkspaceEdits(on bool) {
 	p.mu.Unlock()
 }
 
+// SetAutoAllowSandboxedCommands turns on (or off) running commands that
+// the OS sandbox contains (Action.Sandboxed) below HIGH without asking:
+// the sandbox holds the workspace boundary. HIGH is still asked every
+// time and CRITICAL refused. Only turn it on when the sandbox is active.
+func (p *Policy) SetAutoAllowSandboxedCommands(on bool) {
+	p.mu.Lock()
+	p.autoSandboxed = on
+	p.mu.Unlock()
+}
+
+func (p *Policy) autoAllowsSandboxed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.autoSandboxed
+}
+
 func (p *Policy) autoAllowsEdits() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -104,6 +125,9 @@ func (p *Policy) Check(ctx context.Context, a Action) (Verdict, error) {
 		return Verdict{Allowed: true}, nil
 	}
 	if a.WorkspaceEdit && a.Risk < High && p.autoAllowsEdits() {
+		return Verdict{Allowed: true}, nil
+	}
+	if a.Sandboxed && a.Risk < High && p.autoAllowsSandboxed() {
 		return Verdict{Allowed: true}, nil
 	}
 	if a.Risk < High && p.isGranted(a) {

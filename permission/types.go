@@ -49,6 +49,10 @@ type Action struct {
 	// (write_file, edit_file): what Policy.SetAutoAllowWorkspaceEdits lets
 	// through without asking.
 	WorkspaceEdit bool
+	// Sandboxed marks a command that runs inside the OS sandbox (writes
+	// confined to the workspace, secrets hidden, network local): what
+	// Policy.SetAutoAllowSandboxedCommands lets through without asking.
+	Sandboxed bool
 	// CallID is the id of the tool call the action belongs to (set by the
 	// tool registry), so an approver can point at the call the user sees.
 	CallID string

@@ -16,13 +16,6 @@ import (
 // environment block holds the canary (t.Setenv changes only Go's copy).
 const vaultHelperEnv = "TOOLS_TEST_VAULT_HELPER"
 
-func TestMain(m *testing.M) {
-	if os.Getenv(vaultHelperEnv) != "" {
-		os.Exit(vaultHelper())
-	}
-	os.Exit(m.Run())
-}
-
 func vaultHelper() int {
 	if err := HideEnv("ZQX_MODEL_CREDS"); err != nil {
 		fmt.Println("hide error:", err)

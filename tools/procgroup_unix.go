@@ -15,8 +15,12 @@ import (
 // so one kill reaches them all. A new session also has no controlling
 // terminal: a command that wants to prompt on /dev/tty fails at once
 // instead of stopping the whole group until the timeout.
+//
+// Where the platform has it, the child also gets SIGKILL when the daemon
+// dies (diesWithParent).
 func startsOwnGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	diesWithParent(cmd.SysProcAttr)
 }
 
 // killGroup sends SIGKILL to every process in p's group. A group that is

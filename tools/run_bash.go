@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"strings"
 	"time"
 
@@ -28,7 +26,16 @@ const (
 type runBashArgs struct {
 	Command   string `json:"command"`
 	TimeoutMs int64  `json:"timeout_ms,omitempty"`
+	// Sandbox false asks to run outside the OS sandbox: its own HIGH-risk
+	// request, asked every time.
+	Sandbox *bool `json:"sandbox,omitempty"`
 }
+
+// unsandboxed reports whether the call asks to leave the sandbox.
+func (a runBashArgs) unsandboxed() bool { return a.Sandbox != nil && !*a.Sandbox }
+
+// reasonUnsandboxed is the risk reason of a request to leave the sandbox.
+const reasonUnsandboxed = "runs outside the OS sandbox: unconfined writes, secrets and network (asked every time)"
 
 type runBashTool struct{}
 
@@ -41,15 +48,17 @@ func (runBashTool) Name() string { return "run_bash" }
 
 func (runBashTool) Description() string {
 	return "Run a command with `bash -c` in the workspace root (stdin /dev/null, no terminal). " +
-		"Returns stdout+stderr (over 30 KiB: head and tail kept) and the exit code; non-zero exit is an error. " +
-		"Timeout 2 min, timeout_ms up to 600000; on timeout the process group is killed, and background jobs die when the command ends. " +
-		"API keys/tokens are removed from its environment. Use for builds, tests, git; read and search with read_file/grep/glob."
+		"Returns stdout+stderr (head and tail of 30 KiB) and the exit code; non-zero is an error. " +
+		"Timeout 2 min, timeout_ms up to 600000; the process group is killed at the end. No API keys in its env. " +
+		"An OS sandbox may confine writes to the workspace+TMPDIR, hide ~/.ssh etc., allow only loopback: " +
+		"refusals say \"blocked by the sandbox\"; sandbox:false asks the user."
 }
 
 func (runBashTool) Schema() json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{` +
 		`"command":{"type":"string","description":"Bash command line"},` +
-		`"timeout_ms":{"type":"integer","description":"Timeout in ms (default 120000, max 600000)"}},` +
+		`"timeout_ms":{"type":"integer","description":"Timeout in ms (default 120000, max 600000)"},` +
+		`"sandbox":{"type":"boolean","description":"false: run outside the OS sandbox (HIGH risk, the user is asked every time); default true"}},` +
 		`"required":["command"],"additionalProperties":false}`)
 }
 
@@ -59,17 +68,32 @@ func (runBashTool) Describe(raw json.RawMessage, env *Env) (permission.Action, e
 		return permission.Action{}, err
 	}
 	home, _ := os.UserHomeDir()
-	a := permission.AssessShell(args.Command, env.Workspace.Roots(), home)
+	contained := runnerOf(env).Containment()
+	leaves := args.unsandboxed() && contained.FS
+	inside := contained.FS && !args.unsandboxed()
+	a := permission.AssessShellIn(args.Command, permission.ShellContext{
+		Roots: env.Workspace.Roots(), Home: home,
+		SandboxFS: inside, SandboxNet: inside && contained.Net,
+	})
+	action := permission.Action{
+		Tool:      "run_bash",
+		Summary:   "run: " + oneLineSummary(args.Command, bashSummaryLength),
+		Scope:     "run_bash:" + a.Scope,
+		Risk:      a.Risk,
+		Command:   args.Command,
+		Reasons:   a.Reasons,
+		Sandboxed: inside,
+	}
+	if leaves {
+		action.Summary = "run outside the sandbox: " + oneLineSummary(args.Command, bashSummaryLength)
+		action.Scope = "run_bash:unsandboxed:" + a.Scope
+		action.Risk = max(action.Risk, permission.High)
+		action.Reasons = append([]string{reasonUnsandboxed}, action.Reasons...)
+	}
 	// Never ReadOnly: even a harmless-looking command is only judged by a
-	// parser, so a person (or a session rule) always decides.
-	return permission.Action{
-		Tool:    "run_bash",
-		Summary: "run: " + oneLineSummary(args.Command, bashSummaryLength),
-		Scope:   "run_bash:" + a.Scope,
-		Risk:    a.Risk,
-		Command: args.Command,
-		Reasons: a.Reasons,
-	}, nil
+	// parser, so a person (or a session rule, or the sandbox when the
+	// session trusts it) always decides.
+	return action, nil
 }
 
 func (runBashTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Result, error) {
@@ -77,32 +101,37 @@ func (runBashTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Resu
 	if err != nil {
 		return Result{}, err
 	}
-	run, err := runInGroup(ctx, args.Command, env.Workspace.Roots()[0], timeout)
+	run, err := runnerOf(env).RunCommand(ctx, CommandRequest{
+		Command: args.Command, Dir: env.Workspace.Roots()[0], Timeout: timeout, Unsandboxed: args.unsandboxed(),
+	})
 	if err != nil {
 		return Result{}, err
 	}
 
 	var b strings.Builder
-	if run.output == "" {
+	if run.Output == "" {
 		b.WriteString("(no output)")
 	} else {
-		b.WriteString(strings.TrimSuffix(run.output, "\n"))
+		b.WriteString(strings.TrimSuffix(run.Output, "\n"))
 	}
 	b.WriteByte('\n')
 	res := Result{}
 	switch {
-	case run.cancelled:
+	case run.Cancelled:
 		b.WriteString("cancelled; process group killed")
 		res.IsError = true
-	case run.timedOut:
+	case run.TimedOut:
 		fmt.Fprintf(&b, "timed out after %s; process group killed", timeout)
 		res.IsError = true
-	case run.exitCode < 0:
-		fmt.Fprintf(&b, "terminated: %s", run.state)
+	case run.ExitCode < 0:
+		fmt.Fprintf(&b, "terminated: %s", run.State)
 		res.IsError = true
 	default:
-		fmt.Fprintf(&b, "exit code %d", run.exitCode)
-		res.IsError = run.exitCode != 0
+		fmt.Fprintf(&b, "exit code %d", run.ExitCode)
+		res.IsError = run.ExitCode != 0
+	}
+	if run.Blocked != "" {
+		b.WriteString("\n" + run.Blocked)
 	}
 	if args.TimeoutMs > bashMaxTimeout.Milliseconds() {
 		fmt.Fprintf(&b, "\n(timeout_ms %d was capped at %d)", args.TimeoutMs, bashMaxTimeout.Milliseconds())
@@ -113,7 +142,7 @@ func (runBashTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Resu
 		}
 	}
 	res.Output = b.String()
-	if run.cancelled {
+	if run.Cancelled {
 		return res, fmt.Errorf("run_bash cancelled; process group killed: %w", ctx.Err())
 	}
 	return res, nil
@@ -135,80 +164,6 @@ func runBashParse(raw json.RawMessage) (runBashArgs, time.Duration, error) {
 		timeout = min(time.Duration(args.TimeoutMs)*time.Millisecond, bashMaxTimeout)
 	}
 	return args, timeout, nil
-}
-
-// bashRun is how one command ended.
-type bashRun struct {
-	output    string
-	exitCode  int // -1 when killed by a signal
-	state     string
-	timedOut  bool
-	cancelled bool
-}
-
-// runInGroup runs command under bash in dir, in a process group of its
-// own, and returns when the command has ended, by itself, by timeout or by
-// ctx, with the whole group killed and the output read.
-//
-// Output goes through one os.Pipe shared by stdout and stderr (so they
-// interleave as printed) instead of exec's copying goroutines: Wait then
-// returns as soon as bash exits, the group can be killed before the
-// output is drained, and the drain has a deadline, so no goroutine is left
-// behind even when a descendant that escaped the group keeps the pipe open.
-func runInGroup(ctx context.Context, command, dir string, timeout time.Duration) (bashRun, error) {
-	runCtx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-
-	cmd := exec.Command("bash", "-c", command)
-	cmd.Dir = dir
-	cmd.Env = scrubEnv(os.Environ())
-	cmd.Stdin = nil // /dev/null
-	startsOwnGroup(cmd)
-	r, w, err := os.Pipe()
-	if err != nil {
-		return bashRun{}, fmt.Errorf("run_bash: %w", err)
-	}
-	cmd.Stdout, cmd.Stderr = w, w
-	if err := cmd.Start(); err != nil {
-		r.Close()
-		w.Close()
-		return bashRun{}, fmt.Errorf("run_bash: start bash: %w", err)
-	}
-	w.Close() // the children hold their copies; EOF comes when they are gone
-
-	out := newHeadTailBuffer(bashMaxOutput)
-	drained := make(chan struct{})
-	go func() {
-		defer close(drained)
-		_, _ = io.Copy(out, r) // ends at EOF or at the read deadline set below
-	}()
-	exited := make(chan struct{})
-	go func() {
-		defer close(exited)
-		_ = cmd.Wait() // the outcome is read from cmd.ProcessState
-	}()
-
-	var run bashRun
-	select {
-	case <-exited:
-	case <-runCtx.Done():
-		_ = killGroup(cmd.Process)
-		<-exited
-		run.cancelled = ctx.Err() != nil
-		run.timedOut = !run.cancelled
-	}
-	// Background jobs left behind are killed too: they would hold the pipe
-	// (and the machine) after the call is over. bash is reaped by now, but
-	// its pid, the group id, cannot be reused while the group has members.
-	_ = killGroup(cmd.Process)
-	_ = r.SetReadDeadline(time.Now().Add(bashDrainGrace))
-	<-drained
-	r.Close()
-
-	run.output = out.String()
-	run.exitCode = cmd.ProcessState.ExitCode()
-	run.state = cmd.ProcessState.String()
-	return run, nil
 }
 
 // oneLineSummary shortens a command for a one-line label.

@@ -43,6 +43,9 @@ type Env struct {
 	// its own writes): write_file merges with changes made since. nil:
 	// nothing is remembered, a write replaces the file's current text.
 	Reads *ReadLog
+	// Runner runs run_bash's commands; nil: a ProcessRunner without a
+	// sandbox (approvals only).
+	Runner CommandRunner
 }
 
 // Doc is one file's current text.

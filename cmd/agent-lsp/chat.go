@@ -119,18 +119,27 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 	if err != nil { // not being able to save is no reason not to answer
 		fmt.Fprintf(stderr, "agent-lsp chat: warning: %v; this session is not saved\n", err)
 	}
+	box, err := openSandbox(f, ws, store, progress, log)
+	if err != nil {
+		_ = closeAll()
+		return nil, err
+	}
+	closeModelAndMCP := closeAll
+	closeAll = func() error { return errors.Join(closeModelAndMCP(), box.Close()) }
 	var approver permission.Approver = approverTTY
 	if f.yes {
 		approver = permission.AutoApprover{}
 	}
+	gate := permission.NewPolicy(approver)
+	gate.SetAutoAllowSandboxedCommands(f.sandboxAutoAllow && box.Status().Active)
 	acfg := agent.Config{
 		Provider:  model,
 		Model:     cfg.Model,
 		MaxTokens: cfg.MaxTokens,
 		Thinking:  cfg.ThinkingOption(),
 		Tools:     reg,
-		Env:       &tools.Env{Workspace: ws, Docs: &tools.DiskDocuments{Workspace: ws}},
-		Gate:      permission.NewPolicy(approver),
+		Env:       &tools.Env{Workspace: ws, Docs: &tools.DiskDocuments{Workspace: ws}, Runner: tools.NewProcessRunner(box)},
+		Gate:      gate,
 		Mode:      f.mode,
 		Budget:    f.budget,
 		Keep:      f.keep,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/provider"
+	"github.com/agent-lsp/agent-lsp/tools/sandbox"
 )
 
 // modelFlags are the model connection settings every front end shares.
@@ -84,9 +85,14 @@ type chatFlags struct {
 	stateDir     string
 	noSave       bool
 	mcp          mcpFlags
+	mode         agent.Mode
 	// trustWorkspace trusts the workspace's .mcp.json for this run.
 	trustWorkspace bool
-	mode           agent.Mode
+	// The command sandbox.
+	sandboxMode      sandbox.Mode
+	sandboxNetwork   sandbox.Network
+	sandboxWritable  []string
+	sandboxAutoAllow bool
 }
 
 func parseChatFlags(args []string, stderr io.Writer) (*chatFlags, *flag.FlagSet, error) {
@@ -112,6 +118,22 @@ func parseChatFlags(args []string, stderr io.Writer) (*chatFlags, *flag.FlagSet,
 		return err
 	})
 	fs.BoolVar(&c.noSave, "no-save", false, "keep the session in memory only")
+	c.sandboxMode, c.sandboxNetwork = sandbox.ModeWorkspaceWrite, sandbox.NetworkLocal
+	fs.Func("sandbox", "OS sandbox for commands: workspace-write (default), read-only or off", func(v string) error {
+		m, err := sandbox.ParseMode(v)
+		c.sandboxMode = m
+		return err
+	})
+	fs.Func("sandbox-network", "sandboxed commands' network: local (loopback only, default), allow or deny", func(v string) error {
+		n, err := sandbox.ParseNetwork(v)
+		c.sandboxNetwork = n
+		return err
+	})
+	fs.Func("sandbox-writable", "an extra directory sandboxed commands may write (repeatable; ~/ is the home directory)", func(v string) error {
+		c.sandboxWritable = append(c.sandboxWritable, v)
+		return nil
+	})
+	fs.BoolVar(&c.sandboxAutoAllow, "sandbox-auto-allow", false, "run sandboxed commands below HIGH risk without asking (HIGH still asks)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: agent-lsp chat [flags]\n\n")
 		fs.PrintDefaults()

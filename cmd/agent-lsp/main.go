@@ -16,6 +16,8 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+
+	"github.com/agent-lsp/agent-lsp/tools/sandbox"
 )
 
 // version is set at build time with -ldflags "-X main.version=…"; otherwise
@@ -42,6 +44,9 @@ usage:
 `
 
 func main() {
+	// First, before anything else runs: started as the sandbox launcher,
+	// this process applies the sandbox and becomes bash (never returns).
+	sandbox.Main()
 	protectProcess() // before any child or secret read: secrets.go
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"os"
 	"testing"
+
+	"github.com/agent-lsp/agent-lsp/tools/sandbox"
 )
 
 // envRunMain makes the test binary run as agent-lsp (TestMain).
@@ -12,6 +14,7 @@ const envRunMain = "AGENT_LSP_TEST_RUN_MAIN"
 // code re-executes its own binary (`--mcp=demo` starts `<self> mcp-demo`),
 // and removes the binary the process tests built (built_test.go).
 func TestMain(m *testing.M) {
+	sandbox.Main() // the test binary is also the sandbox launcher
 	// Set: be the agent-lsp binary itself (tests that run the chat as a
 	// process).
 	if os.Getenv(envRunMain) == "1" {

@@ -33,8 +33,18 @@ func (p pipeRW) Close() error {
 // a variable only an initializationOptions MCP entry references, and
 // well-known credentials reach no run_bash child, neither in its own
 // environment nor through /proc/$PPID/environ, nor the log or the
-// session files.
+// session files. With the sandbox off (a machine without Landlock) the
+// child reads the daemon's wiped environ; with it on, the daemon is not in
+// the command's PID namespace at all.
 func TestDaemonSecretsReachNoChildFileOrLog(t *testing.T) {
+	for _, sandboxed := range []bool{false, true} {
+		t.Run(map[bool]string{false: "sandbox off", true: "sandboxed"}[sandboxed], func(t *testing.T) {
+			daemonSecretsCase(t, sandboxed)
+		})
+	}
+}
+
+func daemonSecretsCase(t *testing.T, sandboxed bool) {
 	const editorKeyEnv, optionsMCPEnv = "ZQX_EDITOR_CREDS", "ZQX_OPTIONS_MCP"
 	secrets := map[string]string{}
 	for _, name := range []string{keyEnv, editorKeyEnv, optionsMCPEnv, githubEnv, awsEnv, deepseekEnv} {
@@ -90,6 +100,9 @@ func TestDaemonSecretsReachNoChildFileOrLog(t *testing.T) {
 			"env": map[string]string{"PROBE_SETTING": "${" + optionsMCPEnv + "}"},
 		}},
 	}
+	if !sandboxed {
+		options["sandbox"] = map[string]any{"mode": "off"}
+	}
 	if _, err := ed.Initialize(ctx, ws, lsptest.Capabilities{}, options); err != nil {
 		t.Fatalf("initialize: %v\nstderr:\n%s", err, stderr.String())
 	}
@@ -133,9 +146,12 @@ func TestDaemonSecretsReachNoChildFileOrLog(t *testing.T) {
 		if strings.Contains(child, name+"=") {
 			t.Errorf("the child's environment has %s", name)
 		}
-		if os.Geteuid() == 0 && !strings.Contains(parent, "\n"+name+"=") {
+		if !sandboxed && os.Geteuid() == 0 && !strings.Contains(parent, "\n"+name+"=") {
 			t.Errorf("the parent's environ was not read (no %s entry)", name)
 		}
+	}
+	if sandboxed && strings.Contains(parent, "=") {
+		t.Errorf("a sandboxed child read an environ through $PPID:\n%s", parent)
 	}
 	for name, data := range readTree(t, state) {
 		assertNoCanary(t, secrets, "session file "+name, data)

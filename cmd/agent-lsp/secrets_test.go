@@ -110,9 +110,9 @@ type chatRun struct {
 
 // runSecretChat runs the chat with the canaries in its environment: the
 // model runs envDumpCommand and reads a workspace file holding a canary,
-// with a recording, a raw dump, a debug log and a state dir; prefix runs it as another
-// user.
-func runSecretChat(t *testing.T, secrets map[string]string, prefix ...string) chatRun {
+// with a recording, a raw dump, a debug log and a state dir; flags are
+// added to the chat's, prefix runs it as another user.
+func runSecretChat(t *testing.T, secrets map[string]string, flags []string, prefix ...string) chatRun {
 	t.Helper()
 	bin := agentBinary(t)
 	base := sharedDir(t)
@@ -137,6 +137,7 @@ func runSecretChat(t *testing.T, secrets map[string]string, prefix ...string) ch
 		"--api-key-env", keyEnv, "--thinking=false", "--dir", ws, "--yes", "--no-color",
 		"--record", r.record, "--dump-raw", "--log-file", r.logFile, "--state-dir", r.state, "--mcp", probe,
 		"-p", "look around")
+	args = append(args, flags...)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
@@ -216,13 +217,14 @@ func checkNothingLeaked(t *testing.T, secrets map[string]string, r chatRun) stri
 	return string(seen)
 }
 
-// Run as root (as CI does): root reads any process's environ whatever its
+// Run as root (as CI does) with the command sandbox off (as on a machine
+// without Landlock): root reads any process's environ whatever its
 // dumpability, so what protects the values there is their wipe from the
 // start-up block. The child's environment lacks every canary name; the
 // parent's block still names them, with the values gone.
 func TestChatSecretsReachNoChildFileOrLog(t *testing.T) {
 	secrets := canaries()
-	r := runSecretChat(t, secrets)
+	r := runSecretChat(t, secrets, []string{"--sandbox", "off"})
 	result := checkNothingLeaked(t, secrets, r)
 	child, parent, ok := strings.Cut(result, "==parent==")
 	if !ok || !strings.Contains(child, "PATH=") {
@@ -262,10 +264,26 @@ func TestChatIsNotDumpableForItsChildren(t *testing.T) {
 		t.Skip("setpriv is not installed")
 	}
 	secrets := canaries()
-	r := runSecretChat(t, secrets, setpriv, "--reuid=65534", "--regid=65534", "--clear-groups")
+	r := runSecretChat(t, secrets, []string{"--sandbox", "off"}, setpriv, "--reuid=65534", "--regid=65534", "--clear-groups")
 	result := checkNothingLeaked(t, secrets, r)
 	_, parent, ok := strings.Cut(result, "==parent==")
 	if !ok || !strings.Contains(parent, "Permission denied") {
 		t.Errorf("a same-user child read the agent's environ:\n%s", result)
+	}
+}
+
+// With the sandbox on (the default), the command runs in a PID namespace
+// of its own: the agent is not even there to be read, and nothing leaks by
+// any other path either.
+func TestChatSandboxedChildCannotSeeTheAgent(t *testing.T) {
+	secrets := canaries()
+	r := runSecretChat(t, secrets, nil)
+	result := checkNothingLeaked(t, secrets, r)
+	child, parent, ok := strings.Cut(result, "==parent==")
+	if !ok || !strings.Contains(child, "PATH=") {
+		t.Fatalf("the command did not run as scripted:\n%s", result)
+	}
+	if strings.Contains(parent, "=") {
+		t.Errorf("a sandboxed child read an environ through $PPID:\n%s", parent)
 	}
 }

@@ -1,0 +1,90 @@
+package lsp
+
+import (
+	"fmt"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"github.com/agent-lsp/agent-lsp/tools"
+	"github.com/agent-lsp/agent-lsp/tools/sandbox"
+)
+
+// sandboxOptions is initializationOptions.sandbox (docs/protocol.md,
+// "Sandbox").
+type sandboxOptions struct {
+	Mode         string   `json:"mode"`         // workspace-write (default) | read-only | off
+	Network      string   `json:"network"`      // local (default) | allow | deny
+	WritableDirs []string `json:"writableDirs"` // extra writable directories
+	AutoAllow    bool     `json:"autoAllow"`    // sandboxed commands below HIGH run without a popup
+	// ForceUnavailable behaves as on a kernel without Landlock (the
+	// fallback path, for tests and for trying it out).
+	ForceUnavailable bool `json:"forceUnavailable"`
+}
+
+// sandboxState is the daemon's command sandbox, set at initialize.
+type sandboxState struct {
+	box       *sandbox.Sandbox // nil before initialize or when it could not be set up
+	runner    *tools.ProcessRunner
+	autoAllow bool // the session opted in and the sandbox is active
+	status    sandbox.Status
+}
+
+// startSandbox sets up the sandbox for the workspace. Bad settings fail
+// initialize; a sandbox the machine cannot provide does not (the user is
+// told at initialized, commands run under approvals only).
+func (s *server) startSandbox(o *sandboxOptions, ws *tools.Workspace) (sandboxState, error) {
+	if o == nil {
+		o = &sandboxOptions{}
+	}
+	mode, err := sandbox.ParseMode(o.Mode)
+	if err != nil {
+		return sandboxState{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions.sandbox: %v", err)
+	}
+	network, err := sandbox.ParseNetwork(o.Network)
+	if err != nil {
+		return sandboxState{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions.sandbox: %v", err)
+	}
+	var hidden []string
+	if s.store != nil {
+		hidden = append(hidden, s.store.Dir()) // the sessions: what the model said, what tools read
+	}
+	box, err := sandbox.New(sandbox.Settings{
+		Mode: mode, Network: network, WritableDirs: o.WritableDirs, HiddenPaths: hidden,
+		ForceUnavailable: o.ForceUnavailable,
+	}, ws.Roots())
+	if err != nil {
+		return sandboxState{}, fmt.Errorf("sandbox: %w", err)
+	}
+	st := box.Status()
+	s.log.Info("sandbox", zap.String("status", st.Summary()))
+	return sandboxState{box: box, runner: tools.NewProcessRunner(box), status: st,
+		autoAllow: o.AutoAllow && st.Active}, nil
+}
+
+// reportSandbox tells the user, once, when the sandbox asked for is not
+// there: commands then run under approvals only.
+func (s *server) reportSandbox() {
+	s.mu.Lock()
+	st := s.sandbox.status
+	s.mu.Unlock()
+	if st.Mode != sandbox.ModeOff && !st.Active && st.Mode != "" {
+		s.notify("window/showMessage", protocol.ShowMessageParams{
+			Type: protocol.MessageTypeWarning, Message: "agent-lsp: " + st.Summary()})
+	}
+}
+
+// closeSandbox removes the sandbox's private temp dir.
+func (s *server) closeSandbox() {
+	s.mu.Lock()
+	box := s.sandbox.box
+	s.sandbox = sandboxState{}
+	s.mu.Unlock()
+	if box == nil {
+		return
+	}
+	if err := box.Close(); err != nil {
+		s.log.Warn("sandbox", zap.Error(err))
+	}
+}

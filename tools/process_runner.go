@@ -1,0 +1,141 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"time"
+
+	"github.com/agent-lsp/agent-lsp/tools/sandbox"
+)
+
+// ProcessRunner runs commands as child processes of the daemon, inside
+// Sandbox when it is active.
+type ProcessRunner struct {
+	// Sandbox confines the commands; nil or inactive: they run
+	// unconfined (approvals only).
+	Sandbox *sandbox.Sandbox
+}
+
+// NewProcessRunner returns a runner using sb (nil: no sandbox).
+func NewProcessRunner(sb *sandbox.Sandbox) *ProcessRunner { return &ProcessRunner{Sandbox: sb} }
+
+func (r *ProcessRunner) active() bool { return r.Sandbox != nil && r.Sandbox.Status().Active }
+
+// Containment implements CommandRunner.
+func (r *ProcessRunner) Containment() Containment {
+	if !r.active() {
+		return Containment{}
+	}
+	st := r.Sandbox.Status()
+	return Containment{FS: st.ContainsFS(), Net: st.ContainsNet()}
+}
+
+// RunCommand implements CommandRunner.
+func (r *ProcessRunner) RunCommand(ctx context.Context, req CommandRequest) (CommandOutcome, error) {
+	sandboxed := r.active() && !req.Unsandboxed
+	var cmd *exec.Cmd
+	release := func() {}
+	if sandboxed {
+		c, rel, err := r.Sandbox.Command(req.Command, req.Dir, ChildEnviron())
+		if err != nil {
+			return CommandOutcome{}, fmt.Errorf("run_bash: sandbox: %w", err)
+		}
+		cmd, release = c, rel
+	} else {
+		cmd = exec.Command("bash", "-c", req.Command)
+		cmd.Dir = req.Dir
+		cmd.Env = ChildEnviron()
+		startsOwnGroup(cmd)
+	}
+	out, err := runInGroup(ctx, cmd, req.Timeout, release)
+	if err != nil {
+		return out, err
+	}
+	out.Sandboxed = sandboxed
+	if sandboxed && (out.ExitCode != 0 || out.TimedOut) {
+		out.Blocked = r.Sandbox.Explain(out.Output)
+	}
+	return out, nil
+}
+
+// runInGroup runs cmd (bash, in a process group of its own) and returns
+// when the command has ended, by itself, by timeout or by ctx, with the
+// whole group killed and the output read.
+//
+// Output goes through one os.Pipe shared by stdout and stderr (so they
+// interleave as printed) instead of exec's copying goroutines: Wait then
+// returns as soon as bash exits, the group can be killed before the
+// output is drained, and the drain has a deadline, so no goroutine is left
+// behind even when a descendant that escaped the group keeps the pipe open.
+//
+// The child gets SIGKILL when the daemon dies (Pdeathsig, Linux). The
+// kernel sends it when the thread that forked the child exits, not the
+// process, and the Go runtime may end idle threads: the goroutine that
+// starts the command stays locked to its thread until Wait returns.
+//
+// started is called once Start has returned (the sandbox's ruleset
+// descriptor is then closed).
+func runInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, started func()) (CommandOutcome, error) {
+	runCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	cmd.Stdin = nil // /dev/null
+	r, w, err := os.Pipe()
+	if err != nil {
+		return CommandOutcome{}, fmt.Errorf("run_bash: %w", err)
+	}
+	cmd.Stdout, cmd.Stderr = w, w
+
+	startErr := make(chan error, 1)
+	exited := make(chan struct{})
+	go func() {
+		defer close(exited)
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		err := cmd.Start()
+		started()
+		startErr <- err
+		if err == nil {
+			_ = cmd.Wait() // the outcome is read from cmd.ProcessState
+		}
+	}()
+	if err := <-startErr; err != nil {
+		r.Close()
+		w.Close()
+		return CommandOutcome{}, fmt.Errorf("run_bash: start bash: %w", err)
+	}
+	w.Close() // the children hold their copies; EOF comes when they are gone
+
+	out := newHeadTailBuffer(bashMaxOutput)
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		_, _ = io.Copy(out, r) // ends at EOF or at the read deadline set below
+	}()
+
+	var run CommandOutcome
+	select {
+	case <-exited:
+	case <-runCtx.Done():
+		_ = killGroup(cmd.Process)
+		<-exited
+		run.Cancelled = ctx.Err() != nil
+		run.TimedOut = !run.Cancelled
+	}
+	// Background jobs left behind are killed too: they would hold the pipe
+	// (and the machine) after the call is over. bash is reaped by now, but
+	// its pid, the group id, cannot be reused while the group has members.
+	_ = killGroup(cmd.Process)
+	_ = r.SetReadDeadline(time.Now().Add(bashDrainGrace))
+	<-drained
+	r.Close()
+
+	run.Output = out.String()
+	run.ExitCode = cmd.ProcessState.ExitCode()
+	run.State = cmd.ProcessState.String()
+	return run, nil
+}

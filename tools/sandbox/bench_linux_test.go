@@ -1,0 +1,56 @@
+package sandbox
+
+import (
+	"os"
+	"slices"
+	"testing"
+	"time"
+)
+
+// BenchmarkCommandStart measures what one command costs to start and
+// end: `bash -c true` plain and through the sandbox (launcher exec,
+// namespaces, the policy walk, Landlock). The difference of the medians
+// is the sandbox's start-up overhead per command (budget: 10 ms).
+//
+// AGENT_LSP_SANDBOX_BENCH_LAUNCHER=path/to/agent-lsp times the real
+// binary as the launcher instead of this test binary (larger, slower to
+// start).
+func BenchmarkCommandStart(b *testing.B) {
+	if p := os.Getenv("AGENT_LSP_SANDBOX_BENCH_LAUNCHER"); p != "" {
+		launcherPath = p
+		defer func() { launcherPath = "/proc/self/exe" }()
+	}
+	ws := b.TempDir()
+	for _, c := range []struct {
+		name string
+		st   Settings
+	}{
+		{"plain", Settings{ForceUnavailable: true}},
+		{"sandboxed", Settings{}},
+		{"sandboxed-no-namespaces", Settings{NoNamespaces: true}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			s, err := New(c.st, []string{ws})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			times := make([]time.Duration, 0, b.N)
+			for b.Loop() {
+				start := time.Now()
+				cmd, release, err := s.Command("true", ws, os.Environ())
+				if err != nil {
+					b.Fatal(err)
+				}
+				out, err := cmd.CombinedOutput()
+				release()
+				if err != nil {
+					b.Fatalf("%v: %s", err, out)
+				}
+				times = append(times, time.Since(start))
+			}
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "median-ms")
+		})
+	}
+}

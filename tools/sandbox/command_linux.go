@@ -1,0 +1,225 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+// launcherPath is the daemon's own executable, as the kernel knows it:
+// still valid when the file on disk was replaced by an upgrade. (A
+// variable so that a benchmark can time the real binary as launcher.)
+var launcherPath = "/proc/self/exe"
+
+// minABI is the oldest Landlock ABI the sandbox runs on (ABI 1 has file
+// access rights; later ones add rename control, truncate, TCP, scoping,
+// which go-landlock's best-effort mode leaves out where missing).
+const minABI = 1
+
+// probeTimeout bounds the start-up check.
+const probeTimeout = 10 * time.Second
+
+// probe finds what this machine supports: Landlock at all, then a full
+// launch with namespaces, then one without.
+func (s *Sandbox) probe() {
+	if s.settings.ForceUnavailable {
+		s.status.Unavailable = "disabled for this run (forced unavailable)"
+		return
+	}
+	abi, err := llsys.LandlockGetABIVersion()
+	if err != nil || abi < minABI {
+		s.status.Unavailable = "the kernel has no Landlock (needs Linux 5.13+ with landlock in the lsm= list)"
+		if err != nil {
+			s.status.Unavailable += ": " + err.Error()
+		}
+		return
+	}
+	s.shell, err = exec.LookPath("bash")
+	if err != nil {
+		s.status.Unavailable = "bash not found: " + err.Error()
+		return
+	}
+	if s.shell, err = absPath(s.shell); err != nil {
+		s.status.Unavailable = err.Error()
+		return
+	}
+	s.status.ABI = abi
+	if abi < 4 && s.settings.Network != NetworkAllow {
+		s.status.Limits = append(s.status.Limits, fmt.Sprintf("Landlock ABI %d has no TCP rules", abi))
+	}
+	var whyNoNS string
+	if !s.settings.NoNamespaces {
+		s.namespaces = true
+		if _, err := s.tryLaunch("exit 0"); err == nil {
+			s.status.Active, s.status.Namespaces = true, true
+			return
+		} else {
+			whyNoNS = err.Error()
+		}
+	} else {
+		whyNoNS = "disabled for this run"
+	}
+	s.namespaces = false
+	if _, err := s.tryLaunch("exit 0"); err != nil {
+		s.status.Unavailable = "the sandboxed launcher failed: " + err.Error()
+		return
+	}
+	// Landlock's ptrace scoping refuses ptrace attach, but some kernels
+	// (this is checked, not assumed) still let a sandboxed process read
+	// its parent's /proc/<pid>/environ; only the daemon being
+	// non-dumpable stops that without a PID namespace.
+	if out, err := s.tryLaunch(`cat /proc/$PPID/environ >/dev/null 2>&1 && echo readable`); err == nil && strings.Contains(out, "readable") {
+		s.status.Limits = append(s.status.Limits, "without a PID namespace a command can read the daemon's /proc/<pid>/environ on this kernel")
+	}
+	s.status.Active = true
+	s.status.Limits = append(s.status.Limits, "no user namespaces ("+whyNoNS+"): .git/hooks and .git/config are kept read-only by leaving them out of the grants, so new files right in a workspace root cannot be created")
+	switch s.settings.Network {
+	case NetworkLocal:
+		s.status.Limits = append(s.status.Limits, "network local falls back to Landlock TCP rules, which filter by port, not address: every TCP connection is refused, loopback too; UDP is not filtered")
+	case NetworkDeny:
+		s.status.Limits = append(s.status.Limits, "network deny falls back to Landlock TCP rules: TCP connect and bind refused; UDP is not filtered")
+	}
+}
+
+// tryLaunch runs command through the launcher with the current settings
+// and returns its output.
+func (s *Sandbox) tryLaunch(command string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	defer cancel()
+	cmd, release, err := s.command(command, s.roots[0], os.Environ())
+	if err != nil {
+		return "", err
+	}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	// Start and Wait on one locked thread: Pdeathsig fires when the
+	// forking thread exits.
+	started, done := make(chan error, 1), make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		err := cmd.Start()
+		release()
+		if err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		done <- cmd.Wait()
+	}()
+	if err := <-started; err != nil {
+		return "", err
+	}
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		_ = cmd.Process.Kill()
+		err = <-done
+	}
+	if err != nil {
+		if msg := strings.TrimSpace(out.String()); msg != "" {
+			return "", fmt.Errorf("%w: %s", err, msg)
+		}
+		return "", err
+	}
+	return out.String(), nil
+}
+
+// Command returns the command that runs `bash -c command` in dir, with
+// env (plus TMPDIR) as its environment, inside the sandbox, and a release
+// function to call once the command has started (or will not be): it
+// closes the daemon's copy of the Landlock ruleset. The command leads a
+// new session (so one kill reaches its process group) and gets SIGKILL
+// when the thread that starts it exits (Pdeathsig): the caller starts it
+// and waits for it from one goroutine locked to its thread. With the
+// sandbox inactive the command is plain bash.
+func (s *Sandbox) Command(command, dir string, env []string) (*exec.Cmd, func(), error) {
+	if !s.status.Active {
+		cmd := exec.Command("bash", "-c", command)
+		cmd.Dir, cmd.Env = dir, env
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+		return cmd, func() {}, nil
+	}
+	return s.command(command, dir, env)
+}
+
+func (s *Sandbox) command(command, dir string, env []string) (*exec.Cmd, func(), error) {
+	p, err := s.buildPolicy()
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, rules := rulesFor(p)
+	fd, flags, err := cfg.BestEffort().NewRulesetFD(rules...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("sandbox: landlock ruleset: %w", err)
+	}
+	if fd < 0 {
+		return nil, nil, errors.New("sandbox: landlock ruleset: nothing to enforce (no Landlock support)")
+	}
+	ruleset := os.NewFile(uintptr(fd), "landlock-ruleset")
+	release := func() { _ = ruleset.Close() }
+	p.RulesetFD, p.RulesetFlags = 3, flags // the first of ExtraFiles
+	enc, err := p.encode()
+	if err != nil {
+		release()
+		return nil, nil, err
+	}
+	cmd := exec.Command(launcherPath, launcherArg, "-c", command)
+	cmd.Args[0] = "agent-lsp-sandbox"
+	cmd.Dir = dir
+	cmd.Env = append(withoutVar(withoutVar(env, "TMPDIR"), policyEnv), "TMPDIR="+s.tmpDir, policyEnv+"="+enc)
+	attr := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	if s.namespaces {
+		// A new PID namespace: when its first process (bash, after the
+		// launcher's exec) dies, the kernel kills everything left in it,
+		// so nothing a command started outlives the daemon.
+		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID
+		if s.settings.Network != NetworkAllow {
+			attr.Cloneflags |= syscall.CLONE_NEWNET
+		}
+		uid, gid := os.Getuid(), os.Getgid()
+		if uid == 0 {
+			// root may map every id: files owned by others stay theirs.
+			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1<<32 - 1}}
+			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1<<32 - 1}}
+			attr.GidMappingsEnableSetgroups = true
+		} else {
+			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+		}
+		// The launcher keeps what it needs to mount and to bring lo up
+		// across its own exec, and drops both before it execs bash.
+		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN}
+	}
+	cmd.SysProcAttr = attr
+	cmd.ExtraFiles = []*os.File{ruleset}
+	return cmd, release, nil
+}
+
+func absPath(p string) (string, error) {
+	if strings.HasPrefix(p, "/") {
+		return p, nil
+	}
+	return "", errors.New("bash is not at an absolute path: " + p)
+}
+
+// withoutVar drops every name= entry from env.
+func withoutVar(env []string, name string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, name+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}

@@ -1,0 +1,38 @@
+// Package sandbox confines the shell commands the agent runs (run_bash)
+// with the operating system's own mechanisms, so that the workspace
+// boundary holds even when a command does something the risk rules did
+// not foresee.
+//
+// On Linux it uses Landlock (through github.com/landlock-lsm/go-landlock)
+// and, where the kernel allows unprivileged user namespaces, a new user,
+// mount, PID and network namespace per command:
+//
+//   - writes: the workspace roots, a private temp dir (TMPDIR, 0700,
+//     removed by Close) and configured extra dirs; the workspace's
+//     .git/hooks and .git/config are bind-mounted read-only (Landlock can
+//     only grant, and a grant on the workspace covers everything below it,
+//     so the read-only mounts are what keeps those two out; Landlock
+//     forbids the sandboxed process to unmount them);
+//   - reads: everything except the secret stores (~/.ssh, ~/.aws, ...):
+//     the read grants are an allow-list that covers / minus those paths
+//     (their parent directories can be listed, not read);
+//   - network: "local" keeps the command in an empty network namespace
+//     where only lo is up, "deny" leaves even lo down, "allow" shares the
+//     host's network;
+//   - Landlock's ptrace scoping keeps a sandboxed process from reading
+//     the daemon's /proc/<pid>/environ or memory, and its signal scoping
+//     from signalling processes outside the sandbox.
+//
+// A Landlock ruleset binds the process that applies it, for good, so the
+// daemon never applies one to itself: it builds the ruleset, then starts
+// its own executable as a small launcher that inherits the ruleset's
+// descriptor, reads the rest of the policy from an environment variable it
+// removes, sets up the namespaces, restricts itself and execs bash. With
+// cgo the launcher is launcher.c, a constructor that runs before the Go
+// runtime starts (a few milliseconds less per command); without, it is
+// Main, called first thing in main and in TestMain.
+//
+// Where Landlock is missing the sandbox reports itself unavailable (with
+// the reason) and commands run unconfined, under approvals only; the
+// caller says so to the user.
+package sandbox

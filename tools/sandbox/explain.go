@@ -1,0 +1,177 @@
+package sandbox
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// denialPhrases are how programs report a refused file access (EACCES,
+// EPERM, EROFS), as strerror and a few runtimes print them.
+var denialPhrases = []string{"Permission denied", "Operation not permitted", "Read-only file system", "EACCES", "EPERM", "EROFS"}
+
+// networkPhrases are how programs report a network they cannot reach.
+var networkPhrases = []string{
+	"Network is unreachable", "ENETUNREACH", "Could not resolve host", "Temporary failure in name resolution",
+	"Name or service not known", "No address associated with hostname", "getaddrinfo", "Cannot assign requested address",
+	"connect: Permission denied",
+}
+
+// pathToken finds absolute paths in a message: after a quote, a space, a
+// colon or the line start.
+var pathToken = regexp.MustCompile(`(?:^|[\s'"` + "`" + `:(=])(/[^\s'"` + "`" + `:,;)]+)`)
+
+// relativeBefore finds "path: Permission denied" (bash, cat, ...).
+var relativeBefore = regexp.MustCompile(`(?:^|\s)([^\s'":]+): (?:Permission denied|Operation not permitted|Read-only file system|Device or resource busy)`)
+
+// quoted finds 'path' (coreutils: cannot touch 'x': ...; Python: ...: 'x').
+var quoted = regexp.MustCompile(`['‘]([^'’\n]+)['’]`)
+
+// gitReadOnly starts the explanation of a write to .git/hooks or .git/config.
+const gitReadOnly = ".git/hooks and .git/config are read-only in the sandbox: "
+
+// otherProcess finds a /proc entry of a process by number.
+var otherProcess = regexp.MustCompile(`/proc/[0-9]+/[^\s'":]*`)
+
+// HintUnsandboxed is how the model can ask to leave the sandbox.
+const HintUnsandboxed = `if the command needs this, call run_bash again with "sandbox": false (the user is asked every time)`
+
+// Explain reads a failed command's output for signs the sandbox stopped
+// it and returns lines the model reads ("blocked by the sandbox: write
+// outside the workspace: /home/u/.bashrc"); "" when nothing points at
+// the sandbox. Where the output names no path it says what the sandbox
+// allows instead of guessing.
+func (s *Sandbox) Explain(output string) string {
+	if !s.status.Active {
+		return ""
+	}
+	var lines []string
+	seen := map[string]bool{}
+	add := func(l string) {
+		if !seen[l] {
+			seen[l] = true
+			lines = append(lines, l)
+		}
+	}
+	unexplained, network := false, false
+	for _, line := range strings.Split(output, "\n") {
+		if s.status.Network != NetworkAllow && containsAny(line, networkPhrases) &&
+			!(strings.Contains(line, "connect: Permission denied") && s.status.Namespaces) {
+			network = true
+			continue
+		}
+		if m := otherProcess.FindString(line); m != "" && strings.Contains(line, "No such file or directory") {
+			add("blocked by the sandbox: access to another process: " + m + " (processes outside the sandbox are not visible to it)")
+			continue
+		}
+		// EBUSY is what replacing a read-only bind mount (.git/config by
+		// git's rename of config.lock) gives; elsewhere it is not ours.
+		busy := strings.Contains(line, "Device or resource busy")
+		if !busy && !containsAny(line, denialPhrases) {
+			continue
+		}
+		paths := s.pathsIn(line)
+		found := false
+		for _, p := range paths {
+			if why := s.classify(p); why != "" && (!busy || strings.HasPrefix(why, gitReadOnly)) {
+				add("blocked by the sandbox: " + why)
+				found = true
+				break
+			}
+		}
+		if !found && len(paths) == 0 && !busy {
+			unexplained = true
+		}
+	}
+	if network {
+		switch {
+		case !s.status.Namespaces:
+			add("blocked by the sandbox: network access outside this machine refused; without network namespaces here every TCP connection is refused, loopback too")
+		case s.status.Network == NetworkDeny:
+			add("blocked by the sandbox: network access (sandbox network: deny)")
+		default:
+			add("blocked by the sandbox: network access outside this machine (sandbox network: local, loopback only)")
+		}
+	}
+	if unexplained && len(lines) == 0 {
+		add("the command may have been blocked by the sandbox: " + s.allows())
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return strings.Join(append(lines, HintUnsandboxed), "\n")
+}
+
+// pathsIn returns the paths a refusal message names: absolute ones, and
+// relative ones where the message has the "path: Permission denied" or
+// quoted form (taken relative to the first workspace root, the commands'
+// working directory: a command that changed directory may be misplaced).
+func (s *Sandbox) pathsIn(line string) []string {
+	var out []string
+	for _, m := range pathToken.FindAllStringSubmatch(line, -1) {
+		out = append(out, filepath.Clean(m[1]))
+	}
+	for _, re := range []*regexp.Regexp{relativeBefore, quoted} {
+		for _, m := range re.FindAllStringSubmatch(line, -1) {
+			if p := m[1]; !strings.HasPrefix(p, "/") && p != "line" && len(s.roots) > 0 {
+				out = append(out, filepath.Join(s.roots[0], p))
+			}
+		}
+	}
+	return out
+}
+
+// classify says why the sandbox refuses path, "" when it would not.
+func (s *Sandbox) classify(path string) string {
+	if strings.HasPrefix(path, "/proc/") && !strings.HasPrefix(path, "/proc/self/") {
+		return "access to another process: " + path + " (processes outside the sandbox are not visible to it)"
+	}
+	for _, h := range s.hidden {
+		if within(h, path) {
+			return "read of a secret store the sandbox hides: " + path
+		}
+	}
+	for _, p := range s.protected {
+		if within(p, path) {
+			return "write to a protected start-up or configuration file: " + path
+		}
+	}
+	for _, root := range s.roots {
+		for _, name := range []string{"hooks", "config"} {
+			if within(filepath.Join(root, ".git", name), path) {
+				return gitReadOnly + path
+			}
+		}
+	}
+	if within(s.tmpDir, path) || strings.HasPrefix(path, "/dev/") {
+		return ""
+	}
+	for _, w := range s.writable {
+		if within(w, path) {
+			return ""
+		}
+	}
+	for _, root := range s.roots {
+		if within(root, path) && s.status.Mode == ModeReadOnly {
+			return "write in the workspace (sandbox mode read-only): " + path
+		}
+	}
+	return "write outside the workspace: " + path
+}
+
+// allows says what the sandbox lets a command do, for a refusal whose
+// path the output does not name.
+func (s *Sandbox) allows() string {
+	w := append(append([]string(nil), s.writable...), s.tmpDir+" (TMPDIR)")
+	return fmt.Sprintf("it lets commands write only to %s, keeps .git/hooks and .git/config read-only and hides the secret stores (~/.ssh, ~/.aws, ~/.gnupg, ...)", strings.Join(w, ", "))
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}

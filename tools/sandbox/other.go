@@ -1,0 +1,24 @@
+//go:build !linux
+
+package sandbox
+
+import (
+	"os/exec"
+)
+
+// Main returns at once: there is no launcher on this platform.
+func Main() {}
+
+// probe: this platform has no sandbox yet (macOS Seatbelt would sit
+// behind the same Sandbox type: a profile string built from the same
+// policy, passed to sandbox-exec).
+func (s *Sandbox) probe() {
+	s.status.Unavailable = "no OS sandbox on this platform"
+}
+
+// Command returns plain `bash -c command`; release does nothing.
+func (s *Sandbox) Command(command, dir string, env []string) (*exec.Cmd, func(), error) {
+	cmd := exec.Command("bash", "-c", command)
+	cmd.Dir, cmd.Env = dir, env
+	return cmd, func() {}, nil
+}

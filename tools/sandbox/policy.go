@@ -1,0 +1,158 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// policyEnv carries the launch policy from the daemon to the launcher,
+// which removes it before it execs the shell.
+const policyEnv = "AGENT_LSP_SANDBOX_POLICY"
+
+// launchPolicy is what the launcher applies: computed by the daemon for
+// each command (the directory walks see the files as they are now).
+type launchPolicy struct {
+	// The Landlock grants: the daemon builds the ruleset from them and
+	// hands the launcher its descriptor (RulesetFD), so the short-lived
+	// launcher does no file walking nor rule building.
+	Read     []grant  `json:"-"` // read + execute
+	Listable []string `json:"-"` // directories listable only (ancestors of hidden paths)
+	Write    []grant  `json:"-"` // full access
+	Devices  []string `json:"-"` // character devices: read, write, ioctl
+	DenyTCP  bool     `json:"-"` // Landlock: no TCP connect (no network namespace)
+	DenyBind bool     `json:"-"` // Landlock: no TCP bind either
+
+	RulesetFD    int      // the ruleset's descriptor in the launcher
+	RulesetFlags uint32   // for landlock_restrict_self
+	ReadOnly     []string // bind-mounted read-only (mount namespace only)
+	Loopback     bool     // bring lo up in the new network namespace
+	Namespace    bool     // running in new user+mount namespaces
+	Shell        string   // absolute path of bash
+}
+
+// policyMagic heads the encoded policy: the launcher refuses anything
+// else (a daemon and a launcher of different versions).
+const policyMagic = "agent-lsp-sandbox-v1"
+
+// encode writes the launch part of the policy as lines of key=value, a
+// format the launcher reads without a JSON decoder (the C launcher runs
+// before the Go runtime exists). A path with a newline cannot be encoded.
+func (p launchPolicy) encode() (string, error) {
+	lines := []string{policyMagic, "shell=" + p.Shell, "fd=" + strconv.Itoa(p.RulesetFD),
+		"flags=" + strconv.FormatUint(uint64(p.RulesetFlags), 10), "ns=" + flag01(p.Namespace), "lo=" + flag01(p.Loopback)}
+	for _, r := range p.ReadOnly {
+		lines = append(lines, "ro="+r)
+	}
+	for _, l := range lines {
+		if strings.ContainsAny(l, "\n\x00") {
+			return "", fmt.Errorf("sandbox policy: a path with a newline cannot be passed to the launcher: %q", l)
+		}
+	}
+	return strings.Join(lines, "\n"), nil
+}
+
+// decodePolicy reads what encode wrote.
+func decodePolicy(raw string) (launchPolicy, error) {
+	lines := strings.Split(raw, "\n")
+	if lines[0] != policyMagic {
+		return launchPolicy{}, fmt.Errorf("policy: not a %s policy", policyMagic)
+	}
+	var p launchPolicy
+	for _, l := range lines[1:] {
+		k, v, _ := strings.Cut(l, "=")
+		var err error
+		switch k {
+		case "shell":
+			p.Shell = v
+		case "fd":
+			p.RulesetFD, err = strconv.Atoi(v)
+		case "flags":
+			var f uint64
+			f, err = strconv.ParseUint(v, 10, 32)
+			p.RulesetFlags = uint32(f)
+		case "ns":
+			p.Namespace = v == "1"
+		case "lo":
+			p.Loopback = v == "1"
+		case "ro":
+			p.ReadOnly = append(p.ReadOnly, v)
+		default:
+			err = fmt.Errorf("unknown key %q", k)
+		}
+		if err != nil {
+			return launchPolicy{}, fmt.Errorf("policy: %s: %w", l, err)
+		}
+	}
+	return p, nil
+}
+
+func flag01(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+// devices a command may use whatever the mode.
+var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx"}
+
+// deviceDirs are device directories a command may use (terminals, POSIX
+// shared memory).
+var deviceDirs = []string{"/dev/pts", "/dev/shm"}
+
+// buildPolicy computes the launch policy for one command.
+func (s *Sandbox) buildPolicy() (launchPolicy, error) {
+	p := launchPolicy{Shell: s.shell, Namespace: s.namespaces}
+	p.Read, p.Listable = cover("/", s.hidden)
+
+	exclude := append(append([]string(nil), s.hidden...), s.protected...)
+	var gitProtected []string
+	for _, root := range s.writable {
+		for _, name := range []string{"hooks", "config"} {
+			if path := filepath.Join(root, ".git", name); exists(path) {
+				gitProtected = append(gitProtected, path)
+			}
+		}
+	}
+	if s.namespaces {
+		p.ReadOnly = gitProtected
+	} else {
+		// Without a mount namespace the only way to keep them read-only
+		// is to leave them out of the grants; the directories above them
+		// are then split, so new entries right in a workspace root cannot
+		// be created (see the package doc and docs/protocol.md).
+		exclude = append(exclude, gitProtected...)
+	}
+	for _, dir := range s.writable {
+		g, _ := cover(dir, exclude)
+		p.Write = append(p.Write, g...)
+	}
+	g, _ := cover(s.tmpDir, nil)
+	p.Write = append(p.Write, g...)
+	for _, d := range devices {
+		if exists(d) {
+			p.Devices = append(p.Devices, d)
+		}
+	}
+	for _, d := range deviceDirs {
+		if exists(d) {
+			p.Write = append(p.Write, grant{Path: d, Dir: true})
+		}
+	}
+	switch s.settings.Network {
+	case NetworkLocal:
+		p.Loopback = s.namespaces
+		p.DenyTCP = !s.namespaces
+	case NetworkDeny:
+		p.DenyTCP, p.DenyBind = !s.namespaces, !s.namespaces
+	}
+	return p, nil
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}

@@ -1,0 +1,48 @@
+package sandbox
+
+import (
+	"github.com/landlock-lsm/go-landlock/landlock"
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+)
+
+// Access rights, by what a grant is for.
+const (
+	rightsRead     = ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSReadDir
+	rightsReadFile = ll.AccessFSExecute | ll.AccessFSReadFile
+	rightsFile     = ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate
+	rightsDevice   = ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate | ll.AccessFSIoctlDev
+	rightsAll      = (1 << 16) - 1 // every right ABI 7 knows, for write grants on directories
+)
+
+// rulesFor is the Landlock configuration and rules of a policy.
+func rulesFor(p launchPolicy) (landlock.Config, []landlock.Rule) {
+	cfg := landlock.Config{HandledAccessFS: landlock.V7.HandledAccessFS, Scoped: landlock.V7.Scoped}
+	switch {
+	case p.DenyBind:
+		cfg.HandledAccessNet = ll.AccessNetConnectTCP | ll.AccessNetBindTCP
+	case p.DenyTCP:
+		cfg.HandledAccessNet = ll.AccessNetConnectTCP
+	}
+	var rules []landlock.Rule
+	for _, g := range p.Read {
+		r := landlock.AccessFSSet(rightsReadFile)
+		if g.Dir {
+			r = rightsRead
+		}
+		rules = append(rules, landlock.PathAccess(r, g.Path).IgnoreIfMissing())
+	}
+	if len(p.Listable) > 0 {
+		rules = append(rules, landlock.PathAccess(ll.AccessFSReadDir, p.Listable...).IgnoreIfMissing())
+	}
+	for _, g := range p.Write {
+		r := landlock.AccessFSSet(rightsFile)
+		if g.Dir {
+			r = rightsAll &^ ll.AccessFSIoctlDev
+		}
+		rules = append(rules, landlock.PathAccess(r, g.Path).IgnoreIfMissing())
+	}
+	if len(p.Devices) > 0 {
+		rules = append(rules, landlock.PathAccess(rightsDevice, p.Devices...).IgnoreIfMissing())
+	}
+	return cfg, rules
+}

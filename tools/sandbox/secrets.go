@@ -1,0 +1,76 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// secretStoresInHome are where credentials live, relative to the home
+// directory: commands may not read (nor write) them.
+var secretStoresInHome = []string{
+	".ssh", ".gnupg", ".aws", ".azure", ".kube", ".netrc", ".git-credentials",
+	".password-store", ".docker/config.json", ".config/gcloud", ".config/gh",
+	".config/hub", ".config/rclone", ".local/share/keyrings", ".npmrc", ".pypirc",
+	".cargo/credentials", ".cargo/credentials.toml", ".vault-token",
+	".terraform.d/credentials.tfrc.json", ".config/agent-lsp", ".local/state/agent-lsp",
+}
+
+// secretStoresSystem are system-wide credential files (readable to root,
+// which the daemon may be).
+var secretStoresSystem = []string{"/etc/shadow", "/etc/gshadow", "/etc/ssh", "/etc/sudoers", "/etc/sudoers.d"}
+
+// writeProtectedInHome are files that run code at login or on a schedule,
+// or configure git: readable, never writable, even when the workspace is
+// the home directory itself.
+var writeProtectedInHome = []string{
+	".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
+	".zshrc", ".zshenv", ".zprofile", ".zlogin", ".config/fish", ".gitconfig",
+	".config/git", ".config/autostart", ".config/systemd", ".config/environment.d",
+	".local/bin", ".ssh", ".xprofile", ".xsession", ".xinitrc", ".pam_environment",
+}
+
+// hiddenPaths are the paths commands may not read: the secret stores, the
+// XDG state and config dirs of the agent, and the extra ones configured.
+func hiddenPaths(home string, extra []string) []string {
+	var out []string
+	if home != "" {
+		for _, p := range secretStoresInHome {
+			out = append(out, filepath.Join(home, p))
+		}
+	}
+	for _, env := range []string{"XDG_STATE_HOME", "XDG_CONFIG_HOME"} {
+		if d := os.Getenv(env); filepath.IsAbs(d) {
+			out = append(out, filepath.Join(d, "agent-lsp"))
+		}
+	}
+	out = append(out, secretStoresSystem...)
+	return withResolved(append(out, extra...))
+}
+
+// writeProtected are the paths commands may not write even inside a
+// writable directory.
+func writeProtected(home string) []string {
+	if home == "" {
+		return nil
+	}
+	out := make([]string, 0, len(writeProtectedInHome))
+	for _, p := range writeProtectedInHome {
+		out = append(out, filepath.Join(home, p))
+	}
+	return withResolved(out)
+}
+
+// withResolved adds, for each path that is or goes through a symlink,
+// the path it resolves to: Landlock rules follow the file itself, so a
+// secret store reached through a link is excluded where it really is.
+func withResolved(paths []string) []string {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		p = filepath.Clean(p)
+		out = append(out, p)
+		if r, err := filepath.EvalSymlinks(p); err == nil && r != p {
+			out = append(out, r)
+		}
+	}
+	return out
+}
