@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -463,33 +461,19 @@ func referencedVars(s string) []string {
 // maxConfigBytes bounds a workspace configuration file: it is read whole.
 const maxConfigBytes = 4 << 20
 
-// readInRoot reads name inside root through os.Root, so a hostile
-// repository's .mcp.json cannot be a symlink that makes us read (and show
-// the user as "workspace configuration") a file from outside it.
+// readInRoot reads name inside root through the workspace's os.Root, so a
+// hostile repository's .mcp.json cannot be a symlink that makes us read
+// (and show the user as "workspace configuration") a file from outside it,
+// nor a FIFO that blocks the daemon's start.
 func readInRoot(root, name string) ([]byte, error) {
-	r, err := os.OpenRoot(root)
+	ws, err := tools.NewWorkspace(root)
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	f, err := r.Open(name)
+	defer ws.Close()
+	abs, err := ws.Resolve(name)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxConfigBytes {
-		return nil, fmt.Errorf("larger than %d bytes", maxConfigBytes)
-	}
-	return data, nil
+	return ws.ReadFile(abs, maxConfigBytes)
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -189,5 +190,16 @@ func TestWorkspaceConfigSymlinkOutsideIsNotRead(t *testing.T) {
 	}
 	if len(loaded.Errors) != 1 {
 		t.Fatalf("want one error naming the refused file, got %v", loaded.Errors)
+	}
+}
+
+func TestWorkspaceConfigFIFODoesNotBlock(t *testing.T) {
+	root := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(root, ConfigFileName), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	loaded := LoadConfig(root, nil, nil, func(string) string { return "" })
+	if len(loaded.Workspace) != 0 || len(loaded.Errors) != 1 {
+		t.Fatalf("a FIFO .mcp.json: want one error and no entry, got %+v", loaded)
 	}
 }
