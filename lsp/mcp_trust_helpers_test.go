@@ -118,20 +118,16 @@ func (d *daemonProcess) mcpStatus(t *testing.T) map[string]trustStatus {
 	return out
 }
 
-// waitStatus polls agent/mcpStatus until done accepts it.
+// waitStatus asks agent/mcpStatus until done accepts it (a server's state
+// changes are not notified to the editor).
 func (d *daemonProcess) waitStatus(t *testing.T, what string, done func(map[string]trustStatus) bool) map[string]trustStatus {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		st := d.mcpStatus(t)
-		if done(st) {
-			return st
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("agent/mcpStatus never showed %s: %+v", what, st)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	var st map[string]trustStatus
+	lsptest.Eventually(t, 20*time.Second, "agent/mcpStatus to show "+what, func() bool {
+		st = d.mcpStatus(t)
+		return done(st)
+	})
+	return st
 }
 
 type trustStatus struct {

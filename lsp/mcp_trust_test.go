@@ -1,6 +1,7 @@
 package lsp_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -206,24 +207,18 @@ func TestMCPServerDiesWithKilledDaemon(t *testing.T) {
 	}}); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(15 * time.Second)
-	for len(markedProcesses(t, mark)) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the server process never started")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	var servers []int
+	lsptest.Eventually(t, 15*time.Second, "the server process to start", func() bool {
+		servers = markedProcesses(t, mark)
+		return len(servers) > 0
+	})
 	d.kill(t)
-	deadline = time.Now().Add(5 * time.Second)
-	for {
-		left := markedProcesses(t, mark)
-		if len(left) == 0 {
-			return
+	wctx, cancel := context.WithTimeout(ctx(t), 5*time.Second)
+	defer cancel()
+	for _, pid := range servers {
+		if err := lsptest.WaitExit(wctx, pid); err != nil {
+			t.Fatalf("server process alive after the daemon was killed: %v", err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server processes alive after the daemon was killed: %v", left)
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
@@ -78,15 +79,11 @@ func (p *chatProcess) wait(t *testing.T) int {
 	return 0
 }
 
-func waitChat(t *testing.T, p *chatProcess, what string, cond func() bool) {
+// waitChat waits for the chat's progress, which shows only in the files it
+// writes and the requests the fake model receives.
+func waitChat(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	lsptest.Eventually(t, 20*time.Second, what, cond)
 }
 
 func sessionFiles(t *testing.T, dir string) []string {
@@ -123,7 +120,7 @@ func TestChatKilledDuringToolCallsContinues(t *testing.T) {
 			// auto-edit: the write lands without asking; run_bash still asks,
 			// on a stdin nobody writes to.
 			first := startChat(t, append(common, "--mode", "auto-edit", "-p", "Note it down.")...)
-			waitChat(t, first, "both results stored and run_bash asking", func() bool {
+			waitChat(t, "both results stored and run_bash asking", func() bool {
 				files := sessionFiles(t, state)
 				if len(files) != 1 || !strings.Contains(first.stderr.String(), "echo hi") {
 					return false
@@ -175,7 +172,7 @@ func TestChatKilledInFirstModelCallContinues(t *testing.T) {
 	root, state := t.TempDir(), t.TempDir()
 	common := []string{"--base-url", srv.OpenAIBaseURL(), "--api-key-env", "none", "--no-color", "--dir", root, "--state-dir", state}
 	first := startChat(t, append(common, "-p", "Plan the refactor.")...)
-	waitChat(t, first, "the first model call", func() bool { return len(srv.Requests()) == 1 })
+	waitChat(t, "the first model call", func() bool { return len(srv.Requests()) == 1 })
 	if err := first.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
@@ -225,13 +222,13 @@ func TestChatSessionWriteFailureWarnsOnce(t *testing.T) {
 		if _, err := io.WriteString(p.stdin, line+"\n"); err != nil {
 			t.Fatal(err)
 		}
-		waitChat(t, p, answer, func() bool { return strings.Contains(p.stdout.String(), answer) })
+		waitChat(t, answer, func() bool { return strings.Contains(p.stdout.String(), answer) })
 	}
 	say("hello", "first answer")
 	// The answer is printed as it streams, before it is stored: wait for
 	// the file to end with it, the prompt's last write.
 	var files []string
-	waitChat(t, p, "the answer stored", func() bool {
+	waitChat(t, "the answer stored", func() bool {
 		files = sessionFiles(t, state)
 		if len(files) != 1 {
 			return false

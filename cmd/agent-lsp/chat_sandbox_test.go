@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
 
@@ -105,49 +106,34 @@ func TestChatKilledTakesItsCommandAlong(t *testing.T) {
 				t.Fatal(err)
 			}
 			_ = cmd.Wait()
-			deadline := time.Now().Add(5 * time.Second)
-			for !exited(pid) {
-				if time.Now().After(deadline) {
-					_ = syscall.Kill(pid, syscall.SIGKILL) // ours: do not leave it behind
-					t.Fatalf("the command (pid %d) outlived the killed chat", pid)
-				}
-				time.Sleep(10 * time.Millisecond)
+			wctx, wcancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer wcancel()
+			if err := lsptest.WaitExit(wctx, pid); err != nil {
+				_ = syscall.Kill(pid, syscall.SIGKILL) // ours: do not leave it behind
+				t.Fatalf("the command (pid %d) outlived the killed chat: %v", pid, err)
 			}
 		})
 	}
 }
 
-// waitForProcess polls /proc for a process running cmdline (NUL-separated).
+// waitForProcess waits for a process running cmdline (NUL-separated) to
+// show in /proc.
 func waitForProcess(t *testing.T, cmdline string, within time.Duration) int {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for time.Now().Before(deadline) {
+	pid := 0
+	lsptest.Eventually(t, within, fmt.Sprintf("a process running %q", cmdline), func() bool {
 		entries, _ := os.ReadDir("/proc")
 		for _, e := range entries {
-			pid, err := strconv.Atoi(e.Name())
+			n, err := strconv.Atoi(e.Name())
 			if err != nil {
 				continue
 			}
 			if b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline")); err == nil && string(b) == cmdline {
-				return pid
+				pid = n
+				return true
 			}
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("no process ran %q within %s", cmdline, within)
-	return 0
-}
-
-// exited reports whether pid is gone (or a zombie nobody reaped yet).
-func exited(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return true
-	}
-	// state is the field after the parenthesised command name
-	s := string(b)
-	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
-		return s[i+2] == 'Z'
-	}
-	return false
+		return false
+	})
+	return pid
 }
