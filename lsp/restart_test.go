@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -25,25 +24,8 @@ import (
 type daemonProcess struct {
 	cmd    *exec.Cmd
 	ed     *lsptest.Editor
-	stderr *syncBuffer
+	stderr *lsptest.Output
 	done   bool
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
 
 // startDaemon re-executes the test binary as the daemon (see TestMain).
@@ -67,7 +49,7 @@ func startDaemonWith(t *testing.T, dialect, modelURL, stateDir string, env []str
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &daemonProcess{cmd: cmd, stderr: &syncBuffer{}}
+	d := &daemonProcess{cmd: cmd, stderr: &lsptest.Output{}}
 	cmd.Stderr = d.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,33 +14,16 @@ import (
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
 
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 // chatProcess is `agent-lsp chat` running as a child process.
 type chatProcess struct {
 	cmd            *exec.Cmd
 	stdin          io.WriteCloser
-	stdout, stderr *lockedBuffer
+	stdout, stderr *lsptest.Output
 }
 
 func startChat(t *testing.T, args ...string) *chatProcess {
 	t.Helper()
-	p := &chatProcess{stdout: &lockedBuffer{}, stderr: &lockedBuffer{}}
+	p := &chatProcess{stdout: &lsptest.Output{}, stderr: &lsptest.Output{}}
 	p.cmd = exec.Command(os.Args[0], append([]string{"chat"}, args...)...)
 	p.cmd.Env = append(os.Environ(), envRunMain+"=1", "XDG_STATE_HOME="+t.TempDir())
 	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr

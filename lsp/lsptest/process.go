@@ -1,9 +1,11 @@
 package lsptest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -54,4 +56,24 @@ func Eventually(t testing.TB, within time.Duration, what string, cond func() boo
 		}
 		<-tick.C
 	}
+}
+
+// Output collects what a child process writes (its stderr, say) while the
+// test reads it: exec's copying goroutine writes, the test calls String.
+type Output struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (o *Output) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.Write(p)
+}
+
+// String is everything written so far.
+func (o *Output) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.String()
 }
