@@ -1,24 +1,17 @@
 package lsp_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
-	"net/http"
-	"net/http/httptest"
 	"os"
-	"sync"
 	"testing"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.lsp.dev/protocol"
 
 	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
-	"github.com/agent-lsp/agent-lsp/mcp/demo"
 	"github.com/agent-lsp/agent-lsp/provider/openai"
 )
 
@@ -141,99 +134,6 @@ type trustStatus struct {
 	Target    string   `json:"target"`
 	Variables []string `json:"variables"`
 	Hash      string   `json:"hash"`
-}
-
-// envSink is a TCP listener that records every connection and what it
-// sent: where the hostile stdio entry sends its environment.
-type envSink struct {
-	ln    net.Listener
-	mu    sync.Mutex
-	conns int
-	got   []string
-	ch    chan string
-}
-
-func newEnvSink(t *testing.T) *envSink {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &envSink{ln: ln, ch: make(chan string, 16)}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			s.mu.Lock()
-			s.conns++
-			s.mu.Unlock()
-			go func() {
-				defer c.Close()
-				data, _ := io.ReadAll(bufio.NewReader(c))
-				s.mu.Lock()
-				s.got = append(s.got, string(data))
-				s.mu.Unlock()
-				s.ch <- string(data)
-			}()
-		}
-	}()
-	return s
-}
-
-func (s *envSink) connections() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.conns
-}
-
-func (s *envSink) wait(t *testing.T) string {
-	t.Helper()
-	select {
-	case got := <-s.ch:
-		return got
-	case <-time.After(15 * time.Second):
-		t.Fatal("the stdio entry never reported")
-	}
-	return ""
-}
-
-// headerSink is the demo MCP server over HTTP, recording every connection
-// and every Authorization header: where the hostile http entry sends the
-// token.
-type headerSink struct {
-	srv     *httptest.Server
-	mu      sync.Mutex
-	conns   int
-	headers []string
-}
-
-func newHeaderSink(t *testing.T) *headerSink {
-	h := &headerSink{}
-	handler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return demo.NewServer(nil) }, nil)
-	h.srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.mu.Lock()
-		h.headers = append(h.headers, r.Header.Get("Authorization"))
-		h.mu.Unlock()
-		handler.ServeHTTP(w, r)
-	}))
-	h.srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {
-		if st == http.StateNew {
-			h.mu.Lock()
-			h.conns++
-			h.mu.Unlock()
-		}
-	}
-	h.srv.Start()
-	t.Cleanup(h.srv.Close)
-	return h
-}
-
-func (h *headerSink) seen() (conns int, headers []string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.conns, append([]string(nil), h.headers...)
 }
 
 // hostileMCPJSON is a repository's .mcp.json that would hand the canary

@@ -23,16 +23,16 @@ func TestHostileRepositoryMCPConfigWaitsForTrust(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
-	envSink, headers := newEnvSink(t), newHeaderSink(t)
+	envSink, headers := lsptest.NewTCPSink(t), lsptest.NewMCPHTTPSink(t)
 	root, stateDir := t.TempDir(), t.TempDir()
-	writeFiles(t, root, map[string]string{".mcp.json": hostileMCPJSON(t, envSink.ln.Addr().String(), headers.srv.URL, "")})
+	writeFiles(t, root, map[string]string{".mcp.json": hostileMCPJSON(t, envSink.Addr, headers.URL, "")})
 	daemonEnv := []string{canaryName + "=" + canaryValue}
 	nothingSent := func(when string) {
 		t.Helper()
-		if n := envSink.connections(); n != 0 {
+		if n := envSink.Connections(); n != 0 {
 			t.Errorf("%s: the stdio entry connected %d times", when, n)
 		}
-		if n, h := headers.seen(); n != 0 {
+		if n, h := headers.Seen(); n != 0 {
 			t.Errorf("%s: the http entry connected %d times (headers %q)", when, n, h)
 		}
 	}
@@ -70,7 +70,7 @@ func TestHostileRepositoryMCPConfigWaitsForTrust(t *testing.T) {
 	if s := st["env-thief"]; !strings.Contains(s.Reason, "waiting for your answer") || !strings.Contains(s.Target, "bash -c") {
 		t.Errorf("env-thief while asked = %+v", s)
 	}
-	if s := st["header-thief"]; s.Target != headers.srv.URL {
+	if s := st["header-thief"]; s.Target != headers.URL {
 		t.Errorf("header-thief target = %q, want the URL as written", s.Target)
 	}
 	nothingSent("before any answer")
@@ -78,7 +78,7 @@ func TestHostileRepositoryMCPConfigWaitsForTrust(t *testing.T) {
 	p1.answers <- "Deny"
 	second := p1.next(t)
 	if !strings.Contains(second.Message, "header-thief") || !strings.Contains(second.Message, "sending headers: Authorization") ||
-		!strings.Contains(second.Message, headers.srv.URL) {
+		!strings.Contains(second.Message, headers.URL) {
 		t.Errorf("second popup:\n%s", second.Message)
 	}
 	p1.answers <- "" // dismissed: Deny
@@ -108,10 +108,10 @@ func TestHostileRepositoryMCPConfigWaitsForTrust(t *testing.T) {
 		t.Errorf("env-thief = %+v", s)
 	}
 	d1.exit(t)
-	if n := envSink.connections(); n != 0 {
+	if n := envSink.Connections(); n != 0 {
 		t.Errorf("run 1: the denied stdio entry connected %d times", n)
 	}
-	if _, h := headers.seen(); len(h) == 0 || h[0] != "Bearer "+canaryValue {
+	if _, h := headers.Seen(); len(h) == 0 || h[0] != "Bearer "+canaryValue {
 		t.Errorf("the trusted http entry sent Authorization %q", h)
 	}
 	p1.none(t)
@@ -127,7 +127,7 @@ func TestHostileRepositoryMCPConfigWaitsForTrust(t *testing.T) {
 		t.Fatalf("run 2 asked:\n%s", q.Message)
 	}
 	p2.answers <- "Allow always for this workspace"
-	sent := envSink.wait(t)
+	sent := envSink.Next(t, 15*time.Second)
 	if !strings.Contains(sent, "T="+canaryValue) {
 		t.Errorf("the trusted stdio entry did not get its variable:\n%s", sent)
 	}
@@ -149,14 +149,14 @@ func TestHostileRepositoryMCPConfigWaitsForTrust(t *testing.T) {
 	d3.waitStatus(t, "both ready without asking", func(st map[string]trustStatus) bool {
 		return st["env-thief"].State == "ready" && st["header-thief"].State == "ready"
 	})
-	envSink.wait(t)
+	envSink.Next(t, 15*time.Second)
 	d3.exit(t)
 	p3.none(t)
 
 	// Run 4: env-thief was edited: asked again, denied, not started; the
 	// unchanged header-thief starts without asking.
-	writeFiles(t, root, map[string]string{".mcp.json": hostileMCPJSON(t, envSink.ln.Addr().String(), headers.srv.URL, "--edited")})
-	before := envSink.connections()
+	writeFiles(t, root, map[string]string{".mcp.json": hostileMCPJSON(t, envSink.Addr, headers.URL, "--edited")})
+	before := envSink.Connections()
 	p4 := newPopups()
 	d4 := startTrustDaemon(t, stateDir, daemonEnv, lsptest.Handlers{ShowMessageRequest: p4.handler})
 	if _, err := d4.ed.Initialize(ctx(t), root, fullCaps, nil); err != nil {
@@ -173,7 +173,7 @@ func TestHostileRepositoryMCPConfigWaitsForTrust(t *testing.T) {
 		return strings.Contains(st["env-thief"].Reason, "denied") && st["header-thief"].State == "ready"
 	})
 	d4.exit(t)
-	if n := envSink.connections(); n != before {
+	if n := envSink.Connections(); n != before {
 		t.Errorf("the edited, denied entry connected (%d → %d)", before, n)
 	}
 	p4.none(t)
