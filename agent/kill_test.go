@@ -79,30 +79,7 @@ func TestKillMidPromptAndResume(t *testing.T) {
 			}
 			_ = cmd.Wait()
 
-			sessions, err := agent.ListSessions(storeDir)
-			if err != nil || len(sessions) != 1 {
-				t.Fatalf("sessions = %+v, %v\nchild output:\n%s", sessions, err, output.String())
-			}
-			if sessions[0].Title != "What does Main print?" {
-				t.Errorf("title = %q", sessions[0].Title)
-			}
-			store, err := agent.NewStore(storeDir, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := provider.NewHTTP(provider.HTTPOptions{Dialect: dialectOf(d), BaseURL: base, APIKey: "test-key", Client: srv.Client()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg, _ := builtinConfig(t, p, root)
-			cfg.Store = store
-			s, err := agent.ResumeSession(cfg, sessions[0].ID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if s.ID() != sessions[0].ID {
-				t.Errorf("ID = %q", s.ID())
-			}
+			s := resumeFrom(t, srv, d, base, storeDir, root, "What does Main print?")
 			h := s.History()
 			if got := roleList(h); got != "system,user,assistant,tool,assistant,user,assistant,tool" {
 				t.Fatalf("resumed history = %s", got)
