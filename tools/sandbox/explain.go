@@ -23,10 +23,16 @@ var networkPhrases = []string{
 var pathToken = regexp.MustCompile(`(?:^|[\s'"` + "`" + `:(=])(/[^\s'"` + "`" + `:,;)]+)`)
 
 // relativeBefore finds "path: Permission denied" (bash, cat, ...).
-var relativeBefore = regexp.MustCompile(`(?:^|\s)([^\s'":]+): (?:Permission denied|Operation not permitted|Read-only file system|Device or resource busy)`)
+var relativeBefore = regexp.MustCompile(`(?:^|\s)([^\s'"‘’:]+): (?:Permission denied|Operation not permitted|Read-only file system|Device or resource busy)`)
 
-// quoted finds 'path' (coreutils: cannot touch 'x': ...; Python: ...: 'x').
-var quoted = regexp.MustCompile(`['‘]([^'’\n]+)['’]`)
+// quoted finds 'path' (coreutils: cannot touch 'x': ...; Python: ...: 'x';
+// coreutils in a UTF-8 locale quotes ‘x’).
+var quoted = regexp.MustCompile(`['‘]([^'‘’\n]+)['’]`)
+
+// deniedPath finds a whole absolute path before the refusal, whatever it
+// holds (commas, spaces, colons): "bash: line 1: /a,b/x: Permission
+// denied", "mkdir: cannot create directory ‘/a b/x’: Permission denied".
+var deniedPath = regexp.MustCompile(`(?:^|[\s'"‘(=])(/[^\n'"‘’]*?)['’]?: (?:Permission denied|Operation not permitted|Read-only file system|Device or resource busy)`)
 
 // gitReadOnly starts the explanation of a write to .git/hooks or .git/config.
 const gitReadOnly = ".git/hooks and .git/config are read-only in the sandbox: "
@@ -107,19 +113,60 @@ func (s *Sandbox) Explain(output string) string {
 // relative ones where the message has the "path: Permission denied" or
 // quoted form (taken relative to the first workspace root, the commands'
 // working directory: a command that changed directory may be misplaced).
+//
+// Whole paths (before the refusal, or quoted) come first, and a shorter
+// token that is only their cut-off start is left out: a path with a comma
+// or a space is judged as itself. Each path is judged where it really is:
+// a link in the workspace to a file outside is a write outside.
 func (s *Sandbox) pathsIn(line string) []string {
 	var out []string
+	add := func(p string) {
+		p = filepath.Clean(p)
+		for _, q := range out {
+			if q == p || strings.HasPrefix(q, p) {
+				return
+			}
+		}
+		out = append(out, p)
+	}
+	for _, m := range deniedPath.FindAllStringSubmatch(line, -1) {
+		add(m[1])
+	}
+	for _, m := range quoted.FindAllStringSubmatch(line, -1) {
+		if strings.HasPrefix(m[1], "/") {
+			add(m[1])
+		}
+	}
 	for _, m := range pathToken.FindAllStringSubmatch(line, -1) {
-		out = append(out, filepath.Clean(m[1]))
+		add(m[1])
 	}
 	for _, re := range []*regexp.Regexp{relativeBefore, quoted} {
 		for _, m := range re.FindAllStringSubmatch(line, -1) {
 			if p := m[1]; !strings.HasPrefix(p, "/") && p != "line" && len(s.roots) > 0 {
-				out = append(out, filepath.Join(s.roots[0], p))
+				add(filepath.Join(s.roots[0], p))
 			}
 		}
 	}
+	for i, p := range out {
+		out[i] = resolveExisting(p)
+	}
 	return out
+}
+
+// resolveExisting follows the symlinks of the longest part of p that
+// exists and keeps the rest as written (a file the command failed to
+// create does not exist; the link to its directory may).
+func resolveExisting(p string) string {
+	rest := ""
+	for dir := p; ; dir = filepath.Dir(dir) {
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(r, rest)
+		}
+		if dir == filepath.Dir(dir) {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+	}
 }
 
 // classify says why the sandbox refuses path, "" when it would not.
