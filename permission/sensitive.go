@@ -57,6 +57,37 @@ var xdgRelocatable = map[string][]string{
 	"XDG_DATA_HOME":   {"agent-lsp", "systemd", "keyrings"},
 }
 
+// RunsCodeUnderHome returns the absolute places under home whose change
+// runs code later or grants access, and the agent's own state: the home
+// entries SensitivePath judges (start-up and editor files, ~/.ssh, user
+// units, git's global config, ...) and where XDG_CONFIG_HOME,
+// XDG_STATE_HOME and XDG_DATA_HOME, when set in this process, move them.
+// The command sandbox keeps them read-only even when the workspace is the
+// home itself, so that what a rating cannot see into (inline code) cannot
+// plant code there either. Nil when home is not absolute.
+func RunsCodeUnderHome(home string) []string {
+	if !strings.HasPrefix(home, "/") {
+		return nil
+	}
+	home = path.Clean(home)
+	var out []string
+	for _, list := range [][]string{homeRunsCode, agentDirs} {
+		for _, s := range list {
+			out = append(out, home+"/"+s)
+		}
+	}
+	for env, names := range xdgRelocatable {
+		dir := os.Getenv(env)
+		if !strings.HasPrefix(dir, "/") {
+			continue
+		}
+		for _, n := range names {
+			out = append(out, path.Join(dir, n))
+		}
+	}
+	return out
+}
+
 // SensitivePath reports whether writing the absolute path p would change
 // something that runs code later, grants access or holds credentials,
 // wherever the workspace is: shell start-up files, ~/.ssh, ~/.gnupg,
