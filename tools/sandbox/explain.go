@@ -18,6 +18,19 @@ var networkPhrases = []string{
 	"connect: Permission denied",
 }
 
+// connectFailure finds curl's refusal, which names the address but not
+// the cause ("Failed to connect to 192.0.2.1 port 80 after 0 ms:
+// Couldn't connect to server"): to a non-loopback address, from a
+// sandbox without the host's network, the cause is the sandbox.
+var connectFailure = regexp.MustCompile(`Failed to connect to (\S+) port [0-9]+`)
+
+// isLoopbackHost reports whether a host as a tool prints it is this
+// machine's loopback.
+func isLoopbackHost(h string) bool {
+	h = strings.Trim(h, "[]")
+	return h == "localhost" || h == "::1" || strings.HasPrefix(h, "127.")
+}
+
 // pathToken finds absolute paths in a message: after a quote, a space, a
 // colon or the line start.
 var pathToken = regexp.MustCompile(`(?:^|[\s'"` + "`" + `:(=])(/[^\s'"` + "`" + `:,;)]+)`)
@@ -64,6 +77,10 @@ func (s *Sandbox) Explain(output string) string {
 	for _, line := range strings.Split(output, "\n") {
 		if s.status.Network != NetworkAllow && containsAny(line, networkPhrases) &&
 			!(strings.Contains(line, "connect: Permission denied") && s.status.Namespaces) {
+			network = true
+			continue
+		}
+		if m := connectFailure.FindStringSubmatch(line); m != nil && s.status.Network != NetworkAllow && !isLoopbackHost(m[1]) {
 			network = true
 			continue
 		}

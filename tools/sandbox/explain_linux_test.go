@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,7 +13,8 @@ import (
 // at the comma into "write outside the workspace: /tmp/a"), coreutils'
 // ‘curly quotes’ of a UTF-8 locale, and a symlink in the workspace that
 // points outside (bash names only the link). Each runs for real in the
-// sandbox.
+// sandbox. curl's refusal to a non-loopback address ("Couldn't connect
+// to server") is the sandbox's network too.
 func TestExplainAwkwardRefusals(t *testing.T) {
 	t.Setenv("LANG", "C.UTF-8") // coreutils quotes ‘like this’
 	base := filepath.Join(t.TempDir(), "a, b c")
@@ -44,10 +46,15 @@ func TestExplainAwkwardRefusals(t *testing.T) {
 			"blocked by the sandbox: write outside the workspace: " + filepath.Join(f.home, "newdir")},
 		{"a link to an outside file", `ln -s "` + filepath.Join(f.outside, "f") + `" link-file && echo x > link-file`,
 			"blocked by the sandbox: write outside the workspace: " + filepath.Join(f.outside, "f")},
+		{"curl names the address, not the cause", `curl -sS -m 3 http://192.0.2.1/`,
+			"blocked by the sandbox: network access outside this machine"},
 		{"a link to the outside dir", `ln -s "` + f.outside + `" link-dir && echo x > link-dir/new`,
 			"blocked by the sandbox: write outside the workspace: " + filepath.Join(f.outside, "new")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if _, err := exec.LookPath("curl"); err != nil && strings.HasPrefix(c.command, "curl") {
+				t.Skip("no curl")
+			}
 			out, code, explain := run(t, s, f, c.command)
 			if code == 0 {
 				t.Fatalf("%s succeeded in the sandbox: %q", c.command, out)
