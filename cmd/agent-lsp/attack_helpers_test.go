@@ -277,7 +277,7 @@ func mostPermissive(p protocol.ShowMessageRequestParams) string {
 	return ""
 }
 
-func denying(protocol.ShowMessageRequestParams) string  { return "Deny" }
+func denying(protocol.ShowMessageRequestParams) string    { return "Deny" }
 func dismissing(protocol.ShowMessageRequestParams) string { return "" }
 
 func (l *popupLog) handler(_ context.Context, p protocol.ShowMessageRequestParams) (*protocol.MessageActionItem, error) {

@@ -244,4 +244,3 @@ func findProcess(cmdline string) int {
 	}
 	return 0
 }
-
