@@ -58,7 +58,7 @@ func (grepTool) Describe(raw json.RawMessage, env *Env) (permission.Action, erro
 		Tool: "grep", Summary: fmt.Sprintf("grep %q in %s", args.Pattern, rel), Scope: "grep",
 		Risk: permission.Low, ReadOnly: true, Path: rel,
 	}
-	if credentialRead(abs) { // searched on purpose: asked (a walk from above skips it: runSearch)
+	if CredentialRead(abs) { // searched on purpose: asked (a walk from above skips it: runSearch)
 		a.Risk, a.Reasons = permission.High, []string{reasonCredentialRead}
 	}
 	return a, nil

@@ -63,7 +63,7 @@ func (readFileTool) Describe(raw json.RawMessage, env *Env) (permission.Action, 
 		Tool: "read_file", Summary: summary, Scope: "read_file",
 		Risk: permission.Low, ReadOnly: true, Path: rel,
 	}
-	if credentialRead(abs) {
+	if CredentialRead(abs) {
 		a.Risk, a.Reasons = permission.High, []string{reasonCredentialRead}
 	}
 	return a, nil

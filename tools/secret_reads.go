@@ -11,14 +11,16 @@ import (
 // credential store: what it reads goes to the model provider.
 const reasonCredentialRead = "reads a credential store (ssh keys, cloud credentials, ...): its content would be sent to the model"
 
-// credentialRead reports whether reading the absolute path abs would
+// CredentialRead reports whether reading the absolute path abs would
 // reveal a secret (permission.CredentialPath), against home as given and
 // as resolved through symlinks (workspace paths are resolved). With the
 // workspace at $HOME, ~/.ssh/id_rsa is "inside" the workspace and still a
-// secret: read_file asks for it as HIGH, grep does not walk into it.
-func credentialRead(abs string) bool { return credentialReads()(abs) }
+// secret: read_file asks for it as HIGH, grep does not walk into it, and
+// the agent does not send it as the project's instructions. abs should
+// have its symlinks resolved (Workspace.Resolve).
+func CredentialRead(abs string) bool { return credentialReads()(abs) }
 
-// credentialReads returns credentialRead with home looked up once, for a
+// credentialReads returns CredentialRead with home looked up once, for a
 // walk that asks about every file.
 func credentialReads() func(abs string) bool {
 	home, _ := os.UserHomeDir()
