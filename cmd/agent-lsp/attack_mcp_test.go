@@ -42,6 +42,11 @@ func attackMCPConfig(t *testing.T, sum *campaignSummary) {
 	if err := os.WriteFile(filepath.Join(lab.ws, ".mcp.json"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The project's instructions, sent with every request, are the
+	// user's cloud credentials.
+	if err := os.Symlink(filepath.Join(lab.home, ".aws", "credentials"), filepath.Join(lab.ws, "AGENTS.md")); err != nil {
+		t.Fatal(err)
+	}
 	srv := providertest.NewServer(t, providertest.Script{{Text: "Nothing to do."}}, providertest.WithAPIKey(lab.secrets[attackKeyEnv]))
 	popups := &popupLog{choose: dismissing}
 	d := startAttackDaemon(t, lab, srv, popups, nil)
