@@ -35,8 +35,9 @@ func isLoopbackHost(h string) bool {
 // colon or the line start.
 var pathToken = regexp.MustCompile(`(?:^|[\s'"` + "`" + `:(=])(/[^\s'"` + "`" + `:,;)]+)`)
 
-// relativeBefore finds "path: Permission denied" (bash, cat, ...).
-var relativeBefore = regexp.MustCompile(`(?:^|\s)([^\s'"‘’:]+): (?:Permission denied|Operation not permitted|Read-only file system|Device or resource busy)`)
+// relativeBefore finds "path: Permission denied" (bash, cat, ...; tar:
+// "path: Cannot open: Permission denied").
+var relativeBefore = regexp.MustCompile(`(?:^|\s)([^\s'"‘’:]+): (?:Cannot [a-z]+: )?(?:Permission denied|Operation not permitted|Read-only file system|Device or resource busy)`)
 
 // quoted finds 'path' (coreutils: cannot touch 'x': ...; Python: ...: 'x';
 // coreutils in a UTF-8 locale quotes ‘x’).
@@ -213,6 +214,9 @@ func (s *Sandbox) classify(path string) string {
 	}
 	for _, w := range s.writable {
 		if within(w, path) {
+			if dir := filepath.Dir(path); s.splitAround(dir) {
+				return "new entries cannot be created in " + dir + ", which holds protected start-up, git or secret files (files already there stay writable): " + path
+			}
 			return ""
 		}
 	}
@@ -222,6 +226,25 @@ func (s *Sandbox) classify(path string) string {
 		}
 	}
 	return "write outside the workspace: " + path
+}
+
+// splitAround reports whether dir lies above a protected or hidden path:
+// the write grants are split around those (Landlock can only grant), so
+// dir itself gets no grant to create entries in.
+func (s *Sandbox) splitAround(dir string) bool {
+	var kept []string
+	kept = append(append(kept, s.protected...), s.hidden...)
+	if !s.namespaces { // else they are read-only mounts, not split grants
+		for _, root := range s.roots {
+			kept = append(kept, filepath.Join(root, ".git", "hooks"), filepath.Join(root, ".git", "config"))
+		}
+	}
+	for _, p := range kept {
+		if p != dir && within(dir, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // allows says what the sandbox lets a command do, for a refusal whose

@@ -49,4 +49,15 @@ func TestSandboxHomeWorkspaceKeepsStartupFilesReadOnly(t *testing.T) {
 			t.Errorf("%s: explained as %q", p, explain)
 		}
 	}
+	// The home is split around those files: a new entry right in it is
+	// refused, and the model is told why; tar's refusal names the store.
+	for _, c := range []struct{ command, explain string }{
+		{"mkdir ~/newdir", "new entries cannot be created in " + f.home},
+		{`tar cf "$TMPDIR/x.tar" .ssh`, "read of a secret store the sandbox hides: " + filepath.Join(f.home, ".ssh", "id_ed25519")},
+	} {
+		out, code, explain := run(t, s, f, c.command)
+		if code == 0 || !strings.Contains(explain, c.explain) {
+			t.Errorf("%s: exit %d %q, explained as %q, want %q", c.command, code, out, explain, c.explain)
+		}
+	}
 }
