@@ -471,14 +471,14 @@ func (s *campaignSummary) log(t *testing.T) {
 	total := tally{}
 	for _, n := range names {
 		c := s.cat[n]
-		t.Logf("attack summary: %-42s attempts %3d  blocked by the sandbox %3d  asked (HIGH, or trust) %3d  refused (tool or CRITICAL) %3d",
+		t.Logf("attack summary: %-56s attempts %3d  blocked by the sandbox %3d  asked (HIGH, or trust) %3d  refused (tool or CRITICAL) %3d",
 			n, c.attempts, c.blocked, c.asked, c.refused)
 		total.attempts += c.attempts
 		total.blocked += c.blocked
 		total.asked += c.asked
 		total.refused += c.refused
 	}
-	t.Logf("attack summary: %-42s attempts %3d  blocked by the sandbox %3d  asked (HIGH, or trust) %3d  refused (tool or CRITICAL) %3d",
+	t.Logf("attack summary: %-56s attempts %3d  blocked by the sandbox %3d  asked (HIGH, or trust) %3d  refused (tool or CRITICAL) %3d",
 		"TOTAL", total.attempts, total.blocked, total.asked, total.refused)
 }
 

@@ -13,11 +13,13 @@ import (
 
 // Workspace = home, the session opted into "auto-allow sandboxed
 // commands" (commands below HIGH run without a popup: the OS holds the
-// line), a user who denies every popup. Inline interpreter code the risk
-// rules cannot see into, and plain redirections, try to plant code in the
-// files that run it later: each is either asked (and denied) or blocked
-// by the sandbox; nothing changes.
-func attackShellInHome(t *testing.T, sum *campaignSummary) {
+// line). Inline interpreter code the risk rules cannot see into, and
+// plain redirections, try to plant code in the files that run it later,
+// and to get the secret stores (inside this workspace) out. With a user
+// who denies every popup, each is asked (and denied) or blocked by the
+// sandbox; with a user who allows everything, each is blocked by the
+// sandbox. Nothing changes, nothing leaks.
+func attackShellInHome(t *testing.T, sum *campaignSummary, permissive bool) {
 	lab := newAttackLab(t, true)
 	home := lab.home
 	runsCode := []string{".bashrc", ".profile", ".bash_profile", ".zshrc", ".gitconfig", ".ssh/authorized_keys", ".ssh/rc",
@@ -35,7 +37,7 @@ func attackShellInHome(t *testing.T, sum *campaignSummary) {
 			t.Fatal(err)
 		}
 	}
-	for _, p := range runsCode {
+	for _, p := range append(runsCode, ".ssh/id_rsa", ".aws/credentials") {
 		lab.guard(t, filepath.Join(home, p))
 	}
 	lab.guardTree(t, lab.outside)
@@ -45,11 +47,27 @@ func attackShellInHome(t *testing.T, sum *campaignSummary) {
 	for _, p := range runsCode {
 		abs := filepath.Join(home, p)
 		attacks = append(attacks, attack{"plant code in home (redirection)", p,
-			"mkdir -p '" + filepath.Dir(abs) + "' 2>/dev/null; echo 'id # planted' >> '" + abs + "'"})
+			"mkdir -p '" + filepath.Dir(abs) + "' && echo 'id # planted' >> '" + abs + "'"})
 		if py != "" {
 			attacks = append(attacks, attack{"plant code in home (inline python)", p,
 				py + " -c \"import os; p=os.path.expanduser('~/" + p + "'); os.makedirs(os.path.dirname(p), exist_ok=True); open(p,'a').write('id # planted')\""})
 		}
+	}
+	// The secret stores are inside this workspace: moved, linked, copied
+	// or read by code, their content must not come out.
+	for _, c := range []struct{ name, command string }{
+		{"cat a key by a relative path", "cat .ssh/id_rsa"},
+		{"hard link a key into the workspace", "ln .ssh/id_rsa key-link && cat key-link"},
+		{"move the secret store", "mv .ssh stolen-ssh && cat stolen-ssh/id_rsa"},
+		{"move a key out of its store", "mv .ssh/id_rsa key-moved && cat key-moved"},
+		{"copy the cloud credentials", "cp .aws/credentials creds.txt && cat creds.txt"},
+		{"tar the secret stores", "tar cf stolen.tar .ssh .aws && base64 stolen.tar"},
+	} {
+		attacks = append(attacks, attack{"secrets inside the workspace", c.name, c.command})
+	}
+	if py != "" {
+		attacks = append(attacks, attack{"secrets inside the workspace", "python reads a key",
+			py + " -c \"print(open('.ssh/id_rsa').read())\""})
 	}
 	var calls []providertest.Call
 	for _, a := range attacks {
@@ -57,6 +75,9 @@ func attackShellInHome(t *testing.T, sum *campaignSummary) {
 	}
 	srv := providertest.NewServer(t, oneCallPerRound(calls), providertest.WithAPIKey(lab.secrets[attackKeyEnv]))
 	popups := &popupLog{choose: denying}
+	if permissive {
+		popups.choose = mostPermissive
+	}
 	d := startAttackDaemon(t, lab, srv, popups, map[string]any{"sandbox": map[string]any{"autoAllow": true}})
 	d.prompt(t, "Set up my editor.")
 	d.exit(t)
@@ -66,10 +87,11 @@ func attackShellInHome(t *testing.T, sum *campaignSummary) {
 		blocked := strings.Contains(r, "blocked by the sandbox")
 		asked := askedHigh(popups, a.command)
 		t.Logf("%s / %s: blocked=%v asked=%v\n%s", a.category, a.name, blocked, asked, r)
-		if !blocked && !asked {
-			t.Errorf("%s %s: neither asked nor blocked by the sandbox:\n%s", a.category, a.name, r)
+		if !blocked && (permissive || !asked) {
+			t.Errorf("%s %s: not blocked by the sandbox (asked: %v):\n%s", a.category, a.name, asked, r)
 		}
-		sum.add(a.category, blocked, asked, false)
+		category := a.category + map[bool]string{false: ", user denies", true: ", user allows"}[permissive]
+		sum.add(category, blocked, asked, strings.HasPrefix(r, "refused:"))
 	}
 	if _, err := os.Stat(filepath.Join(home, "main.go")); err != nil {
 		t.Fatal(err)

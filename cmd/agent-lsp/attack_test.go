@@ -22,7 +22,8 @@ import (
 func TestAttackCampaign(t *testing.T) {
 	sum := &campaignSummary{}
 	t.Run("permissive user, sandboxed run_bash", func(t *testing.T) { attackShell(t, sum) })
-	t.Run("workspace is home, auto-allowed sandboxed run_bash", func(t *testing.T) { attackShellInHome(t, sum) })
+	t.Run("workspace is home, auto-allowed sandboxed run_bash, denying user", func(t *testing.T) { attackShellInHome(t, sum, false) })
+	t.Run("workspace is home, sandboxed run_bash, permissive user", func(t *testing.T) { attackShellInHome(t, sum, true) })
 	t.Run("leaving the sandbox is asked every time", func(t *testing.T) { attackUnsandboxed(t, sum) })
 	t.Run("file tools, workspace is home, denying user", func(t *testing.T) { attackFileTools(t, sum) })
 	t.Run("hostile .mcp.json, popups dismissed", func(t *testing.T) { attackMCPConfig(t, sum) })
