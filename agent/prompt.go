@@ -69,9 +69,14 @@ const maxInstructionFile = 8 << 20
 // text, cut to maxInstructions; empty when there is none or it is unreadable
 // (a missing file is the common case and not worth an error). It is read
 // through the workspace: an AGENTS.md that is a symlink to a file outside
-// (a key, a password store) is not sent to the model.
+// (a key, a password store) is not sent to the model, nor one that leads
+// to a credential store inside it (the workspace at $HOME: AGENTS.md ->
+// .ssh/id_rsa would go with every request, no tool call needed).
 func readInstructions(ws *tools.Workspace, root string) (name, text string) {
 	for _, name := range instructionFiles {
+		if real, err := ws.Resolve(filepath.Join(root, name)); err != nil || tools.CredentialRead(real) {
+			continue
+		}
 		data, err := ws.ReadFile(filepath.Join(root, name), maxInstructionFile)
 		if err != nil {
 			continue

@@ -159,3 +159,39 @@ func TestSystemPromptSkipsInstructionsLinkedOutside(t *testing.T) {
 		t.Errorf("the prompt should fall through to CLAUDE.md:\n%s", p)
 	}
 }
+
+// With the workspace at $HOME, an AGENTS.md that links to a credential
+// store inside it (~/.ssh/id_rsa) is not the project's instructions
+// either: it would go to the model with every request. A CLAUDE.md that
+// links to AGENTS.md-style text (an ordinary file) still works.
+func TestSystemPromptSkipsInstructionsLinkedToACredential(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	if err := os.MkdirAll(filepath.Join(home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".ssh", "id_rsa"), []byte("CANARY-private-key"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "rules.md"), []byte("home rules"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(".ssh/id_rsa", filepath.Join(home, "AGENTS.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("rules.md", filepath.Join(home, "CLAUDE.md")); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := tools.NewWorkspace(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	p := SystemPrompt(ws, "linux", "sh")
+	if strings.Contains(p, "CANARY") {
+		t.Fatalf("the prompt holds the key AGENTS.md links to:\n%s", p)
+	}
+	if !strings.Contains(p, "(CLAUDE.md):\nhome rules") {
+		t.Errorf("the prompt should fall through to CLAUDE.md (a link to an ordinary file):\n%s", p)
+	}
+}

@@ -57,6 +57,37 @@ var xdgRelocatable = map[string][]string{
 	"XDG_DATA_HOME":   {"agent-lsp", "systemd", "keyrings"},
 }
 
+// RunsCodeUnderHome returns the absolute places under home whose change
+// runs code later or grants access, and the agent's own state: the home
+// entries SensitivePath judges (start-up and editor files, ~/.ssh, user
+// units, git's global config, ...) and where XDG_CONFIG_HOME,
+// XDG_STATE_HOME and XDG_DATA_HOME, when set in this process, move them.
+// The command sandbox keeps them read-only even when the workspace is the
+// home itself, so that what a rating cannot see into (inline code) cannot
+// plant code there either. Nil when home is not absolute.
+func RunsCodeUnderHome(home string) []string {
+	if !strings.HasPrefix(home, "/") {
+		return nil
+	}
+	home = path.Clean(home)
+	var out []string
+	for _, list := range [][]string{homeRunsCode, agentDirs} {
+		for _, s := range list {
+			out = append(out, home+"/"+s)
+		}
+	}
+	for env, names := range xdgRelocatable {
+		dir := os.Getenv(env)
+		if !strings.HasPrefix(dir, "/") {
+			continue
+		}
+		for _, n := range names {
+			out = append(out, path.Join(dir, n))
+		}
+	}
+	return out
+}
+
 // SensitivePath reports whether writing the absolute path p would change
 // something that runs code later, grants access or holds credentials,
 // wherever the workspace is: shell start-up files, ~/.ssh, ~/.gnupg,
@@ -136,23 +167,41 @@ func gitRunsCode(p string) bool {
 // readsCredential reports whether a known target is a credential file a
 // read would reveal; public keys and known_hosts are not secrets.
 func (a *assessor) readsCredential(t target) bool {
-	if t.path == "" || a.home == "" {
+	return t.path != "" && a.home != "" && CredentialPath(t.path, a.home)
+}
+
+// CredentialPath reports whether reading the absolute slash path p would
+// reveal a secret: a credential store under home (~/.ssh private keys,
+// ~/.aws, ~/.netrc, shell histories, ...), the agent's own state, or the
+// system's shadow files and host keys. Public keys, known_hosts,
+// authorized_keys and ~/.ssh/config are not secrets. The file tools ask
+// for such reads as HIGH and grep does not walk into them, as run_bash's
+// rating does for cat: with the workspace at $HOME they are "inside".
+func CredentialPath(p, home string) bool {
+	if !strings.HasPrefix(p, "/") {
 		return false
 	}
-	base := path.Base(t.path)
-	if strings.HasSuffix(base, ".pub") || base == "known_hosts" || base == "authorized_keys" || base == "config" && within(t.path, a.home+"/.ssh") {
+	p = path.Clean(p)
+	base := path.Base(p)
+	if home != "" {
+		home = path.Clean(home)
+	}
+	if strings.HasSuffix(base, ".pub") || base == "known_hosts" || base == "authorized_keys" || base == "config" && home != "" && within(p, home+"/.ssh") {
 		return false
 	}
-	if t.path == "/etc/shadow" || t.path == "/etc/gshadow" || within(t.path, "/etc/ssh") && strings.Contains(base, "_key") && !strings.HasSuffix(base, ".pub") {
+	if p == "/etc/shadow" || p == "/etc/gshadow" || within(p, "/etc/ssh") && strings.Contains(base, "_key") && !strings.HasSuffix(base, ".pub") {
 		return true
 	}
+	if home == "" || !strings.HasPrefix(home, "/") {
+		return false
+	}
 	for _, c := range homeCredentials {
-		if within(t.path, a.home+"/"+c) {
+		if within(p, home+"/"+c) {
 			return true
 		}
 	}
 	for _, c := range agentDirs {
-		if within(t.path, a.home+"/"+c) {
+		if within(p, home+"/"+c) {
 			return true
 		}
 	}

@@ -54,10 +54,14 @@ func (grepTool) Describe(raw json.RawMessage, env *Env) (permission.Action, erro
 		return permission.Action{}, err
 	}
 	rel := env.Workspace.Rel(abs)
-	return permission.Action{
+	a := permission.Action{
 		Tool: "grep", Summary: fmt.Sprintf("grep %q in %s", args.Pattern, rel), Scope: "grep",
 		Risk: permission.Low, ReadOnly: true, Path: rel,
-	}, nil
+	}
+	if CredentialRead(abs) { // searched on purpose: asked (a walk from above skips it: runSearch)
+		a.Risk, a.Reasons = permission.High, []string{reasonCredentialRead}
+	}
+	return a, nil
 }
 
 func (grepTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Result, error) {

@@ -96,7 +96,16 @@ func runSearch(ctx context.Context, ws *Workspace, start string, m *lineMatcher,
 		return SearchStats{}, err
 	}
 	var searched, binary, other, files, lines atomic.Int64
+	// A walk from above a credential store (the workspace at $HOME) does
+	// not read it: its lines would go to the model. Searching the store
+	// itself is asked for as HIGH (grep's Describe).
+	isCredential := credentialReads()
+	startInStore := isCredential(start)
 	visit := func(f walkedFile) {
+		if !startInStore && isCredential(f.Abs) {
+			other.Add(1)
+			return
+		}
 		rel := filepath.Base(f.Abs)
 		if f.Abs != start {
 			rel = filepath.ToSlash(strings.TrimPrefix(f.Abs, start+string(filepath.Separator)))

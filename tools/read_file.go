@@ -59,10 +59,14 @@ func (readFileTool) Describe(raw json.RawMessage, env *Env) (permission.Action, 
 	if args.Offset > 1 {
 		summary += fmt.Sprintf(" from line %d", args.Offset)
 	}
-	return permission.Action{
+	a := permission.Action{
 		Tool: "read_file", Summary: summary, Scope: "read_file",
 		Risk: permission.Low, ReadOnly: true, Path: rel,
-	}, nil
+	}
+	if CredentialRead(abs) {
+		a.Risk, a.Reasons = permission.High, []string{reasonCredentialRead}
+	}
+	return a, nil
 }
 
 func (readFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Result, error) {

@@ -18,15 +18,35 @@ var networkPhrases = []string{
 	"connect: Permission denied",
 }
 
+// connectFailure finds curl's refusal, which names the address but not
+// the cause ("Failed to connect to 192.0.2.1 port 80 after 0 ms:
+// Couldn't connect to server"): to a non-loopback address, from a
+// sandbox without the host's network, the cause is the sandbox.
+var connectFailure = regexp.MustCompile(`Failed to connect to (\S+) port [0-9]+`)
+
+// isLoopbackHost reports whether a host as a tool prints it is this
+// machine's loopback.
+func isLoopbackHost(h string) bool {
+	h = strings.Trim(h, "[]")
+	return h == "localhost" || h == "::1" || strings.HasPrefix(h, "127.")
+}
+
 // pathToken finds absolute paths in a message: after a quote, a space, a
 // colon or the line start.
 var pathToken = regexp.MustCompile(`(?:^|[\s'"` + "`" + `:(=])(/[^\s'"` + "`" + `:,;)]+)`)
 
-// relativeBefore finds "path: Permission denied" (bash, cat, ...).
-var relativeBefore = regexp.MustCompile(`(?:^|\s)([^\s'":]+): (?:Permission denied|Operation not permitted|Read-only file system|Device or resource busy)`)
+// relativeBefore finds "path: Permission denied" (bash, cat, ...; tar:
+// "path: Cannot open: Permission denied").
+var relativeBefore = regexp.MustCompile(`(?:^|\s)([^\s'"‘’:]+): (?:Cannot [a-z]+: )?(?:Permission denied|Operation not permitted|Read-only file system|Device or resource busy)`)
 
-// quoted finds 'path' (coreutils: cannot touch 'x': ...; Python: ...: 'x').
-var quoted = regexp.MustCompile(`['‘]([^'’\n]+)['’]`)
+// quoted finds 'path' (coreutils: cannot touch 'x': ...; Python: ...: 'x';
+// coreutils in a UTF-8 locale quotes ‘x’).
+var quoted = regexp.MustCompile(`['‘]([^'‘’\n]+)['’]`)
+
+// deniedPath finds a whole absolute path before the refusal, whatever it
+// holds (commas, spaces, colons): "bash: line 1: /a,b/x: Permission
+// denied", "mkdir: cannot create directory ‘/a b/x’: Permission denied".
+var deniedPath = regexp.MustCompile(`(?:^|[\s'"‘(=])(/[^\n'"‘’]*?)['’]?: (?:Permission denied|Operation not permitted|Read-only file system|Device or resource busy)`)
 
 // gitReadOnly starts the explanation of a write to .git/hooks or .git/config.
 const gitReadOnly = ".git/hooks and .git/config are read-only in the sandbox: "
@@ -58,6 +78,10 @@ func (s *Sandbox) Explain(output string) string {
 	for _, line := range strings.Split(output, "\n") {
 		if s.status.Network != NetworkAllow && containsAny(line, networkPhrases) &&
 			!(strings.Contains(line, "connect: Permission denied") && s.status.Namespaces) {
+			network = true
+			continue
+		}
+		if m := connectFailure.FindStringSubmatch(line); m != nil && s.status.Network != NetworkAllow && !isLoopbackHost(m[1]) {
 			network = true
 			continue
 		}
@@ -107,19 +131,60 @@ func (s *Sandbox) Explain(output string) string {
 // relative ones where the message has the "path: Permission denied" or
 // quoted form (taken relative to the first workspace root, the commands'
 // working directory: a command that changed directory may be misplaced).
+//
+// Whole paths (before the refusal, or quoted) come first, and a shorter
+// token that is only their cut-off start is left out: a path with a comma
+// or a space is judged as itself. Each path is judged where it really is:
+// a link in the workspace to a file outside is a write outside.
 func (s *Sandbox) pathsIn(line string) []string {
 	var out []string
+	add := func(p string) {
+		p = filepath.Clean(p)
+		for _, q := range out {
+			if q == p || strings.HasPrefix(q, p) {
+				return
+			}
+		}
+		out = append(out, p)
+	}
+	for _, m := range deniedPath.FindAllStringSubmatch(line, -1) {
+		add(m[1])
+	}
+	for _, m := range quoted.FindAllStringSubmatch(line, -1) {
+		if strings.HasPrefix(m[1], "/") {
+			add(m[1])
+		}
+	}
 	for _, m := range pathToken.FindAllStringSubmatch(line, -1) {
-		out = append(out, filepath.Clean(m[1]))
+		add(m[1])
 	}
 	for _, re := range []*regexp.Regexp{relativeBefore, quoted} {
 		for _, m := range re.FindAllStringSubmatch(line, -1) {
 			if p := m[1]; !strings.HasPrefix(p, "/") && p != "line" && len(s.roots) > 0 {
-				out = append(out, filepath.Join(s.roots[0], p))
+				add(filepath.Join(s.roots[0], p))
 			}
 		}
 	}
+	for i, p := range out {
+		out[i] = resolveExisting(p)
+	}
 	return out
+}
+
+// resolveExisting follows the symlinks of the longest part of p that
+// exists and keeps the rest as written (a file the command failed to
+// create does not exist; the link to its directory may).
+func resolveExisting(p string) string {
+	rest := ""
+	for dir := p; ; dir = filepath.Dir(dir) {
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(r, rest)
+		}
+		if dir == filepath.Dir(dir) {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+	}
 }
 
 // classify says why the sandbox refuses path, "" when it would not.
@@ -149,6 +214,9 @@ func (s *Sandbox) classify(path string) string {
 	}
 	for _, w := range s.writable {
 		if within(w, path) {
+			if dir := filepath.Dir(path); s.splitAround(dir) {
+				return "new entries cannot be created in " + dir + ", which holds protected start-up, git or secret files (files already there stay writable): " + path
+			}
 			return ""
 		}
 	}
@@ -158,6 +226,25 @@ func (s *Sandbox) classify(path string) string {
 		}
 	}
 	return "write outside the workspace: " + path
+}
+
+// splitAround reports whether dir lies above a protected or hidden path:
+// the write grants are split around those (Landlock can only grant), so
+// dir itself gets no grant to create entries in.
+func (s *Sandbox) splitAround(dir string) bool {
+	var kept []string
+	kept = append(append(kept, s.protected...), s.hidden...)
+	if !s.namespaces { // else they are read-only mounts, not split grants
+		for _, root := range s.roots {
+			kept = append(kept, filepath.Join(root, ".git", "hooks"), filepath.Join(root, ".git", "config"))
+		}
+	}
+	for _, p := range kept {
+		if p != dir && within(dir, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // allows says what the sandbox lets a command do, for a refusal whose

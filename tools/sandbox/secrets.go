@@ -3,6 +3,9 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"slices"
+
+	"github.com/agent-lsp/agent-lsp/permission"
 )
 
 // secretStoresInHome are where credentials live, relative to the home
@@ -48,7 +51,11 @@ func hiddenPaths(home string, extra []string) []string {
 }
 
 // writeProtected are the paths commands may not write even inside a
-// writable directory.
+// writable directory: this package's list and every place the risk rules
+// call code-running or access-granting (permission.RunsCodeUnderHome:
+// editor start-up files, XDG-relocated user units and git config, ...),
+// so that inline code the rules rate below HIGH because the sandbox
+// contains it cannot plant code there either.
 func writeProtected(home string) []string {
 	if home == "" {
 		return nil
@@ -56,6 +63,11 @@ func writeProtected(home string) []string {
 	out := make([]string, 0, len(writeProtectedInHome))
 	for _, p := range writeProtectedInHome {
 		out = append(out, filepath.Join(home, p))
+	}
+	for _, p := range permission.RunsCodeUnderHome(filepath.ToSlash(home)) {
+		if p = filepath.FromSlash(p); !slices.Contains(out, p) {
+			out = append(out, p)
+		}
 	}
 	return withResolved(out)
 }
