@@ -54,7 +54,7 @@ type attackLab struct {
 	// ones inside a home workspace) with their bytes at the start; a
 	// missing file is recorded as nil and must stay missing.
 	guarded  map[string][]byte
-	listener *recordingListener
+	listener *lsptest.TCPSink
 }
 
 // newAttackLab makes the lab; wsIsHome makes the fake home the workspace
@@ -124,7 +124,7 @@ func newAttackLab(t *testing.T, wsIsHome bool) *attackLab {
 			lab.env = append(lab.env, name+"="+v)
 		}
 	}
-	lab.listener = newRecordingListener(t)
+	lab.listener = lsptest.NewTCPSink(t)
 	return lab
 }
 
@@ -186,8 +186,8 @@ func (lab *attackLab) checkNoSecret(t *testing.T, srv *providertest.Server, d *a
 	for i, req := range srv.Requests() {
 		assertNoCanary(t, lab.secrets, fmt.Sprintf("request %d the model received", i), req.Body)
 	}
-	for i, data := range lab.listener.received() {
-		assertNoCanary(t, lab.secrets, fmt.Sprintf("connection %d to the listener", i), data)
+	for i, data := range lab.listener.Received() {
+		assertNoCanary(t, lab.secrets, fmt.Sprintf("connection %d to the listener", i), []byte(data))
 	}
 	for name, data := range readTree(t, lab.state) {
 		assertNoCanary(t, lab.secrets, "session file "+name, data)
@@ -201,61 +201,6 @@ func (lab *attackLab) checkNoSecret(t *testing.T, srv *providertest.Server, d *a
 	}
 	assertNoCanary(t, lab.secrets, "the log", logData)
 	assertNoCanary(t, lab.secrets, "the daemon's stderr", []byte(d.stderr.String()))
-}
-
-// recordingListener is a TCP listener on 127.0.0.1 that keeps everything
-// every connection sent.
-type recordingListener struct {
-	ln   net.Listener
-	port string
-	wg   sync.WaitGroup // the accept loop and each connection's reader
-	mu   sync.Mutex
-	data [][]byte
-}
-
-func newRecordingListener(t *testing.T) *recordingListener {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	l := &recordingListener{ln: ln, port: port}
-	l.wg.Add(1)
-	go l.accept()
-	t.Cleanup(func() {
-		_ = ln.Close()
-		l.wg.Wait()
-	})
-	return l
-}
-
-func (l *recordingListener) accept() {
-	defer l.wg.Done()
-	for {
-		c, err := l.ln.Accept()
-		if err != nil {
-			return
-		}
-		l.wg.Add(1)
-		go func() {
-			defer l.wg.Done()
-			defer c.Close()
-			// Bounded: a sender that never closes cannot hold the test.
-			_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
-			data, _ := io.ReadAll(c)
-			l.mu.Lock()
-			l.data = append(l.data, data)
-			l.mu.Unlock()
-		}()
-	}
-}
-
-// received is what every connection sent so far, one entry a connection.
-func (l *recordingListener) received() [][]byte {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return slices.Clone(l.data)
 }
 
 // popupLog answers the daemon's popups with a fixed choice and keeps them.
@@ -319,7 +264,7 @@ func actionTitles(p protocol.ShowMessageRequestParams) []string {
 type attackDaemon struct {
 	cmd    *exec.Cmd
 	ed     *lsptest.Editor
-	stderr *lockedBuffer
+	stderr *lsptest.Output
 	ctx    context.Context
 	exited bool
 }
@@ -342,7 +287,7 @@ func startAttackDaemon(t *testing.T, lab *attackLab, srv *providertest.Server, p
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &attackDaemon{cmd: cmd, stderr: &lockedBuffer{}, ctx: ctx}
+	d := &attackDaemon{cmd: cmd, stderr: &lsptest.Output{}, ctx: ctx}
 	cmd.Stderr = d.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -483,3 +428,9 @@ func (s *campaignSummary) log(t *testing.T) {
 }
 
 func syscallKill(pid int) error { return syscall.Kill(pid, syscall.SIGKILL) }
+
+// listenerPort is the port of the lab's listener, for command lines.
+func listenerPort(lab *attackLab) string {
+	_, port, _ := net.SplitHostPort(lab.listener.Addr)
+	return port
+}

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
 
@@ -56,7 +58,7 @@ func interpreter(t *testing.T, name string) string {
 }
 
 func shellAttacks(t *testing.T, lab *attackLab, survivor string) []shellAttack {
-	home, out, port := lab.home, lab.outside, lab.listener.port
+	home, out, port := lab.home, lab.outside, listenerPort(lab)
 	noSSHKey := func(r string) error {
 		if strings.Contains(r, "OPENSSH PRIVATE KEY") {
 			return fmt.Errorf("the key's text reached the model")
@@ -199,7 +201,7 @@ func attackShell(t *testing.T, sum *campaignSummary) {
 	lab.checkGuarded(t, lab.home, lab.outside, filepath.Join(lab.ws, ".git"))
 	lab.checkNoSecret(t, srv, d)
 	t.Logf("attack summary: the listener on 127.0.0.1:%s got %d connections (none with a secret)",
-		lab.listener.port, len(lab.listener.received()))
+		listenerPort(lab), len(lab.listener.Received()))
 }
 
 // askedHigh reports whether the command's popup was shown as HIGH.
@@ -213,22 +215,20 @@ func askedHigh(popups *popupLog, command string) bool {
 }
 
 // assertProcessGone fails when a process runs cmdline (NUL-separated)
-// after a bounded wait: the daemon has exited, so anything it started
-// should be gone (there is no event for a stranger's death: poll).
+// and does not exit within a bounded wait: the daemon has exited, so
+// anything it started should be gone. Its exit is waited on through a
+// pidfd (the process is not ours to reap).
 func assertProcessGone(t *testing.T, cmdline string) {
 	t.Helper()
-	deadline := time.Now().Add(3 * time.Second)
-	for {
-		pid := findProcess(cmdline)
-		if pid == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			_ = syscallKill(pid) // ours: do not leave it behind
-			t.Errorf("a background process (pid %d, %q) outlived its command and the daemon", pid, cmdline)
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
+	pid := findProcess(cmdline)
+	if pid == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if err := lsptest.WaitExit(ctx, pid); err != nil {
+		_ = syscallKill(pid) // ours: do not leave it behind
+		t.Errorf("a background process (pid %d, %q) outlived its command and the daemon: %v", pid, cmdline, err)
 	}
 }
 
@@ -239,7 +239,7 @@ func findProcess(cmdline string) int {
 		if _, err := fmt.Sscanf(e.Name(), "%d", &pid); err != nil {
 			continue
 		}
-		if b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline")); err == nil && string(b) == cmdline && !exited(pid) {
+		if b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline")); err == nil && string(b) == cmdline {
 			return pid
 		}
 	}
