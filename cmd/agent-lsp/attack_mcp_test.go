@@ -13,6 +13,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
 
@@ -52,8 +53,8 @@ func attackMCPConfig(t *testing.T, sum *campaignSummary) {
 	d := startAttackDaemon(t, lab, srv, popups, nil)
 	// Both entries are decided (dismissed: Deny) before the prompt, so
 	// the model's tool list is the one the user's "no" left.
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	// (MCP status changes are not notified: ask until both are decided.)
+	lsptest.Eventually(t, 20*time.Second, "both entries dismissed", func() bool {
 		var st struct {
 			Servers []struct {
 				Name, State, Reason string
@@ -71,14 +72,8 @@ func attackMCPConfig(t *testing.T, sum *campaignSummary) {
 				decided++
 			}
 		}
-		if decided == 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the entries were never both dismissed: %+v", st)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return decided == 2
+	})
 	d.prompt(t, "What tools do you have?")
 	d.exit(t)
 
