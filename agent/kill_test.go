@@ -67,12 +67,10 @@ func TestKillMidPromptAndResume(t *testing.T) {
 			}
 			// The fourth request is the stalled one: the rounds before it
 			// were committed before it was sent.
-			for len(srv.Requests()) < 4 {
-				if ctx.Err() != nil {
-					_ = cmd.Process.Kill()
-					t.Fatalf("the child never reached the stalled round:\n%s", output.String())
-				}
-				time.Sleep(10 * time.Millisecond)
+			if err := srv.WaitRequests(ctx, 4); err != nil {
+				_ = cmd.Process.Kill()
+				_ = cmd.Wait()
+				t.Fatalf("the child never reached the stalled round: %v\n%s", err, output.String())
 			}
 			if err := cmd.Process.Kill(); err != nil { // SIGKILL: no deferred code runs
 				t.Fatal(err)

@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"bufio"
 	"context"
 	"os"
 	"os/exec"
@@ -18,27 +19,44 @@ import (
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
-// envKillMarker names the file the child's gate creates when the blocked
-// call reaches it.
-const envKillMarker = "AGENT_LSP_KILL_MARKER"
+// envKillProgress set tells the child that fd 3 is a pipe on which it
+// reports its progress, one line an event, for the parent to wait on.
+const envKillProgress = "AGENT_LSP_KILL_PROGRESS"
 
 // killChild runs the test named by run again as a child process that
 // talks to the fake model at base and stores its session in storeDir.
 type killChild struct {
-	cmd    *exec.Cmd
-	output strings.Builder
+	cmd      *exec.Cmd
+	output   strings.Builder
+	progress chan string // the child's progress lines; closed when it is gone
 }
 
-func startKillChild(t *testing.T, run, dialect, base, storeDir, root, marker string) *killChild {
+func startKillChild(t *testing.T, run, dialect, base, storeDir, root string) *killChild {
 	t.Helper()
-	c := &killChild{}
-	c.cmd = exec.Command(os.Args[0], "-test.run=^"+run+"$")
-	c.cmd.Env = append(os.Environ(), envKillHelper+"="+dialect, envKillURL+"="+base,
-		envKillStore+"="+storeDir, envKillRoot+"="+root, envKillMarker+"="+marker)
-	c.cmd.Stdout, c.cmd.Stderr = &c.output, &c.output
-	if err := c.cmd.Start(); err != nil {
+	c := &killChild{progress: make(chan string, 16)}
+	r, w, err := os.Pipe()
+	if err != nil {
 		t.Fatal(err)
 	}
+	c.cmd = exec.Command(os.Args[0], "-test.run=^"+run+"$")
+	c.cmd.Env = append(os.Environ(), envKillHelper+"="+dialect, envKillURL+"="+base,
+		envKillStore+"="+storeDir, envKillRoot+"="+root, envKillProgress+"=1")
+	c.cmd.Stdout, c.cmd.Stderr = &c.output, &c.output
+	c.cmd.ExtraFiles = []*os.File{w}
+	err = c.cmd.Start()
+	w.Close() // the child holds its copy: EOF comes when it is gone
+	if err != nil {
+		r.Close()
+		t.Fatal(err)
+	}
+	go func() {
+		defer close(c.progress)
+		defer r.Close()
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			c.progress <- sc.Text()
+		}
+	}()
 	t.Cleanup(func() { c.kill(t) })
 	return c
 }
@@ -52,31 +70,69 @@ func (c *killChild) kill(t *testing.T) {
 		t.Errorf("kill: %v", err)
 	}
 	_ = c.cmd.Wait()
-}
-
-// waitUntil polls cond (the child's progress shows only in files and in the
-// fake model's requests) until it holds or 20 s pass.
-func waitUntil(t *testing.T, c *killChild, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) || c.cmd.ProcessState != nil {
-			c.kill(t)
-			t.Fatalf("timed out waiting for %s; child output:\n%s", what, c.output.String())
-		}
-		time.Sleep(5 * time.Millisecond)
+	for range c.progress { // the reader ends at EOF
 	}
 }
 
-// blockingGate allows every action but run_bash, which it holds like an
-// approval nobody answers: it creates the marker file and waits for ctx.
-type blockingGate struct{ marker string }
+// waitFor waits until the child has reported every one of lines (in any
+// order), failing when it ends first or 20 s pass.
+func (c *killChild) waitFor(t *testing.T, lines ...string) {
+	t.Helper()
+	missing := map[string]bool{}
+	for _, l := range lines {
+		missing[l] = true
+	}
+	timeout := time.After(20 * time.Second)
+	for len(missing) > 0 {
+		select {
+		case l, ok := <-c.progress:
+			if !ok {
+				c.kill(t) // reaped: its output is complete
+				t.Fatalf("the child ended before reporting %v; its output:\n%s", lines, c.output.String())
+			}
+			delete(missing, l)
+		case <-timeout:
+			c.kill(t)
+			t.Fatalf("the child never reported %v; its output:\n%s", lines, c.output.String())
+		}
+	}
+}
 
-func (g blockingGate) Check(ctx context.Context, a permission.Action) (permission.Verdict, error) {
+// reportProgress is the child's side of waitFor.
+func reportProgress(line string) error {
+	if os.Getenv(envKillProgress) == "" {
+		return nil
+	}
+	_, err := os.NewFile(3, "progress").WriteString(line + "\n")
+	return err
+}
+
+// Progress lines of the children.
+const (
+	progressBlocked    = "run_bash blocked"
+	progressEditLanded = "edit landed"
+)
+
+// resultStored is the progress line for a tool call whose result the
+// child has stored (the agent emits tool_result after writing it).
+func resultStored(callID string) string { return "result stored " + callID }
+
+// reportResults reports each tool result as it is emitted.
+var reportResults = agent.ListenerFunc(func(e agent.Event) {
+	if e.Kind == agent.EventToolResult {
+		_ = reportProgress(resultStored(e.ToolCallID))
+	}
+})
+
+// blockingGate allows every action but run_bash, which it holds like an
+// approval nobody answers: it reports that and waits for ctx.
+type blockingGate struct{}
+
+func (blockingGate) Check(ctx context.Context, a permission.Action) (permission.Verdict, error) {
 	if a.Tool != "run_bash" {
 		return permission.Verdict{Allowed: true}, nil
 	}
-	if err := os.WriteFile(g.marker, nil, 0o600); err != nil {
+	if err := reportProgress(progressBlocked); err != nil {
 		return permission.Verdict{}, err
 	}
 	<-ctx.Done()
@@ -96,24 +152,23 @@ func childConfig(t *testing.T) agent.Config {
 	}
 	cfg, _ := builtinConfig(t, p, os.Getenv(envKillRoot))
 	cfg.Store = store
-	cfg.Gate = blockingGate{marker: os.Getenv(envKillMarker)}
-	cfg.Env.Docs = stuckDocs{Documents: cfg.Env.Docs, marker: os.Getenv(envKillMarker) + ".edit"}
+	cfg.Gate = blockingGate{}
+	cfg.Env.Docs = stuckDocs{Documents: cfg.Env.Docs}
 	return cfg
 }
 
 // stuckDocs lands an edit of Calculator.java, then hangs as an editor
-// that never acknowledges it would, after creating the marker file: the
-// process dies between the change landing and its result being stored.
+// that never acknowledges it would, after reporting it: the process dies
+// between the change landing and its result being stored.
 type stuckDocs struct {
 	tools.Documents
-	marker string
 }
 
 func (d stuckDocs) Apply(ctx context.Context, edit tools.FileEdit) error {
 	if err := d.Documents.Apply(ctx, edit); err != nil || !strings.HasSuffix(edit.Before.Path, "Calculator.java") {
 		return err
 	}
-	if err := os.WriteFile(d.marker, nil, 0o600); err != nil {
+	if err := reportProgress(progressEditLanded); err != nil {
 		return err
 	}
 	<-ctx.Done()
@@ -164,7 +219,7 @@ const bashInterrupted = "interrupted: the agent stopped before this call finishe
 func TestKillDuringToolCallsAndResume(t *testing.T) {
 	if os.Getenv(envKillHelper) != "" {
 		s := agent.NewSession(childConfig(t), "You are a test agent.")
-		s.Prompt(t.Context(), "Note it down.", nil) // blocks in run_bash's gate until killed
+		s.Prompt(t.Context(), "Note it down.", reportResults) // blocks in run_bash's gate until killed
 		t.Fatal("the blocked round returned")
 	}
 	for _, d := range []string{openai.Name, anthropic.Name} {
@@ -182,20 +237,8 @@ func TestKillDuringToolCallsAndResume(t *testing.T) {
 				base = srv.AnthropicBaseURL()
 			}
 			storeDir, root := t.TempDir(), javaProject(t)
-			marker := filepath.Join(t.TempDir(), "blocked")
-			child := startKillChild(t, "TestKillDuringToolCallsAndResume", d, base, storeDir, root, marker)
-			waitUntil(t, child, "the two calls stored and run_bash blocked", func() bool {
-				if _, err := os.Stat(marker); err != nil {
-					return false
-				}
-				files, _ := filepath.Glob(filepath.Join(storeDir, "*.jsonl"))
-				if len(files) != 1 {
-					return false
-				}
-				data, _ := os.ReadFile(files[0])
-				return strings.Contains(string(data), `"tool_call_id":"c_read"`) &&
-					strings.Contains(string(data), `"tool_call_id":"c_write"`)
-			})
+			child := startKillChild(t, "TestKillDuringToolCallsAndResume", d, base, storeDir, root)
+			child.waitFor(t, progressBlocked, resultStored("c_read"), resultStored("c_write"))
 			child.kill(t)
 
 			if data, err := os.ReadFile(filepath.Join(root, "notes.txt")); err != nil || string(data) != "NOTE-MARKER\n" {
@@ -260,12 +303,8 @@ func TestKillWhileAnEditLandsAndResume(t *testing.T) {
 				base = srv.AnthropicBaseURL()
 			}
 			storeDir, root := t.TempDir(), javaProject(t)
-			marker := filepath.Join(t.TempDir(), "blocked")
-			child := startKillChild(t, "TestKillWhileAnEditLandsAndResume", d, base, storeDir, root, marker)
-			waitUntil(t, child, "the edit landed", func() bool {
-				_, err := os.Stat(marker + ".edit")
-				return err == nil
-			})
+			child := startKillChild(t, "TestKillWhileAnEditLandsAndResume", d, base, storeDir, root)
+			child.waitFor(t, progressEditLanded)
 			child.kill(t)
 
 			calculator := filepath.Join(root, "src/main/java/demo/Calculator.java")
@@ -314,8 +353,12 @@ func TestKillInFirstModelCallAndResume(t *testing.T) {
 				base = srv.AnthropicBaseURL()
 			}
 			storeDir, root := t.TempDir(), t.TempDir()
-			child := startKillChild(t, "TestKillInFirstModelCallAndResume", d, base, storeDir, root, filepath.Join(root, "unused"))
-			waitUntil(t, child, "the first model call", func() bool { return len(srv.Requests()) >= 1 })
+			child := startKillChild(t, "TestKillInFirstModelCallAndResume", d, base, storeDir, root)
+			ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+			defer cancel()
+			if err := srv.WaitRequests(ctx, 1); err != nil {
+				t.Fatalf("the first model call: %v; child output:\n%s", err, child.output.String())
+			}
 			child.kill(t)
 
 			s := resumeFrom(t, srv, d, base, storeDir, root, "Plan the refactor.")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 	"os"
 	"os/exec"
@@ -153,7 +154,11 @@ func TestChatKilledInFirstModelCallContinues(t *testing.T) {
 	root, state := t.TempDir(), t.TempDir()
 	common := []string{"--base-url", srv.OpenAIBaseURL(), "--api-key-env", "none", "--no-color", "--dir", root, "--state-dir", state}
 	first := startChat(t, append(common, "-p", "Plan the refactor.")...)
-	waitChat(t, "the first model call", func() bool { return len(srv.Requests()) == 1 })
+	wctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	if err := srv.WaitRequests(wctx, 1); err != nil {
+		t.Fatalf("the first model call: %v", err)
+	}
 	if err := first.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}

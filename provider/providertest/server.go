@@ -1,6 +1,7 @@
 package providertest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -58,6 +59,7 @@ type Server struct {
 
 	recMu    sync.Mutex // guards received apart from mu, so Check may call Requests
 	received []Received
+	arrived  chan struct{} // closed (and replaced) when a request is recorded; under recMu
 }
 
 // Option configures a Server.
@@ -135,6 +137,28 @@ func (s *Server) Requests() []Received {
 	return append([]Received(nil), s.received...)
 }
 
+// WaitRequests waits until at least n requests have been received
+// (accepted or not), or ctx ends.
+func (s *Server) WaitRequests(ctx context.Context, n int) error {
+	for {
+		s.recMu.Lock()
+		if len(s.received) >= n {
+			s.recMu.Unlock()
+			return nil
+		}
+		if s.arrived == nil {
+			s.arrived = make(chan struct{})
+		}
+		arrived := s.arrived
+		s.recMu.Unlock()
+		select {
+		case <-arrived:
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for request %d: %w", n, context.Cause(ctx))
+		}
+	}
+}
+
 // Append extends the script while the server runs.
 func (s *Server) Append(turns ...Turn) {
 	s.mu.Lock()
@@ -202,6 +226,10 @@ func (s *Server) admit(rec *Received, early *rejection) (*answer, *rejection) {
 	}
 	s.recMu.Lock()
 	s.received = append(s.received, *rec)
+	if s.arrived != nil {
+		close(s.arrived)
+		s.arrived = nil
+	}
 	s.recMu.Unlock()
 	return ans, rej
 }
