@@ -1,0 +1,149 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sync"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agent-lsp/agent-lsp/tools"
+)
+
+// clientDocs is tools.Documents over the client's buffers: reads through
+// fs/read_text_file (the unsaved text when the file is open), writes
+// through fs/write_text_file. A file the client cannot read and the disk
+// does not hold is a missing file. Deletions (a checkpoint rewind) go to
+// the disk: ACP has no method for them.
+type clientDocs struct {
+	s    *session
+	ws   *tools.Workspace
+	disk *tools.DiskDocuments
+	// clientRead, clientWrite: the client declared fs.readTextFile,
+	// fs.writeTextFile; without one, that side is the disk.
+	clientRead, clientWrite bool
+	mu                      sync.Mutex // one edit at a time: read, rebase, write
+}
+
+var _ tools.Documents = (*clientDocs)(nil)
+
+func newClientDocs(ws *tools.Workspace, s *session) *clientDocs {
+	return &clientDocs{s: s, ws: ws, disk: &tools.DiskDocuments{Workspace: ws}}
+}
+
+// Read implements tools.Documents.
+func (d *clientDocs) Read(ctx context.Context, path string) (tools.Doc, error) {
+	if !d.clientRead {
+		return d.disk.Read(ctx, path)
+	}
+	if !d.ws.Contains(path) {
+		return tools.Doc{}, fmt.Errorf("%s: outside the workspace", path)
+	}
+	resp, err := d.s.peer.ReadTextFile(ctx, sdk.ReadTextFileRequest{SessionId: d.s.id, Path: path})
+	if err == nil {
+		return tools.Doc{Path: path, Text: resp.Content, Exists: true}, nil
+	}
+	if ctx.Err() != nil {
+		return tools.Doc{}, ctx.Err()
+	}
+	// The client has no such buffer: a missing file, or one it refuses.
+	if _, serr := d.ws.Stat(path); errors.Is(serr, fs.ErrNotExist) {
+		return tools.Doc{Path: path}, nil
+	}
+	return tools.Doc{}, fmt.Errorf("fs/read_text_file %s: %w", path, err)
+}
+
+// Apply implements tools.Documents: the edit is rebased on what the
+// client's buffer holds now (a three-way merge when the user typed since
+// the agent read it), then written with fs/write_text_file.
+func (d *clientDocs) Apply(ctx context.Context, edit tools.FileEdit) error {
+	if edit.Delete || !d.clientWrite {
+		return d.disk.Apply(ctx, edit)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	path := edit.Before.Path
+	current, err := d.Read(ctx, path)
+	if err != nil {
+		return err
+	}
+	text, err := rebase(d.ws.Rel(path), edit, current)
+	if err != nil {
+		return err
+	}
+	if current.Exists && text == current.Text {
+		return nil
+	}
+	if _, err := d.s.peer.WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: d.s.id, Path: path, Content: text}); err != nil {
+		return fmt.Errorf("fs/write_text_file %s: %w", path, err)
+	}
+	return nil
+}
+
+// rebase returns the text an edit should leave in a file that now holds
+// current: edit.After when the file still holds what the edit was computed
+// against, else a three-way merge (base: what the agent read; ours: the
+// user's buffer now; theirs: the edit). The same rule as the LSP front
+// end's editor buffers.
+func rebase(rel string, edit tools.FileEdit, current tools.Doc) (string, error) {
+	switch {
+	case current.Exists == edit.Before.Exists && current.Text == edit.Before.Text:
+		return edit.After, nil
+	case !current.Exists && edit.Before.Exists:
+		return "", fmt.Errorf("%w: %s was deleted since you read it; read it again (or create it anew)", tools.ErrEditConflict, rel)
+	case current.Exists && !edit.Before.Exists && current.Text != edit.After:
+		return "", fmt.Errorf("%w: %s was created by someone else since you looked; read it and redo your edit", tools.ErrEditConflict, rel)
+	}
+	merged, conflicts := tools.Merge3(edit.Before.Text, current.Text, edit.After)
+	if len(conflicts) > 0 {
+		return "", tools.ConflictError(rel, "the user", conflicts)
+	}
+	return merged, nil
+}
+
+// diffRecorder wraps a session's Documents and remembers, per tool call,
+// the edits that landed, so the call's tool_call_update can show them as
+// diff blocks whoever approved them (the client, a grant, auto-edit mode).
+type diffRecorder struct {
+	tools.Documents
+	mu    sync.Mutex
+	diffs map[string][]sdk.ToolCallContent
+}
+
+func newDiffRecorder(d tools.Documents) *diffRecorder {
+	return &diffRecorder{Documents: d, diffs: map[string][]sdk.ToolCallContent{}}
+}
+
+// Apply implements tools.Documents.
+func (r *diffRecorder) Apply(ctx context.Context, edit tools.FileEdit) error {
+	if err := r.Documents.Apply(ctx, edit); err != nil {
+		return err
+	}
+	ap, ok := tools.ApprovalFrom(ctx)
+	if !ok || ap.Action.CallID == "" {
+		return nil
+	}
+	c := sdk.ToolCallContent{Diff: &sdk.ToolCallContentDiff{Type: "diff", Path: edit.Before.Path, NewText: edit.After}}
+	if edit.Before.Exists {
+		old := edit.Before.Text
+		c.Diff.OldText = &old
+	}
+	if edit.Delete {
+		c.Diff.NewText = ""
+	}
+	r.mu.Lock()
+	r.diffs[ap.Action.CallID] = append(r.diffs[ap.Action.CallID], c)
+	r.mu.Unlock()
+	return nil
+}
+
+// take returns and forgets the diffs of one call.
+func (r *diffRecorder) take(callID string) []sdk.ToolCallContent {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	d := r.diffs[callID]
+	delete(r.diffs, callID)
+	return d
+}

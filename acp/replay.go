@@ -1,0 +1,53 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agent-lsp/agent-lsp/provider"
+	"github.com/agent-lsp/agent-lsp/tools"
+)
+
+// replay sends a stored conversation as session/update, in order: user
+// messages, the assistant's reasoning and text, each tool call and its
+// result. System messages (the system prompt, compaction summaries) are
+// not the user's conversation and are not replayed.
+func (s *session) replay(ctx context.Context, history []provider.Message) {
+	calls := map[string]string{} // tool call id → tool name
+	for _, m := range history {
+		switch m.Role {
+		case provider.RoleUser:
+			if m.Text != "" {
+				s.send(ctx, sdk.UpdateUserMessageText(m.Text))
+			}
+		case provider.RoleAssistant:
+			if m.Reasoning != "" {
+				s.send(ctx, sdk.UpdateAgentThoughtText(m.Reasoning))
+			}
+			if m.Text != "" {
+				s.send(ctx, sdk.UpdateAgentMessageText(m.Text))
+			}
+			for _, c := range m.ToolCalls {
+				calls[c.ID] = c.Name
+				args := json.RawMessage(c.Arguments)
+				if !json.Valid(args) {
+					args, _ = json.Marshal(c.Arguments) // a string always marshals
+				}
+				title, locs := describeCall(s.ws, c.Name, args)
+				s.send(ctx, sdk.StartToolCall(sdk.ToolCallId(c.ID), title,
+					sdk.WithStartKind(kindOf(c.Name)), sdk.WithStartStatus(sdk.ToolCallStatusInProgress),
+					sdk.WithStartLocations(locs), sdk.WithStartRawInput(rawInput(args))))
+			}
+		case provider.RoleTool:
+			status := tools.StatusCompleted
+			if _, known := calls[m.ToolCallID]; !known {
+				continue // a result whose call was compacted away
+			}
+			s.send(ctx, sdk.UpdateToolCall(sdk.ToolCallId(m.ToolCallID), sdk.WithUpdateStatus(sdk.ToolCallStatusCompleted),
+				sdk.WithUpdateContent([]sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(m.Text))}),
+				sdk.WithUpdateRawOutput(map[string]any{"status": string(status)})))
+		}
+	}
+}

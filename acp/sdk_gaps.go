@@ -1,0 +1,37 @@
+package acp
+
+import (
+	sdk "github.com/coder/acp-go-sdk"
+)
+
+// This file is the one place where the agent works around what
+// github.com/coder/acp-go-sdk v0.13.0 does not give, checked against its
+// schema/schema.json (ACP v1) and schema/schema.unstable.json:
+//
+//  1. No constructor for ACP's "resource not found" error (-32002), the
+//     code the protocol uses for an unknown session: resourceNotFound.
+//  2. The SDK's handlers turn an error into a JSON-RPC error with a type
+//     assertion, not errors.As: a wrapped *RequestError would become an
+//     internal error (-32603). Every method of agent returns its
+//     *RequestError unwrapped, through reqErr.
+//  3. usage_update is in the unstable schema only (the SDK carries it as
+//     SessionUsageUpdate). It is sent anyway, as the issue asks; a client
+//     that decodes only the stable schema ignores an unknown
+//     sessionUpdate kind, which ACP requires of clients.
+//  4. The SDK offers no ToolCallContent helper for a diff with a known
+//     old text of "" versus a new file; approvalContent and diffRecorder
+//     set OldText themselves (nil: the file did not exist).
+
+// codeResourceNotFound is ACP's error code for a resource (a session)
+// that does not exist.
+const codeResourceNotFound = -32002
+
+// resourceNotFound is the error for an unknown session id.
+func resourceNotFound(what string) *sdk.RequestError {
+	return &sdk.RequestError{Code: codeResourceNotFound, Message: "Resource not found", Data: map[string]any{"error": what}}
+}
+
+// invalidParams is the error for input the agent cannot use.
+func invalidParams(err error) *sdk.RequestError {
+	return sdk.NewInvalidParams(map[string]any{"error": err.Error()})
+}

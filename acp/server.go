@@ -1,0 +1,163 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+
+	sdk "github.com/coder/acp-go-sdk"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapio"
+
+	"github.com/agent-lsp/agent-lsp/control"
+	"github.com/agent-lsp/agent-lsp/tools"
+)
+
+// Options configure the ACP agent.
+type Options struct {
+	Control *control.Controller // sessions, models, modes, commands (required)
+	Logger  *zap.Logger         // never stdout: it carries the protocol
+	Version string              // agentInfo.version
+	// KeyEnv names the variable the configured model's key is read from;
+	// KeyMissing says it is unset (initialize then offers one auth method
+	// saying which variable to set).
+	KeyEnv     string
+	KeyMissing bool
+	// AutoApprove answers every question the policy asks with yes
+	// (--yes); CRITICAL actions are still refused.
+	AutoApprove bool
+	// LocalRunner runs commands for a client without terminal support:
+	// our process runner (inside the sandbox when enabled) for a
+	// workspace, whether sandboxed commands run without asking, and what
+	// to close with the session. nil: an unsandboxed process runner.
+	LocalRunner func(ws *tools.Workspace) (tools.CommandRunner, bool, func() error, error)
+	// ContextWindow is the context size in tokens reported in
+	// usage_update; 0: the agent's default budget is not known, 128k.
+	ContextWindow int
+	// Index remembers each session's working directory for session/list
+	// (nil: only loaded sessions have one).
+	Index *CwdIndex
+}
+
+// Serve speaks ACP on r/w until the client disconnects or ctx ends, then
+// closes every session it opened.
+func Serve(ctx context.Context, r io.Reader, w io.Writer, o Options) error {
+	if o.Control == nil {
+		return errors.New("acp: no controller")
+	}
+	if o.Logger == nil {
+		o.Logger = zap.NewNop()
+	}
+	a := newServer(ctx, o)
+	conn := sdk.NewAgentSideConnection(a, w, r)
+	// The SDK's own diagnostics (undecodable messages) join our log.
+	sdkLog := &zapio.Writer{Log: o.Logger.Named("acp-sdk"), Level: zap.WarnLevel}
+	defer sdkLog.Close()
+	conn.SetLogger(slog.New(slog.NewTextHandler(sdkLog, nil)))
+	a.setPeer(conn)
+	select {
+	case <-conn.Done():
+	case <-ctx.Done():
+	}
+	return a.closeAll()
+}
+
+// server is the ACP agent: one per connection.
+type server struct {
+	o    Options
+	log  *zap.Logger
+	ctx  context.Context // the connection's lifetime: notifications, MCP servers
+	stop context.CancelFunc
+
+	mu       sync.Mutex // guards the fields below
+	peer     peer
+	caps     sdk.ClientCapabilities
+	sessions map[sdk.SessionId]*session
+}
+
+func newServer(ctx context.Context, o Options) *server {
+	ctx, stop := context.WithCancel(ctx)
+	return &server{o: o, log: o.Logger, ctx: ctx, stop: stop, sessions: map[sdk.SessionId]*session{}}
+}
+
+var (
+	_ sdk.Agent       = (*server)(nil)
+	_ sdk.AgentLoader = (*server)(nil)
+)
+
+func (a *server) setPeer(p peer) {
+	a.mu.Lock()
+	a.peer = p
+	a.mu.Unlock()
+}
+
+func (a *server) clientCaps() (peer, sdk.ClientCapabilities) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.peer, a.caps
+}
+
+// session returns an open session, or the error for an unknown id.
+func (a *server) session(id sdk.SessionId) (*session, error) {
+	a.mu.Lock()
+	s, ok := a.sessions[id]
+	a.mu.Unlock()
+	if !ok {
+		return nil, resourceNotFound(fmt.Sprintf("no open session %q", id))
+	}
+	return s, nil
+}
+
+func (a *server) add(s *session) {
+	a.mu.Lock()
+	a.sessions[s.id] = s
+	a.mu.Unlock()
+}
+
+func (a *server) remove(id sdk.SessionId) (*session, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	s, ok := a.sessions[id]
+	delete(a.sessions, id)
+	return s, ok
+}
+
+// closeAll ends every session: the client is gone.
+func (a *server) closeAll() error {
+	a.o.Control.CancelAll(errors.New("the ACP client disconnected"))
+	a.mu.Lock()
+	all := make([]*session, 0, len(a.sessions))
+	for _, s := range a.sessions {
+		all = append(all, s)
+	}
+	a.sessions = map[sdk.SessionId]*session{}
+	a.mu.Unlock()
+	var errs []error
+	for _, s := range all {
+		errs = append(errs, s.close())
+	}
+	a.stop()
+	return errors.Join(errs...)
+}
+
+// reqErr maps a controller error to its JSON-RPC error, unwrapped (see
+// sdk_gaps.go).
+func reqErr(err error) error {
+	var re *sdk.RequestError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &re):
+		return re
+	case errors.Is(err, control.ErrUnknownSession):
+		return resourceNotFound(err.Error())
+	case errors.Is(err, control.ErrInvalid):
+		return invalidParams(err)
+	case errors.Is(err, context.Canceled):
+		return sdk.NewRequestCancelled(map[string]any{"error": err.Error()})
+	}
+	return sdk.NewInternalError(map[string]any{"error": err.Error()})
+}

@@ -1,0 +1,155 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
+	"go.uber.org/zap"
+
+	"github.com/agent-lsp/agent-lsp/control"
+	"github.com/agent-lsp/agent-lsp/mcp"
+	"github.com/agent-lsp/agent-lsp/permission"
+	"github.com/agent-lsp/agent-lsp/tools"
+)
+
+// mcpStartWait bounds how long session/new waits for the client's MCP
+// servers; one still starting mounts its tools (and commands) later.
+const mcpStartWait = 15 * time.Second
+
+// defaultContextWindow is the size reported when none is configured.
+const defaultContextWindow = 128_000
+
+// session is one ACP session: the controller's session and what binds it
+// to this client (its workspace, MCP servers, documents, terminals).
+type session struct {
+	id    sdk.SessionId
+	srv   *server
+	peer  peer
+	ctl   *control.Session
+	ws    *tools.Workspace
+	mcp   *mcp.Manager // nil: the client gave no MCP server
+	diffs *diffRecorder
+	terms terminals
+	log   *zap.Logger
+
+	closers []func() error
+	once    sync.Once
+}
+
+// send sends one session/update; a failure (the client is gone) is only
+// logged: the prompt's outcome is what matters.
+func (s *session) send(ctx context.Context, u sdk.SessionUpdate) {
+	if err := s.peer.SessionUpdate(ctx, sdk.SessionNotification{SessionId: s.id, Update: u}); err != nil {
+		s.log.Debug("session/update not sent", zap.String("session", string(s.id)), zap.Error(err))
+	}
+}
+
+func (s *session) contextSize() int {
+	if n := s.srv.o.ContextWindow; n > 0 {
+		return n
+	}
+	return defaultContextWindow
+}
+
+// close forgets the session's client-side resources: its MCP servers,
+// its runner's sandbox, its workspace root.
+func (s *session) close() error {
+	var err error
+	s.once.Do(func() {
+		var errs []error
+		if s.mcp != nil {
+			errs = append(errs, s.mcp.Close())
+		}
+		for _, c := range s.closers {
+			errs = append(errs, c())
+		}
+		errs = append(errs, s.ws.Close())
+		err = errors.Join(errs...)
+	})
+	return err
+}
+
+// bind makes what a session needs from this client: the workspace at cwd,
+// the tools (builtins and the client's MCP servers, trusted like editor
+// settings), the documents and the runner its capabilities allow, the
+// approver. The session id is set by the caller before the session is
+// reachable (server.add).
+func (a *server) bind(cwd string, servers []sdk.McpServer) (*session, control.Binding, error) {
+	if !filepath.IsAbs(cwd) {
+		return nil, control.Binding{}, invalidParams(fmt.Errorf("cwd %q is not an absolute path", cwd))
+	}
+	configs, err := mcpConfigs(servers)
+	if err != nil {
+		return nil, control.Binding{}, invalidParams(err)
+	}
+	ws, err := tools.NewWorkspace(cwd)
+	if err != nil {
+		return nil, control.Binding{}, invalidParams(fmt.Errorf("cwd: %w", err))
+	}
+	p, caps := a.clientCaps()
+	s := &session{srv: a, peer: p, ws: ws, log: a.log}
+	reg := tools.NewRegistry()
+	if err := tools.RegisterBuiltins(reg); err != nil {
+		_ = ws.Close()
+		return nil, control.Binding{}, fmt.Errorf("registering the built-in tools: %w", err)
+	}
+	b := control.Binding{Workspace: ws, Tools: reg, Notify: s.notify}
+
+	var docs tools.Documents = &tools.DiskDocuments{Workspace: ws}
+	if caps.Fs.ReadTextFile || caps.Fs.WriteTextFile {
+		cd := newClientDocs(ws, s)
+		cd.clientRead, cd.clientWrite = caps.Fs.ReadTextFile, caps.Fs.WriteTextFile
+		docs = cd
+	}
+	s.diffs = newDiffRecorder(docs)
+	b.Docs = s.diffs
+
+	switch {
+	case caps.Terminal:
+		b.Runner = &terminalRunner{s: s}
+	case a.o.LocalRunner != nil:
+		r, autoAllow, closeFn, err := a.o.LocalRunner(ws)
+		if err != nil {
+			_ = ws.Close()
+			return nil, control.Binding{}, fmt.Errorf("command runner: %w", err)
+		}
+		b.Runner, b.AutoAllowSandboxed = r, autoAllow
+		if closeFn != nil {
+			s.closers = append(s.closers, closeFn)
+		}
+	}
+	if a.o.AutoApprove {
+		b.Approver = permission.AutoApprover{}
+	} else {
+		b.Approver = &approver{s: s}
+	}
+	if len(configs) > 0 {
+		s.mcp = mcp.NewManager(reg, ws.Roots(), a.log.Named("mcp"))
+		s.mcp.Start(a.ctx, configs)
+		wctx, cancel := context.WithTimeout(a.ctx, mcpStartWait)
+		_ = s.mcp.WaitReady(wctx) // a server still starting mounts later
+		cancel()
+		b.Prompts = s.mcp
+	}
+	return s, b, nil
+}
+
+// attach puts the control session behind s and makes it reachable.
+func (a *server) attach(s *session, ctl *control.Session) {
+	s.ctl = ctl
+	s.id = sdk.SessionId(ctl.ID())
+	if s.mcp != nil {
+		s.mcp.OnChange(ctl.NotifyCommands)
+	}
+	if a.o.Index != nil {
+		if err := a.o.Index.Remember(ctl.ID(), s.ws.Roots()[0]); err != nil {
+			a.log.Warn("session cwd not remembered", zap.Error(err))
+		}
+	}
+	a.add(s)
+}

@@ -1,0 +1,158 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+
+	sdk "github.com/coder/acp-go-sdk"
+	"go.uber.org/zap"
+
+	"github.com/agent-lsp/agent-lsp/agent"
+	"github.com/agent-lsp/agent-lsp/provider"
+	"github.com/agent-lsp/agent-lsp/tools"
+)
+
+// kindOf is the ACP tool kind of one of our tools; MCP tools are "other".
+func kindOf(tool string) sdk.ToolKind {
+	switch tool {
+	case "read_file":
+		return sdk.ToolKindRead
+	case "write_file", "edit_file":
+		return sdk.ToolKindEdit
+	case "glob", "grep":
+		return sdk.ToolKindSearch
+	case "run_bash":
+		return sdk.ToolKindExecute
+	case tools.TodoWriteName:
+		return sdk.ToolKindThink
+	}
+	return sdk.ToolKindOther
+}
+
+// callArgs are the argument fields a title and locations are made of.
+type callArgs struct {
+	Path    string `json:"path"`
+	Pattern string `json:"pattern"`
+	Command string `json:"command"`
+	Offset  int    `json:"offset"`
+}
+
+// describeCall is a tool call's title and locations, from its arguments.
+func describeCall(ws *tools.Workspace, name string, raw json.RawMessage) (string, []sdk.ToolCallLocation) {
+	var a callArgs
+	_ = json.Unmarshal(raw, &a) // a call with arguments we cannot read is titled by its name
+	var locs []sdk.ToolCallLocation
+	if a.Path != "" {
+		p := a.Path
+		if !filepath.IsAbs(p) && ws != nil {
+			p = filepath.Join(ws.Roots()[0], p)
+		}
+		loc := sdk.ToolCallLocation{Path: p}
+		if a.Offset > 0 {
+			loc.Line = sdk.Ptr(a.Offset)
+		}
+		locs = append(locs, loc)
+	}
+	switch {
+	case a.Command != "":
+		return "run: " + a.Command, locs
+	case a.Pattern != "" && a.Path != "":
+		return fmt.Sprintf("%s %q in %s", name, a.Pattern, a.Path), locs
+	case a.Pattern != "":
+		return fmt.Sprintf("%s %q", name, a.Pattern), locs
+	case a.Path != "":
+		return name + " " + a.Path, locs
+	}
+	return name, locs
+}
+
+// rawInput is the call's arguments as JSON data for the client.
+func rawInput(raw json.RawMessage) any {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	return v
+}
+
+// planEntries is the plan as ACP entries.
+func planEntries(items []tools.TodoItem) []sdk.PlanEntry {
+	out := make([]sdk.PlanEntry, 0, len(items))
+	for _, it := range items {
+		st := sdk.PlanEntryStatusPending
+		switch it.Status {
+		case "in_progress":
+			st = sdk.PlanEntryStatusInProgress
+		case "completed":
+			st = sdk.PlanEntryStatusCompleted
+		}
+		out = append(out, sdk.PlanEntry{Content: it.Content, Status: st, Priority: sdk.PlanEntryPriorityMedium})
+	}
+	return out
+}
+
+// stream turns one prompt's agent events into session/update
+// notifications. Events arrive serialized (agent.Listener's promise).
+type stream struct {
+	s   *session
+	ctx context.Context // the connection's: a notification outlives a cancelled prompt
+}
+
+var _ agent.Listener = (*stream)(nil)
+
+// OnEvent implements agent.Listener.
+func (st *stream) OnEvent(e agent.Event) {
+	s := st.s
+	switch e.Kind {
+	case agent.EventText:
+		s.send(st.ctx, sdk.UpdateAgentMessageText(e.Text))
+	case agent.EventReasoning:
+		s.send(st.ctx, sdk.UpdateAgentThoughtText(e.Text))
+	case agent.EventToolCall:
+		title, locs := describeCall(s.ws, e.ToolName, e.Arguments)
+		s.send(st.ctx, sdk.StartToolCall(sdk.ToolCallId(e.ToolCallID), title,
+			sdk.WithStartKind(kindOf(e.ToolName)), sdk.WithStartStatus(sdk.ToolCallStatusInProgress),
+			sdk.WithStartLocations(locs), sdk.WithStartRawInput(rawInput(e.Arguments))))
+	case agent.EventToolResult:
+		s.send(st.ctx, s.resultUpdate(e.ToolCallID, e.Status, e.Output))
+	case agent.EventPlan:
+		s.send(st.ctx, sdk.UpdatePlan(planEntries(e.Plan)...))
+	case agent.EventRoundEnd, agent.EventCompacted:
+		s.send(st.ctx, s.usageUpdate(e.Usage, e.Totals))
+	case agent.EventError:
+		s.log.Debug("model call failed", zap.String("session", string(s.id)), zap.Error(e.Err))
+	}
+}
+
+// resultUpdate is a finished call's tool_call_update: its diffs (edits),
+// its terminal (commands run in the client's terminal), and its output.
+func (s *session) resultUpdate(callID string, status tools.Status, output string) sdk.SessionUpdate {
+	var content []sdk.ToolCallContent
+	if s.diffs != nil {
+		content = append(content, s.diffs.take(callID)...)
+	}
+	if id, ok := s.terms.take(callID); ok {
+		content = append(content, sdk.ToolTerminalRef(id))
+	}
+	if output != "" {
+		content = append(content, sdk.ToolContent(sdk.TextBlock(output)))
+	}
+	st := sdk.ToolCallStatusCompleted
+	if status != tools.StatusCompleted {
+		st = sdk.ToolCallStatusFailed
+	}
+	return sdk.UpdateToolCall(sdk.ToolCallId(callID), sdk.WithUpdateStatus(st), sdk.WithUpdateContent(content),
+		sdk.WithUpdateRawOutput(map[string]any{"status": string(status)}))
+}
+
+// usageUpdate says how full the context is after a model call (the call's
+// prompt and answer) and what the session has cost so far.
+func (s *session) usageUpdate(u provider.Usage, t agent.Totals) sdk.SessionUpdate {
+	used := u.PromptTokens + u.CompletionTokens
+	return sdk.SessionUpdate{UsageUpdate: &sdk.SessionUsageUpdate{
+		SessionUpdate: "usage_update", Used: used, Size: s.contextSize(),
+		Cost: &sdk.Cost{Amount: t.Cost, Currency: "USD"},
+	}}
+}
