@@ -74,7 +74,7 @@ type Controller struct {
 
 	mu      sync.Mutex // guards the fields below
 	byID    map[string]*Session
-	order   []*Session    // load order
+	order   []*Session     // load order
 	closers []func() error // of switched models' clients
 }
 
