@@ -59,6 +59,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "chat":
 		return runChat(args, stdin, stdout, stderr)
+	case "acp":
+		return runACP(args, stdin, stdout, stderr)
 	case "", "serve":
 		return runServe(args, stdin, stdout, stderr)
 	case "mcp-demo":
