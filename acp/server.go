@@ -54,8 +54,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, o Options) error {
 	a := newServer(ctx, o)
 	conn := sdk.NewAgentSideConnection(a, w, r)
 	// The SDK's own diagnostics (undecodable messages) join our log.
-	sdkLog := &zapio.Writer{Log: o.Logger.Named("acp-sdk"), Level: zap.WarnLevel}
-	defer sdkLog.Close()
+	sdkLog := &lockedWriter{w: &zapio.Writer{Log: o.Logger.Named("acp-sdk"), Level: zap.InfoLevel}}
 	conn.SetLogger(slog.New(slog.NewTextHandler(sdkLog, nil)))
 	a.setPeer(conn)
 	select {
@@ -160,4 +159,18 @@ func reqErr(err error) error {
 		return sdk.NewRequestCancelled(map[string]any{"error": err.Error()})
 	}
 	return sdk.NewInternalError(map[string]any{"error": err.Error()})
+}
+
+// lockedWriter serializes the SDK's goroutines' log lines into one
+// zapio.Writer (which is not safe for concurrent use). slog writes whole
+// lines, so each Write is flushed as one entry.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  *zapio.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
