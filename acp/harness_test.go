@@ -1,6 +1,7 @@
 package acp_test
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -33,7 +34,9 @@ type harness struct {
 	model  *providertest.Server
 	client *testClient
 	conn   *sdk.ClientSideConnection
-	done   chan error // Serve's result
+	done   chan error    // Serve's result
+	in     io.Writer     // raw: to the agent
+	out    *bufio.Reader // raw: from the agent
 	stop   func()
 }
 
@@ -42,6 +45,8 @@ type harnessOptions struct {
 	stateDir string               // "": a fresh one
 	model    *providertest.Server // reuse (a fresh agent on the same model)
 	script   providertest.Script
+	keyEnv   string // set: the model's key is missing from this variable
+	raw      bool   // no SDK client: the test writes JSON-RPC itself (h.in, h.out)
 }
 
 // modelConfig is the configured model: the fake server, in the dialect.
@@ -102,13 +107,18 @@ func startAgent(t *testing.T, o harnessOptions) *harness {
 	go func() { // owner: the harness; ends when the pipes close
 		h.done <- acp.Serve(ctx, toAgentR, fromAgentW, acp.Options{
 			Control: ctl, Logger: log, Version: "test", Index: index,
+			KeyEnv: o.keyEnv, KeyMissing: o.keyEnv != "",
 			LocalRunner: func(*tools.Workspace) (tools.CommandRunner, bool, func() error, error) {
 				return tools.NewProcessRunner(nil), false, nil, nil
 			},
 		})
 		_ = fromAgentW.Close()
 	}()
-	h.conn = sdk.NewClientSideConnection(h.client, toAgentW, fromAgentR)
+	if o.raw {
+		h.in, h.out = toAgentW, bufio.NewReader(fromAgentR)
+	} else {
+		h.conn = sdk.NewClientSideConnection(h.client, toAgentW, fromAgentR)
+	}
 	var once sync.Once
 	h.stop = func() {
 		once.Do(func() {

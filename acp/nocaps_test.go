@@ -1,0 +1,97 @@
+package acp_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agent-lsp/agent-lsp/provider/anthropic"
+	"github.com/agent-lsp/agent-lsp/provider/openai"
+	"github.com/agent-lsp/agent-lsp/provider/providertest"
+)
+
+// Without fs and terminal capabilities the agent edits the disk and runs
+// commands with its own process runner.
+func TestSessionWithoutClientCapabilities(t *testing.T) {
+	for _, d := range []string{openai.Name, anthropic.Name} {
+		t.Run(d, func(t *testing.T) {
+			ws := t.TempDir()
+			file := filepath.Join(ws, "a.txt")
+			if err := os.WriteFile(file, []byte("disk line\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			h := startAgent(t, harnessOptions{dialect: d, script: providertest.Script{
+				{ToolCalls: []providertest.Call{{ID: "call_read", Name: "read_file", Arguments: `{"path":"a.txt"}`}}},
+				{Check: bodyHas("disk line"), ToolCalls: []providertest.Call{{ID: "call_edit", Name: "edit_file",
+					Arguments: `{"path":"a.txt","old_string":"disk line","new_string":"edited on disk"}`}}},
+				{ToolCalls: []providertest.Call{{ID: "call_bash", Name: "run_bash", Arguments: `{"command":"echo hi-from-runner"}`}}},
+				{Check: bodyHas("hi-from-runner"), Text: "done"},
+			}})
+			h.initialize(false)
+			ns, err := h.conn.NewSession(h.ctx(), sdk.NewSessionRequest{Cwd: ws, McpServers: []sdk.McpServer{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := h.prompt(ns.SessionId, "edit and run"); r.StopReason != sdk.StopReasonEndTurn {
+				t.Fatalf("stop %q", r.StopReason)
+			}
+			if disk, _ := os.ReadFile(file); string(disk) != "edited on disk\n" {
+				t.Fatalf("disk holds %q", disk)
+			}
+			if len(h.client.reads)+len(h.client.writes)+len(h.client.created) != 0 {
+				t.Fatalf("client methods used without capabilities: reads %v writes %v terminals %v", h.client.reads, h.client.writes, h.client.created)
+			}
+			ups, _ := h.client.snapshot()
+			checkDiff(t, ups, "call_edit", "disk line\n", "edited on disk\n")
+		})
+	}
+}
+
+// A permission request still pending when the prompt is cancelled is
+// answered "cancelled" by the client: Deny, and nothing is written.
+func TestCancelWithPendingPermission(t *testing.T) {
+	ws := t.TempDir()
+	h := startAgent(t, harnessOptions{dialect: openai.Name, script: providertest.Script{
+		{ToolCalls: []providertest.Call{{ID: "call_write", Name: "write_file", Arguments: `{"path":"new.txt","content":"x"}`}}},
+	}})
+	asked := make(chan struct{})
+	release := make(chan struct{})
+	h.client.answer = func(ctx context.Context, _ sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
+		close(asked)
+		select {
+		case <-ctx.Done():
+		case <-release:
+		}
+		return sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{Outcome: "cancelled"}}
+	}
+	h.initialize(true)
+	ns, err := h.conn.NewSession(h.ctx(), sdk.NewSessionRequest{Cwd: ws, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan sdk.PromptResponse, 1)
+	go func() { // owner: this test; ends with the prompt
+		r, err := h.conn.Prompt(h.ctx(), sdk.PromptRequest{SessionId: ns.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("write")}})
+		if err != nil {
+			t.Errorf("prompt: %v", err)
+		}
+		done <- r
+	}()
+	<-asked
+	if err := h.conn.Cancel(h.ctx(), sdk.CancelNotification{SessionId: ns.SessionId}); err != nil {
+		t.Fatal(err)
+	}
+	close(release) // the client's answer to a cancelled turn
+	if r := <-done; r.StopReason != sdk.StopReasonCancelled {
+		t.Fatalf("stop %q", r.StopReason)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "new.txt")); !os.IsNotExist(err) {
+		t.Fatalf("the file was written: %v", err)
+	}
+	if len(h.client.writes) != 0 {
+		t.Fatalf("writes %v", h.client.writes)
+	}
+}
