@@ -32,7 +32,7 @@ func (a *server) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Ini
 		AuthMethods: []sdk.AuthMethod{},
 	}
 	if a.o.KeyMissing {
-		desc := fmt.Sprintf("Set %s in the environment agent-lsp is started with (or choose a model whose key is set with --preset), then restart it.", a.o.KeyEnv)
+		desc := fmt.Sprintf("Set %s in the environment agent-lsp is started with (or name another variable with --api-key-env), then restart it.", a.o.KeyEnv)
 		resp.AuthMethods = append(resp.AuthMethods, sdk.AuthMethod{Agent: &sdk.AuthMethodAgent{Id: authMethodID, Name: "API key in " + a.o.KeyEnv, Description: &desc}})
 	}
 	return resp, nil
