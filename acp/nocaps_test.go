@@ -4,10 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/provider/anthropic"
 	"github.com/agent-lsp/agent-lsp/provider/openai"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
@@ -28,7 +30,9 @@ func TestSessionWithoutClientCapabilities(t *testing.T) {
 				{Check: bodyHas("disk line"), ToolCalls: []providertest.Call{{ID: "call_edit", Name: "edit_file",
 					Arguments: `{"path":"a.txt","old_string":"disk line","new_string":"edited on disk"}`}}},
 				{ToolCalls: []providertest.Call{{ID: "call_bash", Name: "run_bash", Arguments: `{"command":"echo hi-from-runner"}`}}},
-				{Check: bodyHas("hi-from-runner"), Text: "done"},
+				{Check: bodyHas("hi-from-runner"), ToolCalls: []providertest.Call{{ID: "call_todo", Name: "todo_write",
+					Arguments: `{"items":[{"content":"edit a.txt","status":"completed"},{"content":"run it","status":"in_progress"}]}`}}},
+				{Text: "done", Usage: provider.Usage{PromptTokens: 1200, CompletionTokens: 34}},
 			}})
 			h.initialize(false)
 			ns, err := h.conn.NewSession(h.ctx(), sdk.NewSessionRequest{Cwd: ws, McpServers: []sdk.McpServer{}})
@@ -46,6 +50,18 @@ func TestSessionWithoutClientCapabilities(t *testing.T) {
 			}
 			ups, _ := h.client.snapshot()
 			checkDiff(t, ups, "call_edit", "disk line\n", "edited on disk\n")
+			if !slices.ContainsFunc(ups, func(n sdk.SessionNotification) bool {
+				p := n.Update.Plan
+				return p != nil && len(p.Entries) == 2 && p.Entries[1].Status == sdk.PlanEntryStatusInProgress
+			}) {
+				t.Fatal("no plan update from todo_write")
+			}
+			if !slices.ContainsFunc(ups, func(n sdk.SessionNotification) bool {
+				u := n.Update.UsageUpdate
+				return u != nil && u.Used == 1234 && u.Size > 0 && u.Cost != nil
+			}) {
+				t.Fatal("no usage_update for the last model call")
+			}
 		})
 	}
 }
@@ -93,5 +109,43 @@ func TestCancelWithPendingPermission(t *testing.T) {
 	}
 	if len(h.client.writes) != 0 {
 		t.Fatalf("writes %v", h.client.writes)
+	}
+}
+
+// A resource_link attaches its file, an embedded resource the client's
+// text for it (an unsaved buffer), like mentions.
+func TestPromptWithResources(t *testing.T) {
+	for _, d := range []string{openai.Name, anthropic.Name} {
+		t.Run(d, func(t *testing.T) {
+			ws := t.TempDir()
+			if err := os.WriteFile(filepath.Join(ws, "b.txt"), []byte("linked content\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			h := startAgent(t, harnessOptions{dialect: d, script: providertest.Script{{
+				Check: func(r providertest.Received) error {
+					for _, s := range []string{"linked content", "embedded unsaved text", "compare them"} {
+						if err := bodyHas(s)(r); err != nil {
+							return err
+						}
+					}
+					return nil
+				},
+				Text: "compared",
+			}}})
+			h.initialize(false)
+			ns, err := h.conn.NewSession(h.ctx(), sdk.NewSessionRequest{Cwd: ws, McpServers: []sdk.McpServer{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := h.conn.Prompt(h.ctx(), sdk.PromptRequest{SessionId: ns.SessionId, Prompt: []sdk.ContentBlock{
+				sdk.TextBlock("compare them"),
+				sdk.ResourceLinkBlock("b.txt", "file://"+filepath.Join(ws, "b.txt")),
+				sdk.ResourceBlock(sdk.EmbeddedResourceResource{TextResourceContents: &sdk.TextResourceContents{
+					Uri: "file://" + filepath.Join(ws, "c.txt"), Text: "embedded unsaved text\n"}}),
+			}})
+			if err != nil || r.StopReason != sdk.StopReasonEndTurn {
+				t.Fatalf("prompt: %v %+v", err, r)
+			}
+		})
 	}
 }
