@@ -156,6 +156,21 @@ func testSessionWithClientCapabilities(t *testing.T, dialect string) {
 	}
 	replayed, _ := h2.client.snapshot() // before the answer, so here now
 	checkReplay(t, replayed)
+	h2.stop()
+
+	// Resume: the same session, no replay.
+	h3 := startAgent(t, harnessOptions{dialect: dialect, stateDir: stateDir, model: h.model})
+	h3.initialize(true)
+	res, err := h3.conn.ResumeSession(h3.ctx(), sdk.ResumeSessionRequest{SessionId: ns.SessionId, Cwd: ws})
+	if err != nil || res.Modes == nil || res.Modes.CurrentModeId != "plan" {
+		t.Fatalf("session/resume: %v %+v", err, res)
+	}
+	ups, _ = h3.client.snapshot()
+	if slices.ContainsFunc(ups, func(n sdk.SessionNotification) bool {
+		return n.Update.UserMessageChunk != nil || n.Update.AgentMessageChunk != nil
+	}) {
+		t.Fatal("session/resume replayed the conversation")
+	}
 }
 
 func testCancel(t *testing.T, h *harness, id sdk.SessionId) {
