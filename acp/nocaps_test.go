@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -147,5 +148,31 @@ func TestPromptWithResources(t *testing.T) {
 				t.Fatalf("prompt: %v %+v", err, r)
 			}
 		})
+	}
+}
+
+// A slash command runs in the controller: /mode switches the mode, says
+// so, and sends current_mode_update.
+func TestSlashCommand(t *testing.T) {
+	h := startAgent(t, harnessOptions{dialect: openai.Name})
+	h.initialize(false)
+	ns, err := h.conn.NewSession(h.ctx(), sdk.NewSessionRequest{Cwd: t.TempDir(), McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := h.prompt(ns.SessionId, "/mode ask"); r.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("stop %q", r.StopReason)
+	}
+	ups, _ := h.client.snapshot()
+	if got := agentText(ups); !strings.HasPrefix(got, "Mode: ask") {
+		t.Fatalf("answer %q", got)
+	}
+	if !slices.ContainsFunc(ups, func(n sdk.SessionNotification) bool {
+		return n.Update.CurrentModeUpdate != nil && n.Update.CurrentModeUpdate.CurrentModeId == "ask"
+	}) {
+		t.Fatal("no current_mode_update")
+	}
+	if len(h.model.Requests()) != 0 {
+		t.Fatal("a built-in command called the model")
 	}
 }

@@ -33,10 +33,18 @@ func (a *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 		return sdk.PromptResponse{}, invalidParams(err)
 	}
 	res, err := s.ctl.Prompt(ctx, in, &stream{s: s, ctx: a.ctx})
-	if err != nil && res.Outcome.StopReason != agent.StopCancelled {
+	switch {
+	case err != nil && (errors.Is(err, control.ErrCancelled) || ctx.Err() != nil):
+		// A cancelled turn answers "cancelled", never an error (ACP).
+		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+	case err != nil && res.Outcome.StopReason != agent.StopCancelled:
 		return sdk.PromptResponse{}, reqErr(err)
 	}
 	o := res.Outcome
+	if res.Command != "" && o.Rounds == 0 && o.Text != "" {
+		// A built-in command answers without the model: its text is the reply.
+		s.send(a.ctx, sdk.UpdateAgentMessageText(o.Text))
+	}
 	resp := sdk.PromptResponse{Usage: &sdk.Usage{
 		InputTokens: o.Usage.PromptTokens, OutputTokens: o.Usage.CompletionTokens,
 		TotalTokens: o.Usage.PromptTokens + o.Usage.CompletionTokens,
