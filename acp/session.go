@@ -49,7 +49,17 @@ func (s *session) send(ctx context.Context, u sdk.SessionUpdate) {
 	}
 }
 
+// contextSize is the context window of the session's model: its preset's
+// when it is one and says, else Options.ContextWindow, else 128k.
 func (s *session) contextSize() int {
+	presets := s.srv.o.Control.Presets()
+	if id := currentPreset(presets, s.ctl.Model()); id != "" {
+		for _, p := range presets {
+			if p.ID == id && p.ContextWindow > 0 {
+				return p.ContextWindow
+			}
+		}
+	}
 	if n := s.srv.o.ContextWindow; n > 0 {
 		return n
 	}
