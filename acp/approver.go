@@ -74,8 +74,12 @@ func (a *approver) Approve(ctx context.Context, act permission.Action, offerSess
 func approvalContent(act permission.Action) []sdk.ToolCallContent {
 	var out []sdk.ToolCallContent
 	if e := act.Edit; e != nil {
-		old := e.Before
-		out = append(out, sdk.ToolCallContent{Diff: &sdk.ToolCallContentDiff{Type: "diff", Path: e.File, OldText: &old, NewText: e.After}})
+		d := &sdk.ToolCallContentDiff{Type: "diff", Path: e.File, NewText: e.After}
+		if e.Exists {
+			old := e.Before
+			d.OldText = &old
+		}
+		out = append(out, sdk.ToolCallContent{Diff: d})
 	} else if act.Diff != "" {
 		out = append(out, sdk.ToolContent(sdk.TextBlock(act.Diff)))
 	}

@@ -18,9 +18,9 @@ import (
 //     SessionUsageUpdate). It is sent anyway, as the issue asks; a client
 //     that decodes only the stable schema ignores an unknown
 //     sessionUpdate kind, which ACP requires of clients.
-//  4. The SDK offers no ToolCallContent helper for a diff with a known
-//     old text of "" versus a new file; approvalContent and diffRecorder
-//     set OldText themselves (nil: the file did not exist).
+//  4. NewAgentSideConnection starts reading requests before it returns,
+//     so the agent cannot hold the connection when the first request
+//     arrives: server.ready makes the methods that need it wait.
 
 // codeResourceNotFound is ACP's error code for a resource (a session)
 // that does not exist.

@@ -70,6 +70,9 @@ type server struct {
 	log  *zap.Logger
 	ctx  context.Context // the connection's lifetime: notifications, MCP servers
 	stop context.CancelFunc
+	// ready is closed once peer is set: the connection reads requests as
+	// soon as it exists, before Serve can hand it to the server.
+	ready chan struct{}
 
 	mu       sync.Mutex // guards the fields below
 	peer     peer
@@ -79,7 +82,7 @@ type server struct {
 
 func newServer(ctx context.Context, o Options) *server {
 	ctx, stop := context.WithCancel(ctx)
-	return &server{o: o, log: o.Logger, ctx: ctx, stop: stop, sessions: map[sdk.SessionId]*session{}}
+	return &server{o: o, log: o.Logger, ctx: ctx, stop: stop, ready: make(chan struct{}), sessions: map[sdk.SessionId]*session{}}
 }
 
 var (
@@ -91,9 +94,11 @@ func (a *server) setPeer(p peer) {
 	a.mu.Lock()
 	a.peer = p
 	a.mu.Unlock()
+	close(a.ready)
 }
 
 func (a *server) clientCaps() (peer, sdk.ClientCapabilities) {
+	<-a.ready
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.peer, a.caps
