@@ -33,7 +33,7 @@ func TestHTTPMCPServer(t *testing.T) {
 
 	h := startAgent(t, harnessOptions{dialect: anthropic.Name, script: providertest.Script{
 		{ToolCalls: []providertest.Call{{ID: "call_wc", Name: "mcp__remote__word_count", Arguments: `{"text":"a b c d"}`}}},
-		{Check: bodyHas("4"), Text: "four words"},
+		{Check: bodyHas("words: 4"), Text: "four words"},
 	}})
 	h.initialize(false)
 	ns, err := h.conn.NewSession(h.ctx(), sdk.NewSessionRequest{Cwd: t.TempDir(), McpServers: []sdk.McpServer{{Http: &sdk.McpServerHttpInline{

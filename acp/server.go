@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap/zapio"
 
 	"github.com/agent-lsp/agent-lsp/control"
+	"github.com/agent-lsp/agent-lsp/mcp"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
@@ -37,6 +38,9 @@ type Options struct {
 	// ContextWindow is the context size in tokens reported in
 	// usage_update; 0: the agent's default budget is not known, 128k.
 	ContextWindow int
+	// MCP is the MCP servers of the command line (--mcp) every session
+	// mounts besides the client's, for a workspace root; nil: none.
+	MCP func(root string) []mcp.ServerConfig
 	// Index remembers each session's working directory for session/list
 	// (nil: only loaded sessions have one).
 	Index *CwdIndex

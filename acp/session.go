@@ -101,6 +101,9 @@ func (a *server) bind(cwd string, servers []sdk.McpServer) (*session, control.Bi
 	if err != nil {
 		return nil, control.Binding{}, invalidParams(fmt.Errorf("cwd: %w", err))
 	}
+	if a.o.MCP != nil {
+		configs = append(configs, a.o.MCP(ws.Roots()[0])...)
+	}
 	p, caps := a.clientCaps()
 	s := &session{srv: a, peer: p, ws: ws, log: a.log}
 	reg := tools.NewRegistry()

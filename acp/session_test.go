@@ -37,7 +37,7 @@ func testSessionWithClientCapabilities(t *testing.T, dialect string) {
 			Arguments: `{"path":"a.txt","old_string":"unsaved line","new_string":"edited line"}`}}},
 		{ToolCalls: []providertest.Call{{ID: "call_bash", Name: "run_bash", Arguments: `{"command":"echo hi-from-terminal"}`}}},
 		{Check: bodyHas("hi-from-terminal"), ToolCalls: []providertest.Call{{ID: "call_mcp", Name: "mcp__demo__word_count", Arguments: `{"text":"one two three"}`}}},
-		{Check: bodyHas("3"), Text: "all done"},
+		{Check: bodyHas("words: 3"), Text: "all done"},
 		{Text: "a slow answer", Fault: &providertest.Fault{Stall: providertest.Forever, StallAfterFrames: 2}},
 		{Text: "on the other model"},
 	}

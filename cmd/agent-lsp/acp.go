@@ -15,6 +15,7 @@ import (
 	"github.com/agent-lsp/agent-lsp/acp"
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/control"
+	"github.com/agent-lsp/agent-lsp/mcp"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/provider/connect"
 	"github.com/agent-lsp/agent-lsp/tools"
@@ -57,6 +58,9 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return err
 	})
 	autoAllow := fs.Bool("sandbox-auto-allow", false, "run sandboxed commands below HIGH risk without asking")
+	var mcpServers mcpFlags
+	fs.Var(&mcpServers, "mcp", "mount an MCP server in every session besides the client's: demo, a command line, or name=command line (repeatable)")
+	fs.Bool("stdio", true, "serve on stdin/stdout (the only transport; accepted as the daemon accepts it)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -122,6 +126,15 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Control: ctl, Logger: log, Version: buildVersion(),
 		KeyEnv: cfg.APIKeyEnv, KeyMissing: keyErr != nil && m.replay == "",
 		AutoApprove: *yes, Index: index,
+		MCP: func(root string) []mcp.ServerConfig {
+			// Only the command line's servers: the workspace's .mcp.json is
+			// untrusted and ACP has no way to ask about it before a prompt.
+			loaded := mcp.LoadConfig(root, nil, mcpServers, secretGetenv)
+			for _, err := range loaded.Errors {
+				log.Warn("MCP config", zap.Error(err))
+			}
+			return loaded.Servers
+		},
 		LocalRunner: func(ws *tools.Workspace) (tools.CommandRunner, bool, func() error, error) {
 			b, err := sandbox.New(box, ws.Roots())
 			if err != nil {

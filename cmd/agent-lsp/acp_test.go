@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os/exec"
 	"strings"
@@ -18,7 +19,7 @@ import (
 )
 
 // acpRecorder is the smallest ACP client: it records the agent's message
-// chunks and refuses what it does not offer.
+// chunks, allows what it is asked once, and refuses what it does not offer.
 type acpRecorder struct {
 	mu   sync.Mutex
 	text strings.Builder
@@ -34,7 +35,7 @@ func (r *acpRecorder) SessionUpdate(_ context.Context, n sdk.SessionNotification
 }
 
 func (r *acpRecorder) RequestPermission(context.Context, sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
-	return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{Outcome: "cancelled"}}}, nil
+	return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{Outcome: "selected", OptionId: "allow_once"}}}, nil
 }
 func (r *acpRecorder) ReadTextFile(context.Context, sdk.ReadTextFileRequest) (sdk.ReadTextFileResponse, error) {
 	return sdk.ReadTextFileResponse{}, sdk.NewMethodNotFound("fs/read_text_file")
@@ -59,13 +60,21 @@ func (r *acpRecorder) WaitForTerminalExit(context.Context, sdk.WaitForTerminalEx
 }
 
 // The real binary serves ACP on stdio with the daemon's model flags, in
-// both dialects, and its stdout carries only JSON-RPC (every line is JSON,
+// both dialects (with the demo MCP server of --mcp), and its stdout carries only JSON-RPC (every line is JSON,
 // even with debug logging on stderr).
 func TestACPBinary(t *testing.T) {
 	bin := agentBinary(t)
 	for _, dialect := range []string{"openai", "anthropic"} {
 		t.Run(dialect, func(t *testing.T) {
-			srv := providertest.NewServer(t, providertest.Script{{Text: "hello over ACP"}})
+			srv := providertest.NewServer(t, providertest.Script{
+				{ToolCalls: []providertest.Call{{ID: "call_wc", Name: "mcp__demo__word_count", Arguments: `{"text":"one two three"}`}}},
+				{Check: func(r providertest.Received) error {
+					if !strings.Contains(string(r.Body), "words: 3") {
+						return errors.New("the word count is not in the request")
+					}
+					return nil
+				}, Text: "hello over ACP"},
+			})
 			url := srv.OpenAIBaseURL()
 			if dialect == "anthropic" {
 				url = srv.AnthropicBaseURL()
@@ -74,7 +83,7 @@ func TestACPBinary(t *testing.T) {
 			defer cancel()
 			ws := t.TempDir()
 			cmd := exec.CommandContext(ctx, bin, "acp", "--provider", dialect, "--base-url", url, "--api-key-env", "none",
-				"--thinking=false", "--state-dir", t.TempDir(), "--sandbox", "off")
+				"--thinking=false", "--state-dir", t.TempDir(), "--sandbox", "off", "--mcp", "demo")
 			cmd.Env = lsptest.IsolatedEnv(t)
 			stdin, err := cmd.StdinPipe()
 			if err != nil {
@@ -84,8 +93,8 @@ func TestACPBinary(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
+			stderr := &lockedText{}
+			cmd.Stderr = stderr
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -140,4 +149,22 @@ func TestACPBinary(t *testing.T) {
 			}
 		})
 	}
+}
+
+// lockedText collects a process's stderr while the test may read it.
+type lockedText struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedText) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedText) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
