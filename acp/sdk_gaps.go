@@ -14,13 +14,19 @@ import (
 //     assertion, not errors.As: a wrapped *RequestError would become an
 //     internal error (-32603). Every method of agent returns its
 //     *RequestError unwrapped, through reqErr.
-//  3. usage_update is in the unstable schema only (the SDK carries it as
-//     SessionUsageUpdate). It is sent anyway, as the issue asks; a client
-//     that decodes only the stable schema ignores an unknown
-//     sessionUpdate kind, which ACP requires of clients.
+//  3. usage_update, and the usage of a session/prompt answer, are in the
+//     unstable schema only (the SDK carries them as SessionUsageUpdate and
+//     PromptResponse.Usage). They are sent anyway, as the issue asks; a
+//     client that decodes only the stable schema ignores an unknown
+//     sessionUpdate kind and an unknown field, as ACP requires of clients.
 //  4. NewAgentSideConnection starts reading requests before it returns,
 //     so the agent cannot hold the connection when the first request
 //     arrives: server.ready makes the methods that need it wait.
+//  5. A handler cannot send a notification after its own response: the
+//     SDK writes the response when the handler returns. The
+//     available_commands_update that follows session/new, load and resume
+//     is sent by a goroutine started just before returning, so it
+//     normally (not certainly) follows the answer that names the session.
 
 // codeResourceNotFound is ACP's error code for a resource (a session)
 // that does not exist.
