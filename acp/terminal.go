@@ -35,11 +35,14 @@ func (r *terminalRunner) Containment() tools.Containment { return tools.Containm
 // RunCommand implements tools.CommandRunner.
 func (r *terminalRunner) RunCommand(ctx context.Context, req tools.CommandRequest) (tools.CommandOutcome, error) {
 	p, sid := r.s.peer, r.s.id
-	cwd := req.Dir
-	created, err := p.CreateTerminal(ctx, sdk.CreateTerminalRequest{
-		SessionId: sid, Command: "bash", Args: []string{"-c", req.Command},
-		Cwd: &cwd, OutputByteLimit: sdk.Ptr(terminalOutputLimit),
-	})
+	create := sdk.CreateTerminalRequest{SessionId: sid, Command: "bash", Args: []string{"-c", req.Command},
+		OutputByteLimit: sdk.Ptr(terminalOutputLimit)}
+	if req.Dir != "" {
+		create.Cwd = sdk.Ptr(req.Dir)
+	} else if roots := r.s.ws.Roots(); len(roots) > 0 {
+		create.Cwd = sdk.Ptr(roots[0])
+	}
+	created, err := p.CreateTerminal(ctx, create)
 	if err != nil {
 		return tools.CommandOutcome{}, fmt.Errorf("terminal/create: %w", err)
 	}
