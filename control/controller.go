@@ -53,7 +53,11 @@ type Binding struct {
 	AutoAllowSandboxed bool
 	Tools              *tools.Registry // builtins + MCP tools of this session
 	Prompts            PromptSource    // MCP prompts (nil: none)
-	Notify             func(Update)    // control updates outside a prompt's events (nil: dropped)
+	// Notify receives the session's control updates (nil: dropped). It is
+	// called on the goroutine of what caused the update (SetMode's caller,
+	// a prompt's, a tool call's for a plan), before that returns, so an
+	// update comes before the answer it belongs to; it must not block long.
+	Notify func(Update)
 }
 
 // SessionInfo describes a loaded or stored session.
@@ -140,8 +144,9 @@ func (c *Controller) systemPrompt(ws *tools.Workspace) string {
 	return agent.SystemPrompt(ws, runtime.GOOS, shell)
 }
 
-// storeError routes a session's store failure to Options.OnStoreError.
-func (c *Controller) storeError(cfg *agent.Config, id *string) {
+// onStoreError routes the store failure of session *id to
+// Options.OnStoreError.
+func (c *Controller) onStoreError(cfg *agent.Config, id *string) {
 	cfg.OnStoreError = func(err error) {
 		c.log.Warn("session no longer saved", zap.String("session", *id), zap.Error(err))
 		if c.o.OnStoreError != nil {
@@ -157,10 +162,12 @@ func (c *Controller) NewSession(b Binding, title string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	id := new(string)
-	c.storeError(&cfg, id)
+	// agent.NewSession writes nothing (its records go with the first
+	// round), so id is set before any write can fail.
+	var id string
+	c.onStoreError(&cfg, &id)
 	a := agent.NewSession(cfg, c.systemPrompt(b.Workspace))
-	*id = a.ID()
+	id = a.ID()
 	now := time.Now()
 	s := newSession(c, a, b, strings.TrimSpace(title), now, now)
 	c.add(s)
@@ -191,8 +198,7 @@ func (c *Controller) Open(id string, b Binding) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	idc := id
-	c.storeError(&cfg, &idc)
+	c.onStoreError(&cfg, &id)
 	a, err := agent.ResumeSession(cfg, id)
 	if err != nil {
 		return nil, &kindError{kind: ErrInvalid, msg: fmt.Sprintf("session %q cannot be resumed: %v", id, err), err: err}
