@@ -22,6 +22,7 @@ import (
 	"github.com/agent-lsp/agent-lsp/provider/openai"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 	"github.com/agent-lsp/agent-lsp/tools"
+	"github.com/agent-lsp/agent-lsp/tools/sandbox"
 )
 
 // waitLong bounds every wait of these tests; nothing should come near it.
@@ -108,8 +109,14 @@ func startAgent(t *testing.T, o harnessOptions) *harness {
 		h.done <- acp.Serve(ctx, toAgentR, fromAgentW, acp.Options{
 			Control: ctl, Logger: log, Version: "test", Index: index,
 			KeyEnv: o.keyEnv, KeyMissing: o.keyEnv != "",
-			LocalRunner: func(*tools.Workspace) (tools.CommandRunner, bool, func() error, error) {
-				return tools.NewProcessRunner(nil), false, nil, nil
+			// The runner the binary uses: ours, in the OS sandbox (or its
+			// fallback where the kernel has none).
+			LocalRunner: func(ws *tools.Workspace) (tools.CommandRunner, bool, func() error, error) {
+				box, err := sandbox.New(sandbox.Settings{Mode: sandbox.ModeWorkspaceWrite, Network: sandbox.NetworkLocal}, ws.Roots())
+				if err != nil {
+					return nil, false, nil, err
+				}
+				return tools.NewProcessRunner(box), false, box.Close, nil
 			},
 		})
 		_ = fromAgentW.Close()

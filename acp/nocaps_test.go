@@ -51,6 +51,7 @@ func TestSessionWithoutClientCapabilities(t *testing.T) {
 			}
 			ups, _ := h.client.snapshot()
 			checkDiff(t, ups, "call_edit", "disk line\n", "edited on disk\n")
+			checkNoTerminal(t, ups, "call_bash")
 			if !slices.ContainsFunc(ups, func(n sdk.SessionNotification) bool {
 				p := n.Update.Plan
 				return p != nil && len(p.Entries) == 2 && p.Entries[1].Status == sdk.PlanEntryStatusInProgress
@@ -174,5 +175,18 @@ func TestSlashCommand(t *testing.T) {
 	}
 	if len(h.model.Requests()) != 0 {
 		t.Fatal("a built-in command called the model")
+	}
+}
+
+func checkNoTerminal(t *testing.T, ups []sdk.SessionNotification, callID string) {
+	t.Helper()
+	for _, n := range ups {
+		if u := n.Update.ToolCallUpdate; u != nil && string(u.ToolCallId) == callID {
+			for _, c := range u.Content {
+				if c.Terminal != nil {
+					t.Fatalf("%s embeds a terminal without the capability", callID)
+				}
+			}
+		}
 	}
 }
