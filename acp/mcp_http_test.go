@@ -1,6 +1,7 @@
 package acp_test
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -17,10 +18,19 @@ import (
 )
 
 // An http MCP server from session/new is reached with the client's
-// headers, and its tools are the model's.
+// headers, its tools are the model's and its prompts slash commands.
 func TestHTTPMCPServer(t *testing.T) {
 	var unauthorized atomic.Int32
-	handler := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return demo.NewServer(nil) }, nil)
+	handler := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server {
+		s := demo.NewServer(nil)
+		s.AddPrompt(&mcpsdk.Prompt{Name: "review", Description: "Review a file",
+			Arguments: []*mcpsdk.PromptArgument{{Name: "file", Required: true}}},
+			func(_ context.Context, r *mcpsdk.GetPromptRequest) (*mcpsdk.GetPromptResult, error) {
+				return &mcpsdk.GetPromptResult{Messages: []*mcpsdk.PromptMessage{{Role: "user",
+					Content: &mcpsdk.TextContent{Text: "Please review " + r.Params.Arguments["file"] + " carefully."}}}}, nil
+			})
+		return s
+	}, nil)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer s3cret" {
 			unauthorized.Add(1)
@@ -34,6 +44,7 @@ func TestHTTPMCPServer(t *testing.T) {
 	h := startAgent(t, harnessOptions{dialect: anthropic.Name, script: providertest.Script{
 		{ToolCalls: []providertest.Call{{ID: "call_wc", Name: "mcp__remote__word_count", Arguments: `{"text":"a b c d"}`}}},
 		{Check: bodyHas("words: 4"), Text: "four words"},
+		{Check: bodyHas("Please review main.go carefully."), Text: "reviewed"},
 	}})
 	h.initialize(false)
 	ns, err := h.conn.NewSession(h.ctx(), sdk.NewSessionRequest{Cwd: t.TempDir(), McpServers: []sdk.McpServer{{Http: &sdk.McpServerHttpInline{
@@ -42,7 +53,16 @@ func TestHTTPMCPServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := h.client.waitFor(h.ctx(), func(u sdk.SessionUpdate) bool {
+		return u.AvailableCommandsUpdate != nil && hasCommand(u.AvailableCommandsUpdate.AvailableCommands, "mcp__remote__review")
+	}); err != nil {
+		t.Fatal("the MCP prompt is not a command: ", err)
+	}
 	if r := h.prompt(ns.SessionId, "count"); r.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("stop %q", r.StopReason)
+	}
+	// The MCP prompt as a slash command: its text is the prompt.
+	if r := h.prompt(ns.SessionId, "/mcp__remote__review main.go"); r.StopReason != sdk.StopReasonEndTurn {
 		t.Fatalf("stop %q", r.StopReason)
 	}
 	ups, _ := h.client.snapshot()
