@@ -9,7 +9,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/agent-lsp/agent-lsp/agent"
-	"github.com/agent-lsp/agent-lsp/control"
+	"github.com/agent-lsp/agent-lsp/agent/control"
 )
 
 // The session config options this agent offers.

@@ -16,7 +16,7 @@ import (
 
 	"github.com/agent-lsp/agent-lsp/acp"
 	"github.com/agent-lsp/agent-lsp/agent"
-	"github.com/agent-lsp/agent-lsp/control"
+	"github.com/agent-lsp/agent-lsp/agent/control"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/provider/anthropic"
 	"github.com/agent-lsp/agent-lsp/provider/openai"

@@ -6,7 +6,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/agent-lsp/agent-lsp/control"
+	"github.com/agent-lsp/agent-lsp/agent/control"
 )
 
 // authMethodID is the one authentication method offered when the model's

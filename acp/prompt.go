@@ -12,7 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/agent-lsp/agent-lsp/agent"
-	"github.com/agent-lsp/agent-lsp/control"
+	"github.com/agent-lsp/agent-lsp/agent/control"
 )
 
 // errCancelled is the cause of a prompt the client cancelled.

@@ -11,7 +11,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 	"go.uber.org/zap"
 
-	"github.com/agent-lsp/agent-lsp/control"
+	"github.com/agent-lsp/agent-lsp/agent/control"
 	"github.com/agent-lsp/agent-lsp/mcp"
 	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/tools"

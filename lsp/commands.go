@@ -10,7 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/agent-lsp/agent-lsp/agent"
-	"github.com/agent-lsp/agent-lsp/control"
+	"github.com/agent-lsp/agent-lsp/agent/control"
 )
 
 // maxShownAnswer is how much of an agent.ask answer window/showMessage

@@ -8,7 +8,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/agent-lsp/agent-lsp/agent"
-	"github.com/agent-lsp/agent-lsp/control"
+	"github.com/agent-lsp/agent-lsp/agent/control"
 )
 
 // codeRequestFailed is LSP's RequestFailed (-32803): the request was valid

@@ -5,7 +5,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/agent-lsp/agent-lsp/control"
+	"github.com/agent-lsp/agent-lsp/agent/control"
 )
 
 // modelPreset is a connection the user can switch a session to

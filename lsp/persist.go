@@ -8,7 +8,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/agent-lsp/agent-lsp/agent"
-	"github.com/agent-lsp/agent-lsp/control"
+	"github.com/agent-lsp/agent-lsp/agent/control"
 )
 
 // openStore opens the session store in dir (default: the user's state

@@ -14,7 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/agent-lsp/agent-lsp/agent"
-	"github.com/agent-lsp/agent-lsp/control"
+	"github.com/agent-lsp/agent-lsp/agent/control"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 

@@ -3,7 +3,7 @@ package lsp
 import (
 	"context"
 
-	"github.com/agent-lsp/agent-lsp/control"
+	"github.com/agent-lsp/agent-lsp/agent/control"
 	"github.com/agent-lsp/agent-lsp/mcp"
 )
 

@@ -6,24 +6,17 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
+
+	"github.com/agent-lsp/agent-lsp/tools"
 )
 
-// PromptInfo is one prompt a server offers, for editors' tool listings
-// (and later slash commands).
-type PromptInfo struct {
-	Server      string           `json:"server"`
-	Name        string           `json:"name"`
-	Title       string           `json:"title,omitempty"`
-	Description string           `json:"description,omitempty"`
-	Arguments   []PromptArgument `json:"arguments,omitempty"`
-}
+// PromptInfo is one prompt a server offers; the type is tools' so that
+// the agent's session controller, which imports no MCP, runs it as a
+// slash command.
+type PromptInfo = tools.PromptInfo
 
 // PromptArgument is one argument of a prompt.
-type PromptArgument struct {
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
-	Required    bool   `json:"required,omitempty"`
-}
+type PromptArgument = tools.PromptArgument
 
 // maxToolsPerServer bounds what one server may mount: a runaway list must
 // not flood the model's tool list (every tool costs prompt tokens).

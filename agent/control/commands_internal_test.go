@@ -4,8 +4,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/agent-lsp/agent-lsp/mcp"
 	"github.com/agent-lsp/agent-lsp/provider"
+	"github.com/agent-lsp/agent-lsp/tools"
 )
 
 func TestParseCommand(t *testing.T) {
@@ -52,11 +52,11 @@ func TestSplitWords(t *testing.T) {
 }
 
 func TestPromptArguments(t *testing.T) {
-	one := mcp.PromptInfo{Server: "s", Name: "weather", Arguments: []mcp.PromptArgument{{Name: "city"}}}
-	two := mcp.PromptInfo{Server: "s", Name: "trip", Arguments: []mcp.PromptArgument{{Name: "from"}, {Name: "to"}}}
-	none := mcp.PromptInfo{Server: "s", Name: "hello"}
+	one := tools.PromptInfo{Server: "s", Name: "weather", Arguments: []tools.PromptArgument{{Name: "city"}}}
+	two := tools.PromptInfo{Server: "s", Name: "trip", Arguments: []tools.PromptArgument{{Name: "from"}, {Name: "to"}}}
+	none := tools.PromptInfo{Server: "s", Name: "hello"}
 	for _, tc := range []struct {
-		pi   mcp.PromptInfo
+		pi   tools.PromptInfo
 		line string
 		want map[string]string
 		err  bool

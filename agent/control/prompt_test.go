@@ -7,8 +7,7 @@ import (
 	"testing"
 
 	"github.com/agent-lsp/agent-lsp/agent"
-	"github.com/agent-lsp/agent-lsp/control"
-	"github.com/agent-lsp/agent-lsp/mcp"
+	"github.com/agent-lsp/agent-lsp/agent/control"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
@@ -19,9 +18,9 @@ type prompts struct {
 	err error
 }
 
-func (p *prompts) Prompts() []mcp.PromptInfo {
-	return []mcp.PromptInfo{{Server: "demo", Name: "weather", Title: "The weather",
-		Arguments: []mcp.PromptArgument{{Name: "city", Required: true}}}}
+func (p *prompts) Prompts() []tools.PromptInfo {
+	return []tools.PromptInfo{{Server: "demo", Name: "weather", Title: "The weather",
+		Arguments: []tools.PromptArgument{{Name: "city", Required: true}}}}
 }
 
 func (p *prompts) GetPrompt(_ context.Context, server, name string, args map[string]string) (string, error) {

@@ -8,13 +8,13 @@ import (
 	"strings"
 
 	"github.com/agent-lsp/agent-lsp/agent"
-	"github.com/agent-lsp/agent-lsp/mcp"
+	"github.com/agent-lsp/agent-lsp/tools"
 )
 
 // PromptSource is where a session's MCP prompts come from (the front
 // end's MCP manager): each prompt is the command /mcp__<server>__<name>.
 type PromptSource interface {
-	Prompts() []mcp.PromptInfo
+	Prompts() []tools.PromptInfo
 	GetPrompt(ctx context.Context, server, name string, args map[string]string) (string, error)
 }
 
@@ -22,8 +22,8 @@ type PromptSource interface {
 type Command struct {
 	Name        string // with its slash: "/mode"
 	Description string
-	Arguments   []mcp.PromptArgument // never nil
-	Source      string               // "builtin" or "mcp:<server>"
+	Arguments   []tools.PromptArgument // never nil
+	Source      string                 // "builtin" or "mcp:<server>"
 }
 
 // builtinCommand is a command the controller runs itself. Its answer is
@@ -39,13 +39,13 @@ var builtinCommands = []builtinCommand{
 	{Command: Command{Name: "/clear", Description: "Clear the conversation (the system prompt stays) and the plan"},
 		run: (*Session).slashClear},
 	{Command: Command{Name: "/mode", Description: "Show or set the mode: ask, plan, default, auto-edit",
-		Arguments: []mcp.PromptArgument{{Name: "mode", Description: "ask | plan | default | auto-edit"}}},
+		Arguments: []tools.PromptArgument{{Name: "mode", Description: "ask | plan | default | auto-edit"}}},
 		run: (*Session).slashMode},
 	{Command: Command{Name: "/model", Description: "Show the models, or switch to a preset or a model of the current provider",
-		Arguments: []mcp.PromptArgument{{Name: "model", Description: "a preset id or a model name"}}},
+		Arguments: []tools.PromptArgument{{Name: "model", Description: "a preset id or a model name"}}},
 		run: (*Session).slashModel},
 	{Command: Command{Name: "/rewind", Description: "List this session's checkpoints, or rewind to one: its files restored and the conversation from that prompt on dropped",
-		Arguments: []mcp.PromptArgument{{Name: "checkpoint", Description: "the number /rewind lists"}}},
+		Arguments: []tools.PromptArgument{{Name: "checkpoint", Description: "the number /rewind lists"}}},
 		run: (*Session).slashRewind},
 }
 
@@ -72,11 +72,11 @@ func Commands(p PromptSource) []Command {
 		cmd := c.Command
 		cmd.Source = "builtin"
 		if cmd.Arguments == nil {
-			cmd.Arguments = []mcp.PromptArgument{}
+			cmd.Arguments = []tools.PromptArgument{}
 		}
 		out = append(out, cmd)
 	}
-	var prompts []mcp.PromptInfo
+	var prompts []tools.PromptInfo
 	if p != nil {
 		prompts = p.Prompts()
 	}
@@ -87,14 +87,14 @@ func Commands(p PromptSource) []Command {
 		}
 		args := p.Arguments
 		if args == nil {
-			args = []mcp.PromptArgument{}
+			args = []tools.PromptArgument{}
 		}
 		out = append(out, Command{Name: MCPCommandName(p), Description: desc, Arguments: args, Source: "mcp:" + p.Server})
 	}
 	return out
 }
 
-func (s *Session) mcpPrompts() []mcp.PromptInfo {
+func (s *Session) mcpPrompts() []tools.PromptInfo {
 	if s.b.Prompts == nil {
 		return nil
 	}
@@ -102,7 +102,7 @@ func (s *Session) mcpPrompts() []mcp.PromptInfo {
 }
 
 // MCPCommandName is the slash command of an MCP prompt.
-func MCPCommandName(p mcp.PromptInfo) string { return "/mcp__" + p.Server + "__" + p.Name }
+func MCPCommandName(p tools.PromptInfo) string { return "/mcp__" + p.Server + "__" + p.Name }
 
 // commandPattern: a prompt is a command when its first word is a slash and
 // a name ("/usr/bin is…", a path, is not).
@@ -143,7 +143,7 @@ func (s *Session) runCommand(ctx context.Context, name, args string, l agent.Lis
 	return Result{}, invalidf("unknown command %s (the command list names them)", name)
 }
 
-func (s *Session) fetchMCPPrompt(ctx context.Context, pi mcp.PromptInfo, args string) (string, error) {
+func (s *Session) fetchMCPPrompt(ctx context.Context, pi tools.PromptInfo, args string) (string, error) {
 	values, err := promptArguments(pi, args)
 	if err != nil {
 		return "", invalidf("%s: %v", MCPCommandName(pi), err)
@@ -162,7 +162,7 @@ func (s *Session) fetchMCPPrompt(ctx context.Context, pi mcp.PromptInfo, args st
 // name=value words (values may be "quoted"), and bare words for the
 // declared arguments in order. A prompt with one argument takes the whole
 // line when it has no name=value word.
-func promptArguments(pi mcp.PromptInfo, line string) (map[string]string, error) {
+func promptArguments(pi tools.PromptInfo, line string) (map[string]string, error) {
 	values := map[string]string{}
 	if line == "" {
 		return values, nil
@@ -203,7 +203,7 @@ func promptArguments(pi mcp.PromptInfo, line string) (map[string]string, error) 
 	return values, nil
 }
 
-func declared(pi mcp.PromptInfo, name string) bool {
+func declared(pi tools.PromptInfo, name string) bool {
 	for _, a := range pi.Arguments {
 		if a.Name == name {
 			return true
