@@ -5,6 +5,12 @@
 // rewind, compaction, usage totals. The LSP daemon, the terminal chat and
 // ACP are adapters over it: they keep their wire formats and presentation
 // (popups, progress, streaming), and this package knows none of them.
+//
+// It sits under agent in the import flow (it imports agent, provider,
+// tools and permission, as agent does) so that every front end reaches it
+// the way it reaches the agent, and it cannot learn about a front end, a
+// wire dialect or MCP: MCP prompts arrive through PromptSource in tools'
+// PromptInfo shape, which an *mcp.Manager already is.
 package control
 
 import (
