@@ -248,11 +248,12 @@ func TestSDKClientWithoutCapabilities(t *testing.T) {
 	}
 }
 
-// The script's own pieces (schema tap, terminals, buffers) under node --test:
+// The script's own pieces (schema tap, terminals, buffers) and the whole
+// scenario against a scripted SDK agent (fake_agent.mjs) under node --test:
 // a tap that missed a violation would make the runs above prove nothing.
 func TestClientPiecesUnderNodeTest(t *testing.T) {
 	node, dir := requireSDK(t)
-	out, err := runNode(t, 60*time.Second, node, dir, isolatedEnv(t), "--test", "tap.test.mjs", "editor.test.mjs")
+	out, err := runNode(t, 60*time.Second, node, dir, isolatedEnv(t), "--test", "tap.test.mjs", "editor.test.mjs", "session.test.mjs")
 	if err != nil {
 		t.Fatalf("node --test: %v\n%s", err, tail(out, 60))
 	}
