@@ -112,7 +112,10 @@ func runSession(t *testing.T, caps bool, dialect string, disk string) (summary, 
 		"mcpServer": map[string]any{"name": "demo", "command": agentBinary, "args": []string{"mcp-demo"}, "env": []any{}},
 		"prompts": map[string]string{"work": "Mark the notes final, run the command, count the words.",
 			"long": "Tell me a long story.", "after": "Anything left?"},
-		"expect":    map[string]any{"answer": answer, "cancelWithinMs": 1000},
+		"expect": map[string]any{"answer": answer, "cancelWithinMs": 1000},
+		// Ollama's preset needs no key; the model is switched after the
+		// last prompt, so nothing is ever sent to it.
+		"switchTo":  map[string]string{"mode": "plan", "model": "ollama"},
 		"timeoutMs": 50000,
 	})
 	if err != nil {

@@ -19,6 +19,11 @@ const capabilities = config.caps
   ? { fs: { readTextFile: true, writeTextFile: true }, terminal: true }
   : {};
 
+// call sends a request; a failure names the method and the agent's error.
+const call = (ctx, method, params) => ctx.request(method, params).catch((e) => {
+  throw new Error(`${method} failed: ${e.code ?? ''} ${e.message} ${JSON.stringify(e.data ?? null)}`);
+});
+
 // toolCalls folds tool_call and tool_call_update notifications into one
 // record per call: its last fields plus the statuses it went through.
 function toolCalls(updates) {
@@ -36,7 +41,7 @@ function toolCalls(updates) {
 }
 
 async function initialize(ctx) {
-  const init = await ctx.request(methods.agent.initialize, {
+  const init = await call(ctx, methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
     clientCapabilities: capabilities,
     clientInfo: { name: 'agent-lsp-acp-e2e', version: '1.0.0' },
@@ -52,9 +57,11 @@ async function switchOption(ctx, sessionId, options, category) {
   const opt = (options ?? []).find((o) => o.category === category || o.id === category);
   if (!check(opt && opt.type === 'select', `no select config option of category ${category}: ${JSON.stringify(options)}`)) return null;
   const values = opt.options.flatMap((o) => ('options' in o ? o.options : [o])).map((o) => o.value);
+  // What the schema cannot say: the current value is one of the choices.
+  check(values.includes(opt.currentValue), `config option ${opt.id}: currentValue ${opt.currentValue} is not among ${JSON.stringify(values)}`);
   const want = config.switchTo?.[category] ?? values.find((v) => v !== opt.currentValue);
   if (!check(want !== undefined && values.includes(want), `config option ${opt.id}: no value to switch to in ${JSON.stringify(values)}`)) return null;
-  const res = await ctx.request(methods.agent.session.setConfigOption, { sessionId, configId: opt.id, value: want });
+  const res = await call(ctx, methods.agent.session.setConfigOption, { sessionId, configId: opt.id, value: want });
   const after = res.configOptions.find((o) => o.id === opt.id);
   check(after?.currentValue === want, `set_config_option ${opt.id}=${want}: answered ${JSON.stringify(after)}`);
   return { id: opt.id, from: opt.currentValue, to: want, options: res.configOptions };
@@ -71,7 +78,7 @@ async function firstSession(log) {
   try {
     await editorClient({ updates, buffers, terminals, permissions }).connectWith(agent.stream, async (ctx) => {
       out.init = await initialize(ctx);
-      const created = await ctx.request(methods.agent.session.new, { cwd: config.root, mcpServers: [config.mcpServer] });
+      const created = await call(ctx, methods.agent.session.new, { cwd: config.root, mcpServers: [config.mcpServer] });
       out.sessionId = created.sessionId;
       out.configOptions = created.configOptions ?? null;
       out.modes = created.modes ?? null;
@@ -81,14 +88,14 @@ async function firstSession(log) {
       const t0 = performance.now();
       updates.next((n) => n.update.sessionUpdate === 'agent_message_chunk', from)
         .then(() => { out.firstChunkMs = performance.now() - t0; });
-      const work = await ctx.request(methods.agent.session.prompt, { sessionId: out.sessionId, prompt: [{ type: 'text', text: config.prompts.work }] });
+      const work = await call(ctx, methods.agent.session.prompt, { sessionId: out.sessionId, prompt: [{ type: 'text', text: config.prompts.work }] });
       out.work = { stopReason: work.stopReason, text: updates.text(from), kinds: updates.kinds(from), toolCalls: toolCalls(updates.all.slice(from)) };
       check(work.stopReason === 'end_turn', `work prompt: stopReason ${work.stopReason}`);
       check(out.work.text === config.expect.answer, `work prompt: text ${JSON.stringify(out.work.text)}`);
 
       // The long answer, cancelled once it streams.
       from = updates.all.length;
-      const long = ctx.request(methods.agent.session.prompt, { sessionId: out.sessionId, prompt: [{ type: 'text', text: config.prompts.long }] });
+      const long = call(ctx, methods.agent.session.prompt, { sessionId: out.sessionId, prompt: [{ type: 'text', text: config.prompts.long }] });
       await Promise.race([updates.next((n) => n.update.sessionUpdate === 'agent_message_chunk', from),
         long.then((r) => { throw new Error(`long prompt ended (${r.stopReason}) before it streamed`); })]);
       const tc = performance.now();
@@ -102,7 +109,7 @@ async function firstSession(log) {
       // its presets point at real providers the fake does not stand in for.
       out.mode = await switchOption(ctx, out.sessionId, out.configOptions, 'mode');
       from = updates.all.length;
-      const after = await ctx.request(methods.agent.session.prompt, { sessionId: out.sessionId, prompt: [{ type: 'text', text: config.prompts.after }] });
+      const after = await call(ctx, methods.agent.session.prompt, { sessionId: out.sessionId, prompt: [{ type: 'text', text: config.prompts.after }] });
       out.after = { stopReason: after.stopReason, text: updates.text(from), kinds: updates.kinds(from) };
       check(after.stopReason === 'end_turn', `after prompt: stopReason ${after.stopReason}`);
       out.model = await switchOption(ctx, out.sessionId, out.mode?.options ?? out.configOptions, 'model');
@@ -136,7 +143,7 @@ async function replay(sessionId) {
   const out = {};
   await editorClient({ updates, permissions: new Permissions('reject_once') }).connectWith(agent.stream, async (ctx) => {
     await initialize(ctx);
-    out.result = await ctx.request(methods.agent.session.load, { sessionId, cwd: config.root, mcpServers: [config.mcpServer] });
+    out.result = await call(ctx, methods.agent.session.load, { sessionId, cwd: config.root, mcpServers: [config.mcpServer] });
   });
   out.exit = await stopAgent(agent);
   const start = log.findIndex((e) => e.dir === 'out' && e.msg.method === 'session/load');
@@ -162,7 +169,10 @@ run(async () => {
   const load = await replay(first.sessionId);
   check(load.exit.code === 0, `second agent exit ${JSON.stringify(load.exit)}`);
   check(load.wrongSession === 0, `replay carries ${load.wrongSession} updates of another session`);
-  for (const p of [config.prompts.work, config.prompts.after]) check(load.userText.includes(p), `replay lacks the user prompt ${JSON.stringify(p)}: ${JSON.stringify(load.userText)}`);
+  // The replay shows what the user typed, no more (a client renders it as
+  // the user's messages): the three prompts, the cancelled one included.
+  const typed = config.prompts.work + config.prompts.long + config.prompts.after;
+  check(load.userText === typed, `replayed user text ${JSON.stringify(load.userText)}, want ${JSON.stringify(typed)}`);
   check(load.agentText.includes(config.expect.answer), `replay lacks the answer: ${JSON.stringify(load.agentText)}`);
   const want = first.work.toolCalls.map((c) => c.toolCallId);
   check(want.every((id) => load.toolCalls.includes(id)), `replay tool calls ${load.toolCalls}, want ${want}`);
