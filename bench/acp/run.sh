@@ -4,7 +4,7 @@
 # reference, and session/prompt → first agent_message_chunk against the
 # fake model.
 #
-#   bench/acp/run.sh [-n 20]
+#   bench/acp/run.sh [-n 20]     (AGENT_LSP_BENCH_BINARY=path: measure that binary)
 #
 # claude-code-acp (npm @zed-industries/claude-code-acp, pinned below) is
 # installed with npm into a cache folder ($AGENT_LSP_BENCH_CACHE, default
@@ -19,7 +19,11 @@ ref_version=0.16.2
 
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
-go build -o "$out/agent-lsp" ./cmd/agent-lsp
+if [ -n "${AGENT_LSP_BENCH_BINARY:-}" ]; then   # a prebuilt binary (another tree, a release)
+  cp "$AGENT_LSP_BENCH_BINARY" "$out/agent-lsp"
+else
+  go build -o "$out/agent-lsp" ./cmd/agent-lsp
+fi
 
 cache="${AGENT_LSP_BENCH_CACHE:-$repo/.cache/bench}/claude-code-acp"
 ref_js="$cache/node_modules/@zed-industries/claude-code-acp/dist/index.js"
