@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -70,6 +71,7 @@ type summary struct {
 			Args    []string `json:"args"`
 		} `json:"terminalsCreated"`
 		TerminalCalls []string        `json:"terminalCalls"`
+		AllKinds      []string        `json:"allKinds"`
 		Mode          json.RawMessage `json:"mode"`
 		Model         json.RawMessage `json:"model"`
 	} `json:"first"`
@@ -199,6 +201,11 @@ func checkCommonCalls(t *testing.T, sum summary, model *providertest.Server) {
 	}
 	if len(sum.First.PermissionRequests) == 0 {
 		t.Errorf("no session/request_permission reached the client")
+	}
+	for _, k := range []string{"available_commands_update", "current_mode_update", "config_option_update", "usage_update"} {
+		if !slices.Contains(sum.First.AllKinds, k) {
+			t.Errorf("no %s among the session's updates %v", k, sum.First.AllKinds)
+		}
 	}
 	if sum.First.Mode == nil || sum.First.Model == nil {
 		t.Errorf("mode %s / model %s not switched", sum.First.Mode, sum.First.Model)
