@@ -85,9 +85,6 @@ async function firstSession(log) {
 
       // The working prompt: read, edit, run, MCP, answer.
       let from = updates.all.length;
-      const t0 = performance.now();
-      updates.next((n) => n.update.sessionUpdate === 'agent_message_chunk', from)
-        .then(() => { out.firstChunkMs = performance.now() - t0; });
       const work = await call(ctx, methods.agent.session.prompt, { sessionId: out.sessionId, prompt: [{ type: 'text', text: config.prompts.work }] });
       out.work = { stopReason: work.stopReason, text: updates.text(from), kinds: updates.kinds(from), toolCalls: toolCalls(updates.all.slice(from)) };
       check(work.stopReason === 'end_turn', `work prompt: stopReason ${work.stopReason}`);
