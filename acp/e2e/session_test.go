@@ -30,7 +30,8 @@ const (
 
 // script is the fake model's side of session.mjs: the working prompt's
 // five turns (read, edit, run, MCP tool, answer), the long answer that
-// stalls until it is cancelled, and the last prompt's answer.
+// stalls until it is cancelled, the slow command cancelled while it runs
+// (its prompt never reaches the model again), and the last prompt's answer.
 func script() providertest.Script {
 	call := func(id, name, args string) providertest.Turn {
 		return providertest.Turn{ToolCalls: []providertest.Call{{ID: id, Name: name, Arguments: args}},
@@ -44,6 +45,7 @@ func script() providertest.Script {
 		{Text: answer, Usage: provider.Usage{PromptTokens: 1000, CompletionTokens: 25}},
 		{Text: strings.Repeat("A long answer that streams until the user cancels it. ", 40),
 			Fault: &providertest.Fault{Stall: providertest.Forever, StallAfterFrames: 6}},
+		call("call_slow", "run_bash", `{"command":"sleep 30"}`),
 		{Text: afterAnswer, Usage: provider.Usage{PromptTokens: 1100, CompletionTokens: 8}},
 	}
 }
@@ -62,6 +64,13 @@ type summary struct {
 			StopReason string  `json:"stopReason"`
 			MS         float64 `json:"ms"`
 		} `json:"cancel"`
+		Slow struct {
+			MS float64 `json:"ms"`
+		} `json:"slow"`
+		TerminalExits map[string]*struct {
+			ExitCode *int    `json:"exitCode"`
+			Signal   *string `json:"signal"`
+		} `json:"terminalExits"`
 		FirstChunkMS       float64                          `json:"firstChunkMs"`
 		PermissionRequests []json.RawMessage                `json:"permissionRequests"`
 		Reads              []struct{ Path string }          `json:"reads"`
@@ -113,7 +122,7 @@ func runSession(t *testing.T, caps bool, dialect string, disk string) (summary, 
 		"buffers":   map[string]string{"notes.txt": notesBuffer},
 		"mcpServer": map[string]any{"name": "demo", "command": agentBinary, "args": []string{"mcp-demo"}, "env": []any{}},
 		"prompts": map[string]string{"work": "Mark the notes final, run the command, count the words.",
-			"long": "Tell me a long story.", "after": "Anything left?"},
+			"long": "Tell me a long story.", "slow": "Wait for the slow command.", "after": "Anything left?"},
 		"expect": map[string]any{"answer": answer, "cancelWithinMs": 1000},
 		// Ollama's preset needs no key; the model is switched after the
 		// last prompt, so nothing is ever sent to it.
@@ -136,7 +145,7 @@ func runSession(t *testing.T, caps bool, dialect string, disk string) (summary, 
 		t.Fatalf("the SDK client failed (%v):\n  failures:\n    %s\n  protocol violations:\n    %s", runErr,
 			strings.Join(sum.Failures, "\n    "), strings.Join(sum.Violations, "\n    "))
 	}
-	t.Logf("the cancelled prompt answered %.1f ms after session/cancel", sum.First.Cancel.MS)
+	t.Logf("cancelled prompts answered %.1f ms (stream) and %.1f ms (command) after session/cancel", sum.First.Cancel.MS, sum.First.Slow.MS)
 	return sum, model, root
 }
 
@@ -230,10 +239,14 @@ func TestSDKClientWithFSAndTerminal(t *testing.T) {
 	if disk, _ := os.ReadFile(path); string(disk) != notesDisk {
 		t.Errorf("the file on disk changed to %q", disk)
 	}
-	if n := len(sum.First.TerminalsCreated); n != 1 || !strings.Contains(strings.Join(append([]string{sum.First.TerminalsCreated[0].Command}, sum.First.TerminalsCreated[0].Args...), " "), bashCommand) {
+	if n := len(sum.First.TerminalsCreated); n != 2 || !strings.Contains(strings.Join(append([]string{sum.First.TerminalsCreated[0].Command}, sum.First.TerminalsCreated[0].Args...), " "), bashCommand) {
 		t.Errorf("terminal/create calls = %+v", sum.First.TerminalsCreated)
 	}
-	for _, m := range []string{"terminal/wait_for_exit", "terminal/release"} {
+	// The slow command's terminal: killed by the agent on cancel, then released.
+	if ex := sum.First.TerminalExits["term-2"]; ex == nil || ex.Signal == nil || *ex.Signal != "SIGKILL" {
+		t.Errorf("the cancelled command's terminal ended %+v, want killed", ex)
+	}
+	for _, m := range []string{"terminal/wait_for_exit", "terminal/kill", "terminal/release"} {
 		if !strings.Contains(strings.Join(sum.First.TerminalCalls, " "), m) {
 			t.Errorf("the agent never called %s: %v", m, sum.First.TerminalCalls)
 		}

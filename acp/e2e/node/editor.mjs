@@ -44,7 +44,7 @@ export class Buffers {
 // command and its args, no shell of ours), keep their output within the
 // byte limit and answer output, wait_for_exit, kill and release.
 export class Terminals {
-  constructor() { this.byId = new Map(); this.created = []; this.calls = []; this.seq = 0; }
+  constructor() { this.byId = new Map(); this.created = []; this.calls = []; this.seq = 0; this.onCreate = null; this.exitOf = new Map(); }
 
   create(p) {
     const id = `term-${++this.seq}`;
@@ -67,9 +67,10 @@ export class Terminals {
     child.stderr.on('data', append);
     t.exited = new Promise((resolve) => {
       child.on('error', (err) => { append(Buffer.from(`${err.message}\n`)); t.exitStatus = { exitCode: 127, signal: null }; resolve(t.exitStatus); });
-      child.on('close', (code, signal) => { t.exitStatus = { exitCode: code, signal: signal ?? null }; resolve(t.exitStatus); });
+      child.on('close', (code, signal) => { t.exitStatus = { exitCode: code, signal: signal ?? null }; this.exitOf.set(id, t.exitStatus); resolve(t.exitStatus); });
     });
     this.byId.set(id, t);
+    this.onCreate?.(id);
     return { terminalId: id };
   }
 
@@ -88,6 +89,9 @@ export class Terminals {
   }
 
   async waitForExit({ terminalId }) { return await this.get('terminal/wait_for_exit', terminalId).exited; }
+
+  // exits lists each terminal's exit status by id (null while running).
+  exits() { return Object.fromEntries(this.created.map((c) => [c.id, this.exitOf.get(c.id) ?? null])); }
 
   kill({ terminalId }) {
     const t = this.get('terminal/kill', terminalId);

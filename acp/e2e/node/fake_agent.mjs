@@ -1,6 +1,6 @@
 // A scripted ACP agent on the SDK's agent side, for session.test.mjs: it
 // plays what session.mjs expects of agent-lsp acp (read, permission, edit,
-// command, MCP call, a stream that runs until cancelled, config options, a
+// command, MCP call, a stream and a command that run until cancelled, config options, a
 // replay on session/load) so the client is tested before and apart from the
 // real agent. The conversation is kept in <cwd>/.fake-agent.json so that a
 // fresh process can load it. FAKE_AGENT_BREAK=1 makes one update invalid.
@@ -90,6 +90,19 @@ const agentApp = acp.agent({ name: 'fake-agent' })
         const cancelled = new Promise((resolve) => cancels.set(params.sessionId, resolve));
         await send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Once upon a time' } });
         await cancelled;
+        return { stopReason: 'cancelled' };
+      }
+      if (text.startsWith('Wait')) {
+        const cancelled = new Promise((resolve) => cancels.set(params.sessionId, resolve));
+        await send({ sessionUpdate: 'tool_call', toolCallId: 'call_slow', title: 'sleep', kind: 'execute', status: 'in_progress' });
+        if (caps.terminal) {
+          const { terminalId } = await client.request(methods.client.terminal.create, { sessionId: params.sessionId, command: 'sleep', args: ['30'] });
+          await cancelled;
+          await client.request(methods.client.terminal.kill, { sessionId: params.sessionId, terminalId });
+          await client.request(methods.client.terminal.release, { sessionId: params.sessionId, terminalId });
+        } else {
+          await cancelled;
+        }
         return { stopReason: 'cancelled' };
       }
       await send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `mode ${state.mode}` } });

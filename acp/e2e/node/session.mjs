@@ -1,7 +1,8 @@
 // One ACP session driven end to end through @agentclientprotocol/sdk, the
 // way an editor drives an agent: initialize, session/new with an MCP server,
 // a prompt that reads, edits (after a permission prompt), runs a command and
-// calls the MCP tool, a long answer cancelled mid-stream, the mode switched
+// calls the MCP tool, a long answer cancelled mid-stream, a slow command
+// cancelled while it runs, the mode switched
 // through session/set_config_option, a last prompt, the model switched the
 // same way; then a fresh
 // agent process loads the session and replays it.
@@ -102,6 +103,21 @@ async function firstSession(log) {
       check(cancelled.stopReason === 'cancelled', `cancelled prompt: stopReason ${cancelled.stopReason}`);
       check(out.cancel.ms <= config.expect.cancelWithinMs, `cancel took ${out.cancel.ms.toFixed(1)} ms (limit ${config.expect.cancelWithinMs})`);
 
+      // A slow command, cancelled while it runs: the agent kills it (in
+      // the client's terminal when it has one) and answers cancelled.
+      from = updates.all.length;
+      const started = terminals
+        ? new Promise((resolve) => { terminals.onCreate = resolve; })
+        : updates.next((n) => n.update.toolCallId === 'call_slow' && n.update.status === 'in_progress', from);
+      const slow = call(ctx, methods.agent.session.prompt, { sessionId: out.sessionId, prompt: [{ type: 'text', text: config.prompts.slow }] });
+      await Promise.race([started, slow.then((r) => { throw new Error(`slow prompt ended (${r.stopReason}) before its command started`); })]);
+      const ts = performance.now();
+      await ctx.notify(methods.agent.session.cancel, { sessionId: out.sessionId });
+      const stopped = await slow;
+      out.slow = { stopReason: stopped.stopReason, ms: performance.now() - ts, toolCalls: toolCalls(updates.all.slice(from)) };
+      check(stopped.stopReason === 'cancelled', `cancelled command: stopReason ${stopped.stopReason}`);
+      check(out.slow.ms <= config.expect.cancelWithinMs, `cancelling the command took ${out.slow.ms.toFixed(1)} ms (limit ${config.expect.cancelWithinMs})`);
+
       // The mode applies to the next prompt; the model is switched last, as
       // its presets point at real providers the fake does not stand in for.
       out.mode = await switchOption(ctx, out.sessionId, out.configOptions, 'mode');
@@ -125,6 +141,7 @@ async function firstSession(log) {
   if (terminals) {
     out.terminalsCreated = terminals.created;
     out.terminalCalls = terminals.calls.map((c) => c.method);
+    out.terminalExits = terminals.exits();
     check(terminals.live().length === 0, `terminals never released: ${terminals.live()}`);
   }
   return out;
@@ -167,8 +184,8 @@ run(async () => {
   check(load.exit.code === 0, `second agent exit ${JSON.stringify(load.exit)}`);
   check(load.wrongSession === 0, `replay carries ${load.wrongSession} updates of another session`);
   // The replay shows what the user typed, no more (a client renders it as
-  // the user's messages): the three prompts, the cancelled one included.
-  const typed = config.prompts.work + config.prompts.long + config.prompts.after;
+  // the user's messages): every prompt, the cancelled ones included.
+  const typed = config.prompts.work + config.prompts.long + config.prompts.slow + config.prompts.after;
   check(load.userText === typed, `replayed user text ${JSON.stringify(load.userText)}, want ${JSON.stringify(typed)}`);
   check(load.agentText.includes(config.expect.answer), `replay lacks the answer: ${JSON.stringify(load.agentText)}`);
   const want = first.work.toolCalls.map((c) => c.toolCallId);

@@ -19,7 +19,7 @@ function runScenario(caps, env = {}) {
     command: [process.execPath, path.join(here, 'fake_agent.mjs')], root, caps,
     buffers: { 'notes.txt': 'status: draft (unsaved)\n' },
     mcpServer: { name: 'demo', command: 'true', args: [], env: [] },
-    prompts: { work: 'Mark the notes final.', long: 'Tell me a story.', after: 'Anything left?' },
+    prompts: { work: 'Mark the notes final.', long: 'Tell me a story.', slow: 'Wait for the slow command.', after: 'Anything left?' },
     expect: { answer, cancelWithinMs: 1000 }, timeoutMs: 20000,
   }));
   const r = spawnSync(process.execPath, [path.join(here, 'session.mjs'), cfg], {
@@ -36,7 +36,9 @@ test('the editor run passes: buffers, terminal, cancel, config options, replay',
   assert.equal(status, 0);
   assert.equal(summary.first.buffers[Object.keys(summary.first.buffers)[0]], 'status: final (unsaved)\n');
   assert.equal(disk, 'status: on disk\n');
-  assert.deepEqual(summary.first.terminalCalls, ['terminal/wait_for_exit', 'terminal/output', 'terminal/release']);
+  assert.deepEqual(summary.first.terminalCalls, ['terminal/wait_for_exit', 'terminal/output', 'terminal/release', 'terminal/kill', 'terminal/release']);
+  assert.deepEqual(summary.first.terminalExits['term-2'], { exitCode: null, signal: 'SIGKILL' });
+  assert.equal(summary.first.slow.stopReason, 'cancelled');
   assert.equal(summary.first.cancel.stopReason, 'cancelled');
   assert.deepEqual([summary.first.mode.to, summary.first.model.to], ['plan', 'fake-b']);
   assert.equal(summary.first.after.text, 'mode plan');
