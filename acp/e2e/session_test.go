@@ -221,8 +221,9 @@ func checkCommonCalls(t *testing.T, sum summary, model *providertest.Server) {
 }
 
 // The editor's run: fs and terminal declared. Reads come from the unsaved
-// buffer, the edit goes back into it (the disk is untouched) and the
-// command runs in a terminal the client spawned.
+// buffer, the edit goes back into it (the disk is untouched), the command
+// runs in a terminal the client spawned, and the slow one is killed there
+// when its prompt is cancelled.
 func TestSDKClientWithFSAndTerminal(t *testing.T) {
 	sum, model, root := runSession(t, true, "openai", notesDisk)
 	checkCommonCalls(t, sum, model)
