@@ -3,9 +3,11 @@ package acp
 import (
 	"context"
 	"encoding/json"
+	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
@@ -14,13 +16,19 @@ import (
 // messages, the assistant's reasoning and text, each tool call and its
 // result. System messages (the system prompt, compaction summaries) are
 // not the user's conversation and are not replayed.
-func (s *session) replay(ctx context.Context, history []provider.Message) {
+func (s *session) replay(ctx context.Context, history []provider.Message, checkpoints []agent.Checkpoint) {
+	typed := map[int]string{} // history index of a prompt's user message → the prompt as typed (shortened)
+	for _, c := range checkpoints {
+		if c.HistoryLen >= 0 {
+			typed[c.HistoryLen] = c.Prompt
+		}
+	}
 	calls := map[string]string{} // tool call id → tool name
-	for _, m := range history {
+	for i, m := range history {
 		switch m.Role {
 		case provider.RoleUser:
-			if m.Text != "" {
-				s.send(ctx, sdk.UpdateUserMessageText(m.Text))
+			if text := withoutModeNote(m.Text, typed[i]); text != "" {
+				s.send(ctx, sdk.UpdateUserMessageText(text))
 			}
 		case provider.RoleAssistant:
 			if m.Reasoning != "" {
@@ -50,4 +58,17 @@ func (s *session) replay(ctx context.Context, history []provider.Message) {
 				sdk.WithUpdateRawOutput(map[string]any{"status": string(status)})))
 		}
 	}
+}
+
+// withoutModeNote is a stored user message as the user typed it: the agent
+// stores a prompt with its mode's note for the model ("\n\n(Mode: plan.
+// ...)") as the last paragraph, and a replay shows the user's words. The
+// note is cut only when it is the last paragraph and the prompt as typed
+// (its checkpoint's, when known) did not end that way itself.
+func withoutModeNote(text, typed string) string {
+	i := strings.LastIndex(text, "\n\n(Mode: ")
+	if i < 0 || !strings.HasSuffix(text, ")") || strings.Contains(typed, "(Mode: ") {
+		return text
+	}
+	return text[:i]
 }
