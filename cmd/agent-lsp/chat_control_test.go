@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/agent-lsp/agent-lsp/agent"
+	"github.com/agent-lsp/agent-lsp/control"
+	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/provider/connect"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
@@ -23,41 +26,98 @@ func TestChatControl(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	srv := providertest.NewServer(t, providertest.Script{{Text: "seen"}})
 	cfg := provider.DefaultConfig("openai")
-	cfg.APIKeyEnv = "none"
+	cfg.APIKeyEnv, cfg.BaseURL = "none", srv.OpenAIBaseURL()
 	p, closeModel, err := connect.New(cfg, connect.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer closeModel()
-	sess := agent.NewSession(agent.Config{Provider: p, Model: cfg.Model}, "system")
-	c := &chatControl{session: sess, ws: ws, docs: &tools.DiskDocuments{Workspace: ws}, cfg: cfg,
-		opts: connect.Options{Getenv: func(string) string { return "" }}}
-	defer c.close()
+	ctl := control.New(control.Options{Model: cfg, Provider: p,
+		Connect: func(cfg provider.Config) (provider.Provider, func() error, error) {
+			return connect.New(cfg, connect.Options{Getenv: func(string) string { return "" }})
+		}})
+	defer ctl.Close()
+	var out bytes.Buffer
+	c := &chatControl{ctl: ctl, ws: ws, p: newPrinter(&out, &out, false)}
+	sess, err := ctl.NewSession(control.Binding{Workspace: ws, Docs: &tools.DiskDocuments{Workspace: ws},
+		Tools: tools.NewRegistry(), Approver: permission.AutoApprover{}, Notify: c.notify}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.sess = sess
+	// command runs a line and returns what it showed.
+	command := func(line string) (msg string, handled bool, err error) {
+		out.Reset()
+		handled, err = c.command(context.Background(), line)
+		return out.String(), handled, err
+	}
 
-	if _, handled, _ := c.command("hello"); handled {
+	if _, handled, _ := command("hello"); handled {
 		t.Error("a prompt was taken for a command")
 	}
-	if msg, _, err := c.command("/mode plan"); err != nil || sess.Mode() != agent.ModePlan || !strings.Contains(msg, "plan") {
+	if msg, _, err := command("/mode plan"); err != nil || sess.Mode() != agent.ModePlan || !strings.Contains(msg, "plan") {
 		t.Errorf("/mode plan = %q, %v (mode %s)", msg, err, sess.Mode())
 	}
-	if _, _, err := c.command("/mode yolo"); err == nil {
+	if _, _, err := command("/mode yolo"); err == nil {
 		t.Error("/mode yolo accepted")
 	}
-	if msg, _, _ := c.command("/model"); !strings.Contains(msg, "deepseek-anthropic") {
-		t.Errorf("/model = %q", msg)
+	// The mentions are attached to the prompt the model reads; the one
+	// that cannot be is shown.
+	out.Reset()
+	if _, err := c.prompt(context.Background(), "look at @a.txt#L2 and @gone.txt"); err != nil {
+		t.Fatal(err)
 	}
-	if msg, _, err := c.command("/model ollama"); err != nil || sess.Model().Model != "qwen3-coder" {
-		t.Errorf("/model ollama = %q, %v (model %+v)", msg, err, sess.Model())
-	}
-	// OpenAI needs a key the environment does not have: the model stays.
-	if _, _, err := c.command("/model openai"); err == nil || sess.Model().Model != "qwen3-coder" {
-		t.Errorf("/model openai without a key: %v, model %s", err, sess.Model().Model)
-	}
-	text, notes := c.attach(context.Background(), "look at @a.txt#L2 and @gone.txt")
+	text, notes := lastUserText(t, srv), notAttachedLines(out.String())
 	if !strings.Contains(text, "two") || len(notes) != 1 || !strings.Contains(notes[0], "gone.txt") {
 		t.Errorf("attach = %q, %v", text, notes)
 	}
+	if msg, _, _ := command("/model"); !strings.Contains(msg, "deepseek-anthropic") {
+		t.Errorf("/model = %q", msg)
+	}
+	if msg, _, err := command("/model ollama"); err != nil || sess.Model().Model != "qwen3-coder" {
+		t.Errorf("/model ollama = %q, %v (model %+v)", msg, err, sess.Model())
+	}
+	// OpenAI needs a key the environment does not have: the model stays.
+	if _, _, err := command("/model openai"); err == nil || sess.Model().Model != "qwen3-coder" {
+		t.Errorf("/model openai without a key: %v, model %s", err, sess.Model().Model)
+	}
+}
+
+// lastUserText is the text of the last user message the model received.
+func lastUserText(t *testing.T, srv *providertest.Server) string {
+	t.Helper()
+	reqs := srv.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("no request reached the model")
+	}
+	var body struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		} `json:"messages"`
+	}
+	if err := reqs[len(reqs)-1].Decode(&body); err != nil {
+		t.Fatal(err)
+	}
+	text := ""
+	for _, m := range body.Messages {
+		if m.Role == "user" {
+			text = m.Content
+		}
+	}
+	return text
+}
+
+func notAttachedLines(out string) []string {
+	var notes []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "not attached") {
+			notes = append(notes, l)
+		}
+	}
+	return notes
 }
 
 // A /model switch is stored with the session: `--continue` talks to the
