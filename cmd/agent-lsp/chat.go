@@ -68,12 +68,12 @@ func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}()
 
 	if f.prompt != "" {
-		o, err := c.promptInterruptible(ctx, f.prompt)
+		o, handled, err := c.runLine(ctx, f.prompt)
 		if err != nil {
 			fmt.Fprintf(stderr, "agent-lsp chat: %v\n", err)
 			return 1
 		}
-		if o.StopReason == agent.StopError || o.StopReason == agent.StopCancelled {
+		if !handled && (o.StopReason == agent.StopError || o.StopReason == agent.StopCancelled) {
 			fmt.Fprintf(stderr, "agent-lsp chat: %s: %v\n", o.StopReason, o.Err)
 			return 1
 		}
@@ -82,9 +82,21 @@ func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return c.repl(ctx, stdout, interactive)
 }
 
-// promptInterruptible runs one prompt (a slash command of the controller's
-// too: an MCP prompt); Ctrl-C cancels the prompt, not the program.
-func (c *chat) promptInterruptible(ctx context.Context, text string) (agent.Outcome, error) {
+// runLine runs one line: a command the terminal renders, else a prompt
+// (an MCP prompt's slash command too). Ctrl-C cancels it, not the
+// program. handled is true for a command; its error is shown, not fatal.
+func (c *chat) runLine(ctx context.Context, line string) (o agent.Outcome, handled bool, err error) {
+	c.interruptible(ctx, func(ctx context.Context) {
+		if handled, err = c.ctl.command(ctx, line); handled {
+			return
+		}
+		o, err = c.ctl.prompt(ctx, line)
+	})
+	return o, handled, err
+}
+
+// interruptible runs f with a context that Ctrl-C cancels.
+func (c *chat) interruptible(ctx context.Context, f func(context.Context)) {
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	interrupts := make(chan os.Signal, 1)
@@ -100,10 +112,9 @@ func (c *chat) promptInterruptible(ctx context.Context, text string) (agent.Outc
 		case <-pctx.Done():
 		}
 	}()
-	o, err := c.ctl.prompt(pctx, text)
+	f(pctx)
 	cancel()
 	wg.Wait()
-	return o, err
 }
 
 // repl reads prompts line by line until end of input or /exit.
@@ -137,13 +148,7 @@ func (c *chat) repl(ctx context.Context, stdout io.Writer, interactive bool) int
 			fmt.Fprintf(stdout, "session %s\n", c.ctl.sess.ID())
 			continue
 		}
-		if handled, err := c.ctl.command(ctx, line); handled {
-			if err != nil {
-				p.OnEvent(agent.Event{Kind: agent.EventError, Err: err})
-			}
-			continue
-		}
-		if _, err := c.promptInterruptible(ctx, line); err != nil {
+		if _, _, err := c.runLine(ctx, line); err != nil {
 			p.OnEvent(agent.Event{Kind: agent.EventError, Err: err})
 		}
 		if ctx.Err() != nil {

@@ -29,6 +29,8 @@ type chatControl struct {
 	// fellBack is set when the stored model could not be restored (the
 	// update said why).
 	fellBack bool
+	// planShown is set while a plan with items is on the screen.
+	planShown bool
 }
 
 // open starts the session: a new one, or the stored one --resume or
@@ -90,7 +92,13 @@ func (c *chatControl) notify(u control.Update) {
 			c.p.line(fmt.Sprintf("model: %s (%s, %s), from the next request on", u.Model.Model, u.Model.Provider, u.Model.BaseURL))
 		}
 	case control.UpdatePlan:
-		c.p.plan(u.Plan)
+		c.mu.Lock()
+		shown := c.planShown
+		c.planShown = len(u.Plan) > 0
+		c.mu.Unlock()
+		if len(u.Plan) > 0 || shown { // a plan never shown needs no clearing
+			c.p.plan(u.Plan)
+		}
 	case control.UpdateMention: // before the prompt runs: nothing is dropped in silence
 		if r := u.Mention; r.Status != agent.MentionAttached {
 			c.p.note(fmt.Sprintf("@%s not attached (%s): %s", r.Path, r.Status, r.Message))
@@ -119,25 +127,27 @@ func (c *chatControl) prompt(ctx context.Context, text string) (agent.Outcome, e
 // handled is false for any other line (a prompt, or a slash command the
 // controller runs as one).
 func (c *chatControl) command(ctx context.Context, line string) (handled bool, err error) {
-	name, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
-	arg = strings.TrimSpace(arg)
-	switch {
-	case name == "/mode":
+	name, arg, ok := control.ParseCommand(line)
+	if !ok {
+		return false, nil
+	}
+	switch name {
+	case "/mode":
 		return true, c.mode(arg)
-	case name == "/model":
+	case "/model":
 		return true, c.model(arg)
-	case name == "/rewind":
+	case "/rewind":
 		return true, c.rewind(ctx, arg)
-	case line == "/compact":
+	case "/compact":
 		c.compact(ctx)
 		return true, nil
-	case line == "/clear":
+	case "/clear":
 		if err := c.sess.Clear(ctx); err != nil {
 			return true, fmt.Errorf("/clear: %w", err)
 		}
 		c.p.line("conversation cleared")
 		return true, nil
-	case line == "/help":
+	case "/help":
 		c.help()
 		return true, nil
 	}

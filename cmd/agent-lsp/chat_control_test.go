@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -9,12 +8,7 @@ import (
 	"testing"
 
 	"github.com/agent-lsp/agent-lsp/agent"
-	"github.com/agent-lsp/agent-lsp/control"
-	"github.com/agent-lsp/agent-lsp/permission"
-	"github.com/agent-lsp/agent-lsp/provider"
-	"github.com/agent-lsp/agent-lsp/provider/connect"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
-	"github.com/agent-lsp/agent-lsp/tools"
 )
 
 func TestChatControl(t *testing.T) {
@@ -22,36 +16,13 @@ func TestChatControl(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("one\ntwo\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ws, err := tools.NewWorkspace(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := providertest.NewServer(t, providertest.Script{{Text: "seen"}})
-	cfg := provider.DefaultConfig("openai")
-	cfg.APIKeyEnv, cfg.BaseURL = "none", srv.OpenAIBaseURL()
-	p, closeModel, err := connect.New(cfg, connect.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeModel()
-	ctl := control.New(control.Options{Model: cfg, Provider: p,
-		Connect: func(cfg provider.Config) (provider.Provider, func() error, error) {
-			return connect.New(cfg, connect.Options{Getenv: func(string) string { return "" }})
-		}})
-	defer ctl.Close()
-	var out bytes.Buffer
-	c := &chatControl{ctl: ctl, ws: ws, p: newPrinter(&out, &out, false)}
-	sess, err := ctl.NewSession(control.Binding{Workspace: ws, Docs: &tools.DiskDocuments{Workspace: ws},
-		Tools: tools.NewRegistry(), Approver: permission.AutoApprover{}, Notify: c.notify}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.sess = sess
+	tc := newTestChat(t, root, providertest.Script{{Text: "seen"}}, nil)
+	sess, srv := tc.c.sess, tc.srv
 	// command runs a line and returns what it showed.
 	command := func(line string) (msg string, handled bool, err error) {
-		out.Reset()
-		handled, err = c.command(context.Background(), line)
-		return out.String(), handled, err
+		tc.out.Reset()
+		handled, err = tc.c.command(context.Background(), line)
+		return tc.out.String(), handled, err
 	}
 
 	if _, handled, _ := command("hello"); handled {
@@ -65,11 +36,11 @@ func TestChatControl(t *testing.T) {
 	}
 	// The mentions are attached to the prompt the model reads; the one
 	// that cannot be is shown.
-	out.Reset()
-	if _, err := c.prompt(context.Background(), "look at @a.txt#L2 and @gone.txt"); err != nil {
+	out, err := tc.line(t, "look at @a.txt#L2 and @gone.txt")
+	if err != nil {
 		t.Fatal(err)
 	}
-	text, notes := lastUserText(t, srv), notAttachedLines(out.String())
+	text, notes := lastUserText(t, srv), notAttachedLines(out)
 	if !strings.Contains(text, "two") || len(notes) != 1 || !strings.Contains(notes[0], "gone.txt") {
 		t.Errorf("attach = %q, %v", text, notes)
 	}

@@ -123,7 +123,7 @@ func (p *printer) note(s string) { p.line(p.style(ansiRed, s)) }
 // plan shows the plan todo_write made, one item a line.
 func (p *printer) plan(items []tools.TodoItem) {
 	if len(items) == 0 {
-		p.dim("[plan: empty]")
+		p.dim("[plan cleared]")
 		return
 	}
 	var b strings.Builder
