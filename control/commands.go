@@ -61,7 +61,12 @@ func IsBuiltin(name string) bool {
 }
 
 // Commands are the built-in commands and every MCP prompt of the session.
-func (s *Session) Commands() []Command {
+func (s *Session) Commands() []Command { return Commands(s.b.Prompts) }
+
+// Commands are the built-in commands and every prompt of p (nil: none), as
+// a session bound to p has them: a front end can list them before any
+// session exists.
+func Commands(p PromptSource) []Command {
 	out := []Command{}
 	for _, c := range builtinCommands {
 		cmd := c.Command
@@ -71,7 +76,11 @@ func (s *Session) Commands() []Command {
 		}
 		out = append(out, cmd)
 	}
-	for _, p := range s.mcpPrompts() {
+	var prompts []mcp.PromptInfo
+	if p != nil {
+		prompts = p.Prompts()
+	}
+	for _, p := range prompts {
 		desc := p.Description
 		if desc == "" {
 			desc = p.Title

@@ -102,9 +102,10 @@ func (s *Session) modelConfig() provider.Config {
 	return s.model
 }
 
-// modelErr is why the session's prompts cannot reach a model: the
-// configured model's error, unless the session was switched to a working one.
-func (s *Session) modelErr() error {
+// ModelErr is why the session's prompts cannot reach a model: the
+// configured model's error, unless the session was switched to a working
+// one; nil when it can.
+func (s *Session) ModelErr() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.switched {

@@ -18,7 +18,7 @@ var ErrModelUnavailable = errors.New("model unavailable")
 // of the session; its events go to l. Errors: ErrModelUnavailable,
 // ErrCancelled, or the compaction's own failure as the agent gives it.
 func (s *Session) Compact(ctx context.Context, l agent.Listener) (agent.Compaction, error) {
-	if err := s.modelErr(); err != nil { // the summary is a model call
+	if err := s.ModelErr(); err != nil { // the summary is a model call
 		return agent.Compaction{}, &kindError{kind: ErrModelUnavailable, msg: "cannot compact: " + err.Error(), err: err}
 	}
 	ctx, done := s.tracked(ctx)

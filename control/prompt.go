@@ -18,6 +18,9 @@ type PromptInput struct {
 	Context   string     // text the front end adds (a selection, "the user is looking at ...")
 	Files     []string   // paths to attach like @mentions (absolute or workspace-relative)
 	Resources []Resource // client-supplied contents (ACP embedded resource): attached like a mention
+	// Verbatim runs Text+Context as it is: no slash command, no @mention
+	// (a fixed prompt of the front end's, like a code action's).
+	Verbatim bool
 }
 
 // Resource is a file's contents the client sent with the prompt.
@@ -40,6 +43,9 @@ type Result struct {
 func (s *Session) Prompt(ctx context.Context, in PromptInput, l agent.Listener) (Result, error) {
 	if strings.TrimSpace(in.Text) == "" {
 		return Result{}, invalidf("prompt is empty")
+	}
+	if in.Verbatim {
+		return Result{Outcome: s.run(ctx, in.Text+in.Context, l)}, nil
 	}
 	if name, args, ok := ParseCommand(in.Text); ok {
 		return s.runCommand(ctx, name, args, l)
@@ -81,7 +87,7 @@ func (s *Session) run(ctx context.Context, text string, l agent.Listener) agent.
 	defer done()
 	s.touch(text)
 	defer s.touch(text)
-	if err := s.modelErr(); err != nil {
+	if err := s.ModelErr(); err != nil {
 		l.OnEvent(agent.Event{Kind: agent.EventError, Err: err})
 		return agent.Outcome{StopReason: agent.StopError, Err: err}
 	}

@@ -91,6 +91,6 @@ func (s *server) cancelSession(_ context.Context, r *request) (any, error) {
 		}
 		return nil, unknownSession(p.SessionID)
 	}
-	sess.cancel(errCancelledByClient)
+	sess.ctl.Cancel(errCancelledByClient)
 	return nil, nil
 }

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -87,21 +86,11 @@ func (s *server) rewind(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	untrack := sess.track(cancel)
-	defer untrack()
-	res, err := sess.agent.Rewind(ctx, p.CheckpointID, agent.RewindOptions{RestoreFiles: p.RestoreFiles,
+	res, err := sess.ctl.Rewind(ctx, p.CheckpointID, agent.RewindOptions{RestoreFiles: p.RestoreFiles,
 		TruncateConversation: p.TruncateConversation, Merge: agent.LineMerge})
-	switch {
-	case errors.Is(err, agent.ErrUnknownCheckpoint), errors.Is(err, agent.ErrConversationGone):
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
-	case err != nil && ctx.Err() != nil:
-		return nil, errRequestCancelled
-	case err != nil:
-		return nil, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
+	if err != nil {
+		return nil, controlError(err, p.SessionID)
 	}
-	sess.touchUpdated(time.Now())
 	return s.rewindAnswer(res.Files, res.Conflicts, res.DroppedMessages, res.Dropped), nil
 }
 

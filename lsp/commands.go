@@ -10,6 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/agent-lsp/agent-lsp/agent"
+	"github.com/agent-lsp/agent-lsp/control"
 )
 
 // maxShownAnswer is how much of an agent.ask answer window/showMessage
@@ -115,7 +116,7 @@ func (s *server) executeCommand(ctx context.Context, r *request) (any, error) {
 		if !ok {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: unknown session %q", c.SessionID)
 		}
-		sess.cancel(errCancelledByClient)
+		sess.ctl.Cancel(errCancelledByClient)
 		return nil, nil
 	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: unknown command %q", p.Command)
@@ -132,19 +133,23 @@ func (s *server) ask(ctx context.Context, p executeCommandParams) (any, error) {
 	if strings.TrimSpace(a.Prompt) == "" {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: agent.ask needs {prompt, uri?, range?}")
 	}
-	text := a.Prompt
+	in := control.PromptInput{Text: a.Prompt, Verbatim: true}
 	if a.URI != "" {
 		extra, err := s.contextText(ctx, &promptContext{URI: a.URI, Range: a.Range})
 		if err != nil {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
 		}
-		text += extra
+		in.Context = extra
 	}
 	sess, err := s.sessions.defaultSession()
 	if err != nil {
 		return nil, err
 	}
-	o := s.runPrompt(ctx, sess, text, p.WorkDoneToken)
+	res, err := s.runPrompt(ctx, sess, in, p.WorkDoneToken, "")
+	if err != nil {
+		return nil, controlError(err, sess.id)
+	}
+	o := res.Outcome
 	typ, answer := protocol.MessageTypeInfo, o.Text
 	switch o.StopReason {
 	case agent.StopEndTurn:

@@ -3,11 +3,12 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"time"
+	"errors"
 
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/agent-lsp/agent-lsp/agent"
+	"github.com/agent-lsp/agent-lsp/control"
 )
 
 // codeRequestFailed is LSP's RequestFailed (-32803): the request was valid
@@ -43,26 +44,24 @@ func (s *server) compact(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if modelErr := s.sessionModelErr(sess); modelErr != nil { // the summary is a model call
+	if modelErr := sess.ctl.ModelErr(); modelErr != nil { // the summary is a model call
 		return nil, jsonrpc2.Errorf(codeRequestFailed, "cannot compact: %v", modelErr)
 	}
 
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	untrack := sess.track(cancel)
-	defer untrack()
 	prog := s.startProgress(ctx, p.WorkDoneToken, "agent-lsp", cancel)
 	prog.report("Compacting")
 	l := newUpdateListener(s, sess, prog)
-	c, err := sess.agent.Compact(ctx, l)
+	c, err := sess.ctl.Compact(ctx, l)
 	l.close()
 
 	res := compactResult{BeforeTokens: c.BeforeTokens, AfterTokens: c.AfterTokens, Elided: c.Elided, Summarised: c.Summarised}
-	if c.Elided > 0 || c.Summarised > 0 {
-		sess.touchUpdated(time.Now())
-	}
 	switch {
-	case err != nil && ctx.Err() != nil:
+	case errors.Is(err, control.ErrModelUnavailable):
+		prog.end("Failed: " + err.Error())
+		return nil, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
+	case errors.Is(err, control.ErrCancelled):
 		prog.end("Cancelled")
 		return nil, errRequestCancelled
 	case err != nil:

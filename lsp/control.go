@@ -1,103 +1,60 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"sync"
 
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/agent-lsp/agent-lsp/agent"
-	"github.com/agent-lsp/agent-lsp/provider"
+	"github.com/agent-lsp/agent-lsp/control"
+	"github.com/agent-lsp/agent-lsp/mcp"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
-// control is what the user steers sessions with: the initial mode, the
-// model presets, and each session's model once it was switched.
-type control struct {
-	mu      sync.Mutex
-	mode    agent.Mode
-	presets []modelPreset              // from initializationOptions.models
-	models  map[string]provider.Config // session id → its model after agent/setModel
-}
-
-// controlOptions are the initializationOptions fields of this file.
+// controlOptions are the initializationOptions fields the controller
+// takes: the initial mode and the model presets.
 type controlOptions struct {
 	Mode   *string       `json:"mode"`
 	Models []modelPreset `json:"models"`
 }
 
-// configure reads initializationOptions.mode and .models.
-func (c *control) configure(raw json.RawMessage) error {
+// parseControlOptions reads initializationOptions.mode and .models.
+func parseControlOptions(raw json.RawMessage) (agent.Mode, []modelPreset, error) {
 	var o controlOptions
 	if err := decodeParams(raw, &o); err != nil {
-		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions: %v", err)
+		return "", nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions: %v", err)
 	}
 	mode := agent.ModeDefault
 	if o.Mode != nil {
 		m, err := agent.ParseMode(*o.Mode)
 		if err != nil {
-			return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions.mode: %v", err)
+			return "", nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions.mode: %v", err)
 		}
 		mode = m
 	}
 	for _, p := range o.Models {
 		if err := p.Validate(); err != nil {
-			return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions.models: %v", err)
+			return "", nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions.models: %v", err)
 		}
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.mode, c.presets = mode, o.Models
-	return nil
+	return mode, o.Models, nil
 }
 
-// initialMode is the mode a new session starts in.
-func (c *control) initialMode() agent.Mode {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.mode == "" {
-		return agent.ModeDefault
+// mcpPromptSource gives sessions the daemon's MCP prompts: the servers
+// start in the background, so the manager is looked up at each use.
+type mcpPromptSource struct{ s *server }
+
+func (p mcpPromptSource) Prompts() []mcp.PromptInfo { return p.s.mcpPrompts() }
+
+func (p mcpPromptSource) GetPrompt(ctx context.Context, server, name string, args map[string]string) (string, error) {
+	mgr := p.s.mcp.manager()
+	if mgr == nil {
+		return "", errors.New("no MCP server is running")
 	}
-	return c.mode
-}
-
-// sessionModel returns the session's switched model, if it was switched.
-func (c *control) sessionModel(id string) (provider.Config, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	cfg, ok := c.models[id]
-	return cfg, ok
-}
-
-func (c *control) setSessionModel(id string, cfg provider.Config) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.models == nil {
-		c.models = map[string]provider.Config{}
-	}
-	c.models[id] = cfg
-}
-
-// modelOf is the model configuration a session talks to.
-func (s *server) modelOf(sess *session) provider.Config {
-	if cfg, ok := s.control.sessionModel(sess.id); ok {
-		return cfg
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.settings.model
-}
-
-// sessionModelErr is why a session's prompts cannot reach a model: the
-// daemon's model error, unless the session was switched to a working one.
-func (s *server) sessionModelErr(sess *session) error {
-	if _, ok := s.control.sessionModel(sess.id); ok {
-		return nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.modelErr
+	return mgr.GetPrompt(ctx, server, name, args)
 }
 
 // updateHeader starts every agent/update sent by this file's kinds.
@@ -132,6 +89,29 @@ type (
 	}
 )
 
+// sendControl is every session's Binding.Notify: a controller update
+// becomes the agent/update of its kind. Title and command-list changes
+// have no agent/update kind (agent/sessions and agent/commands answer
+// them), so they are not sent.
+func (s *server) sendControl(u control.Update) {
+	sess := s.sessions.view(u.SessionID)
+	switch u.Kind {
+	case control.UpdateMode:
+		s.sendControlUpdate(sess, "mode", &modeUpdate{Mode: string(u.Mode)})
+	case control.UpdateModel:
+		s.sendControlUpdate(sess, "model", &modelUpdate{Provider: u.Model.Provider, Model: u.Model.Model,
+			BaseURL: u.Model.BaseURL, Message: u.Message})
+	case control.UpdatePlan:
+		items := u.Plan
+		if items == nil {
+			items = []tools.TodoItem{}
+		}
+		s.sendControlUpdate(sess, "plan", &planUpdate{Items: items})
+	case control.UpdateMention:
+		s.sendControlUpdate(sess, "mention", &mentionUpdate{MentionReport: u.Mention})
+	}
+}
+
 // sendControlUpdate numbers and sends one update of a control kind,
 // outside a prompt's listener; numbering and sending are one step
 // (session.sendUpdate), so it keeps seq order with a streaming prompt's
@@ -153,26 +133,4 @@ func (s *server) sendControlUpdate(sess *session, kind string, u any) {
 		}
 		return u
 	})
-}
-
-// controlListener adds the control kinds of a prompt's events (the plan)
-// to the prompt's update listener. The plan event comes from a tool's Run,
-// after its tool_call update was sent and before its tool_result: the
-// events of a prompt are delivered one at a time, so the order holds.
-type controlListener struct {
-	agent.Listener
-	s    *server
-	sess *session
-}
-
-func (l controlListener) OnEvent(e agent.Event) {
-	if e.Kind == agent.EventPlan {
-		items := e.Plan
-		if items == nil {
-			items = []tools.TodoItem{}
-		}
-		l.s.sendControlUpdate(l.sess, "plan", &planUpdate{Items: items})
-		return
-	}
-	l.Listener.OnEvent(e)
 }

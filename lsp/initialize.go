@@ -13,6 +13,8 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
+	"github.com/agent-lsp/agent-lsp/agent"
+	"github.com/agent-lsp/agent-lsp/control"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
@@ -116,10 +118,11 @@ func (s *server) initialize(_ context.Context, r *request) (any, error) {
 	if (o.Budget != nil && *o.Budget < 0) || (o.Keep != nil && *o.Keep < 0) {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions: budget and keep must not be negative")
 	}
-	if err := s.control.configure(p.InitializationOptions); err != nil { // mode, models
+	mode, presets, err := parseControlOptions(p.InitializationOptions)
+	if err != nil {
 		return nil, err
 	}
-	st := s.merge(o)
+	st := s.merge(o, presets)
 	ws, err := workspaceOf(&p)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "workspace: %v", err)
@@ -135,6 +138,15 @@ func (s *server) initialize(_ context.Context, r *request) (any, error) {
 		return nil, fmt.Errorf("registering the built-in tools: %w", err)
 	}
 	model, modelErr := s.newModel(st.model)
+	ctl := control.New(control.Options{Store: s.store, Logger: s.log, Model: st.model, ModelErr: modelErr,
+		Provider: model, Presets: presets, Mode: mode, Budget: st.budget, Keep: st.keep,
+		Connect: func(cfg provider.Config) (provider.Provider, func() error, error) {
+			p, err := s.newModel(cfg)
+			return p, nil, err
+		},
+		OnStoreError: s.sessionNotSaved,
+		SystemPrompt: func(ws *tools.Workspace) string { return agent.SystemPrompt(ws, runtime.GOOS, shellName()) },
+	})
 
 	s.mu.Lock()
 	s.state = stateInitialized
@@ -143,6 +155,7 @@ func (s *server) initialize(_ context.Context, r *request) (any, error) {
 	s.ws = ws
 	s.registry = reg
 	s.model, s.modelErr = model, modelErr
+	s.ctl = ctl
 	s.docs = newEditorDocuments(s, ws)
 	old := s.sandbox.box
 	s.sandbox = sb
@@ -175,7 +188,7 @@ func (s *server) initialize(_ context.Context, r *request) (any, error) {
 }
 
 // merge applies the initializationOptions over the daemon's configuration.
-func (s *server) merge(o initOptions) settings {
+func (s *server) merge(o initOptions, presets []modelPreset) settings {
 	st := settings{model: s.opts.Provider, autoApprove: s.opts.AutoApprove, mcpServers: o.MCPServers}
 	if o.Provider != nil {
 		st.model = st.model.WithProvider(strings.ToLower(strings.TrimSpace(*o.Provider)))
@@ -198,7 +211,7 @@ func (s *server) merge(o initOptions) settings {
 	if o.Keep != nil {
 		st.keep = *o.Keep
 	}
-	hideKeyEnvs(st.model, s.control.allPresets())
+	hideKeyEnvs(st.model, control.AllPresets(presets))
 	return st
 }
 

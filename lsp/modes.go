@@ -2,12 +2,9 @@ package lsp
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
-
-	"github.com/agent-lsp/agent-lsp/agent"
 )
 
 type setModeParams struct {
@@ -33,31 +30,9 @@ func (s *server) setMode(_ context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := s.switchMode(sess, p.Mode)
+	m, err := sess.ctl.SetMode(p.Mode)
 	if err != nil {
-		return nil, err
+		return nil, controlError(err, p.SessionID)
 	}
 	return modeResult{Mode: string(m)}, nil
-}
-
-func (s *server) switchMode(sess *session, name string) (agent.Mode, error) {
-	m, err := agent.ParseMode(name)
-	if err != nil {
-		return "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
-	}
-	if err := sess.agent.SetMode(m); err != nil {
-		return "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
-	}
-	s.sendControlUpdate(sess, "mode", &modeUpdate{Mode: string(m)})
-	return m, nil
-}
-
-// describeModes is the text of a bare /mode.
-func describeModes(current agent.Mode) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Mode: %s. Modes (/mode <name>):", current)
-	for _, m := range agent.Modes {
-		fmt.Fprintf(&b, "\n  %s: %s", m, m.Description())
-	}
-	return b.String()
 }

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/agent-lsp/agent-lsp/agent"
+	"github.com/agent-lsp/agent-lsp/control"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
@@ -66,55 +66,72 @@ func (s *server) prompt(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if name, args, ok := parseCommand(p.Prompt); ok {
-		return s.runCommand(ctx, sess, name, args, p)
-	}
-	text := p.Prompt
-	var files []string
-	if p.Context != nil {
-		files = p.Context.Files
-	}
-	if p.Context != nil && p.Context.URI != "" {
-		extra, err := s.contextText(ctx, p.Context)
-		if err != nil {
-			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: context: %v", err)
+	in := control.PromptInput{Text: p.Prompt}
+	name, _, command := control.ParseCommand(p.Prompt)
+	if !command {
+		if p.Context != nil {
+			in.Files = make([]string, len(p.Context.Files))
+			for i, uri := range p.Context.Files {
+				path, err := uriToPath(uri)
+				if err != nil {
+					path = uri // not a file URI: reported as refused by the sandbox
+				}
+				in.Files[i] = path
+			}
 		}
-		text += extra
+		if p.Context != nil && p.Context.URI != "" {
+			extra, err := s.contextText(ctx, p.Context)
+			if err != nil {
+				return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: context: %v", err)
+			}
+			in.Context = extra
+		}
 	}
-	text, mentions := s.attachMentions(ctx, sess, text, files)
-	o := s.runPrompt(ctx, sess, text, p.WorkDoneToken)
-	res := promptResult{SessionID: sess.id, StopReason: string(o.StopReason), Text: o.Text, Usage: o.Usage, Mentions: mentions}
+	res, err := s.runPrompt(ctx, sess, in, p.WorkDoneToken, name)
+	if err != nil {
+		return nil, controlError(err, sess.id)
+	}
+	o := res.Outcome
+	out := promptResult{SessionID: sess.id, StopReason: string(o.StopReason), Text: o.Text, Usage: o.Usage,
+		Mentions: res.Mentions, Command: res.Command}
 	if o.StopReason == agent.StopError && o.Err != nil {
-		res.Error = o.Err.Error()
+		out.Error = o.Err.Error()
 	}
-	return res, nil
+	return out, nil
 }
 
-// runPrompt runs one prompt of a session with updates and progress. It
-// can be cancelled by ctx, by agent/cancel for the session, and by the
-// progress's cancel button.
-func (s *server) runPrompt(ctx context.Context, sess *session, text string, token json.RawMessage) agent.Outcome {
+// runPrompt runs one prompt of a session (command names its slash command,
+// if any) with updates and progress. It can be cancelled by ctx, by
+// agent/cancel for the session, and by the progress's cancel button. A
+// built-in command answers at once, without progress, but /compact, whose
+// summary is a model call.
+func (s *server) runPrompt(ctx context.Context, sess *session, in control.PromptInput, token json.RawMessage, command string) (control.Result, error) {
 	ctx, cancel := context.WithCancelCause(withSession(ctx, sess.id))
 	defer cancel(nil)
-	untrack := sess.track(cancel)
-	defer untrack()
-	sess.touch(text, time.Now())
-
-	prog := s.startProgress(ctx, token, "agent-lsp", cancel)
-	l := newUpdateListener(s, sess, prog)
-	modelErr := s.sessionModelErr(sess)
-
-	var o agent.Outcome
-	if modelErr != nil {
-		o = agent.Outcome{StopReason: agent.StopError, Err: modelErr}
-		l.OnEvent(agent.Event{Kind: agent.EventError, Err: modelErr})
-	} else {
-		o = sess.agent.Prompt(withProgress(ctx, prog), text, controlListener{Listener: l, s: s, sess: sess})
+	compact := command == "/compact"
+	var prog *progress
+	if command == "" || !control.IsBuiltin(command) || (compact && sess.ctl.ModelErr() == nil) {
+		prog = s.startProgress(ctx, token, "agent-lsp", cancel)
 	}
+	if compact {
+		prog.report("Compacting")
+	}
+	l := newUpdateListener(s, sess, prog)
+	res, err := sess.ctl.Prompt(withProgress(ctx, prog), in, l)
 	l.close()
-	prog.end(endMessage(o))
-	sess.touch(text, time.Now())
-	return o
+	switch {
+	case errors.Is(err, control.ErrCancelled):
+		prog.end("Cancelled")
+	case err != nil && errors.Unwrap(err) != nil:
+		prog.end("Failed: " + errors.Unwrap(err).Error())
+	case err != nil:
+		prog.end("Failed: " + err.Error())
+	case res.Compaction != nil:
+		prog.end(compactedMessage(*res.Compaction))
+	default:
+		prog.end(endMessage(res.Outcome))
+	}
+	return res, err
 }
 
 // endMessage is the last progress message.

@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/agent-lsp/agent-lsp/agent"
+	"github.com/agent-lsp/agent-lsp/control"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
@@ -56,11 +57,11 @@ type server struct {
 	docs            *editorDocuments
 	registry        *tools.Registry
 	sessions        *sessionStore
-	store           *agent.Store // nil: sessions live in memory only
-	storeErr        error        // why store is nil, shown at initialized
-	mcp             mcpState     // the MCP servers (own lock)
-	control         control      // modes, model presets, switched models (own lock)
-	sandbox         sandboxState // the command sandbox (sandbox.go)
+	store           *agent.Store        // nil: sessions live in memory only
+	storeErr        error               // why store is nil, shown at initialized
+	mcp             mcpState            // the MCP servers (own lock)
+	ctl             *control.Controller // the sessions, made at initialize
+	sandbox         sandboxState        // the command sandbox (sandbox.go)
 }
 
 func newServer(ctx context.Context, conn jsonrpc2.Conn, opts Options) *server {

@@ -1,39 +1,27 @@
 package lsp
 
 import (
-	"context"
 	"errors"
-	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/agent-lsp/agent-lsp/agent"
+	"github.com/agent-lsp/agent-lsp/control"
 	"github.com/agent-lsp/agent-lsp/permission"
-	"github.com/agent-lsp/agent-lsp/tools"
 )
 
-// maxTitleRunes bounds a session title taken from its first prompt.
-const maxTitleRunes = 60
-
-// session is one conversation with its own permission grants ("allow for
-// this session" means this one) and its own update numbering.
+// session is the editor's view of one controller session: its update
+// numbering. What the session is (its conversation, model, mode, title,
+// running prompts) is the controller's.
 type session struct {
-	id      string
-	agent   *agent.Session
-	created time.Time
-	seq     atomic.Int64
+	id    string
+	ctl   *control.Session
+	agent *agent.Session
+	seq   atomic.Int64
 	// sendMu makes numbering an update and writing it one step, so that
 	// updates leave in seq order even when a prompt's writer and a control
 	// update (agent/setMode mid-stream) send at once.
 	sendMu sync.Mutex
-
-	mu      sync.Mutex // guards the fields below
-	title   string
-	updated time.Time
-	running map[int]context.CancelCauseFunc // prompts running or queued
-	nextRun int
 }
 
 func (s *session) nextSeq() int64 { return s.seq.Add(1) }
@@ -46,145 +34,128 @@ func (s *session) sendUpdate(srv *server, number func(seq int64) any) {
 	srv.notify("agent/update", number(s.nextSeq()))
 }
 
-// track registers a prompt's cancel function until untrack is called.
-func (s *session) track(cancel context.CancelCauseFunc) (untrack func()) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	id := s.nextRun
-	s.nextRun++
-	s.running[id] = cancel
-	return func() {
-		s.mu.Lock()
-		delete(s.running, id)
-		s.mu.Unlock()
-	}
-}
-
-func (s *session) cancel(cause error) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, c := range s.running {
-		c(cause)
-	}
-	return len(s.running)
-}
-
-// touch records a prompt: the first one names an untitled session.
-func (s *session) touch(prompt string, now time.Time) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.title == "" {
-		s.title = shortTitle(prompt)
-	}
-	s.updated = now
-}
-
-func shortTitle(prompt string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(prompt), "\n")
-	line = strings.TrimSpace(line)
-	if r := []rune(line); len(r) > maxTitleRunes {
-		return string(r[:maxTitleRunes-1]) + "…"
-	}
-	return line
-}
-
-// sessionStore holds the daemon's loaded sessions. Sessions stored by an
-// earlier run of the daemon are loaded (resumed) on first use.
+// sessionStore maps the controller's sessions to their views, and keeps
+// the session agent.ask prompts go to.
 type sessionStore struct {
 	s *server
 
-	resumeMu sync.Mutex // one resume at a time: a session is never loaded twice
-
 	mu        sync.Mutex
-	byID      map[string]*session
-	order     []*session // load order
-	defaultID string     // the session of agent.ask
+	views     map[string]*session
+	defaultID string // the session of agent.ask
 }
 
 func newSessionStore(s *server) *sessionStore {
-	return &sessionStore{s: s, byID: map[string]*session{}}
+	return &sessionStore{s: s, views: map[string]*session{}}
 }
 
 var errNotInitialized = errors.New("server not initialized")
 
-// agentConfig wires a session to the editor: its tools read and edit
-// through the editor, its approvals are popups (or automatic), and it is
-// written to the daemon's store when there is one. It also returns the
-// system prompt for a new session.
-func (st *sessionStore) agentConfig() (agent.Config, string, error) {
+// view is the view of session id, made on first use: a resumed session
+// may send an update (its model could not be restored) before Open returns.
+func (st *sessionStore) view(id string) *session {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	v, ok := st.views[id]
+	if !ok {
+		v = &session{id: id}
+		st.views[id] = v
+	}
+	return v
+}
+
+// viewOf is cs's view. Its ctl and agent are set once, under st.mu, and
+// every caller gets the view through here: they read them without a lock.
+func (st *sessionStore) viewOf(cs *control.Session) *session {
+	v := st.view(cs.ID())
+	st.mu.Lock()
+	if v.ctl != cs {
+		v.ctl, v.agent = cs, cs.Agent()
+	}
+	st.mu.Unlock()
+	return v
+}
+
+// binding wires a session to the editor: its tools read and edit through
+// the editor, its approvals are popups (or automatic), its commands run in
+// the daemon's sandbox, its MCP prompts are the daemon's servers'.
+func (st *sessionStore) binding() (*control.Controller, control.Binding, error) {
 	s := st.s
 	s.mu.Lock()
-	ws, docs, reg, model, cfg, sb := s.ws, s.docs, s.registry, s.model, s.settings, s.sandbox
+	ctl, ws, docs, reg, cfg, sb := s.ctl, s.ws, s.docs, s.registry, s.settings, s.sandbox
 	s.mu.Unlock()
-	if ws == nil {
-		return agent.Config{}, "", errNotInitialized
+	if ctl == nil || ws == nil {
+		return nil, control.Binding{}, errNotInitialized
 	}
 	var approver permission.Approver = popupApprover{s: s}
 	if cfg.autoApprove {
 		approver = permission.AutoApprover{}
 	}
-	gate := permission.NewPolicy(approver)
-	gate.SetAutoAllowSandboxedCommands(sb.autoAllow)
-	env := &tools.Env{Workspace: ws, Docs: docs, Notes: docs.Notes}
+	b := control.Binding{Workspace: ws, Docs: docs, Notes: docs.Notes, Approver: approver,
+		AutoAllowSandboxed: sb.autoAllow, Tools: reg, Prompts: mcpPromptSource{s: s}, Notify: s.sendControl}
 	if sb.runner != nil {
-		env.Runner = sb.runner
+		b.Runner = sb.runner
 	}
-	acfg := agent.Config{
-		Provider:  model,
-		Model:     cfg.model.Model,
-		MaxTokens: cfg.model.MaxTokens,
-		Thinking:  cfg.model.ThinkingOption(),
-		Budget:    cfg.budget,
-		Keep:      cfg.keep,
-		Tools:     reg,
-		Env:       env,
-		Gate:      gate,
-		Store:     s.store,
-		Logger:    s.log,
-		Mode:      s.control.initialMode(),
-	}
-	acfg.OnStoreError = s.sessionNotSaved
-	return acfg, agent.SystemPrompt(ws, runtime.GOOS, shellName()), nil
+	return ctl, b, nil
 }
 
-// create starts a new session; its id is the agent session's, the one
-// its file in the store is named after.
+// create starts a new session.
 func (st *sessionStore) create(title string) (*session, error) {
-	cfg, system, err := st.agentConfig()
+	ctl, b, err := st.binding()
 	if err != nil {
 		return nil, err
 	}
-	now := time.Now()
-	sess := newSession(agent.NewSession(cfg, system), strings.TrimSpace(title), now, now)
-	st.add(sess)
-	return sess, nil
+	cs, err := ctl.NewSession(b, title)
+	if err != nil {
+		return nil, controlError(err, "")
+	}
+	return st.viewOf(cs), nil
 }
 
-func newSession(a *agent.Session, title string, created, updated time.Time) *session {
-	return &session{id: a.ID(), agent: a, title: title, created: created, updated: updated,
-		running: map[int]context.CancelCauseFunc{}}
+// lookup returns a loaded session, or resumes a stored one: after a
+// restart, a prompt for a session of the earlier run continues it.
+func (st *sessionStore) lookup(id string) (*session, error) {
+	ctl, b, err := st.binding()
+	if err != nil {
+		return nil, err
+	}
+	cs, err := ctl.Open(id, b)
+	if err != nil {
+		return nil, controlError(err, id)
+	}
+	return st.viewOf(cs), nil
 }
 
-func (st *sessionStore) add(sess *session) {
-	st.mu.Lock()
-	st.byID[sess.id] = sess
-	st.order = append(st.order, sess)
-	st.mu.Unlock()
+func (st *sessionStore) controller() *control.Controller {
+	st.s.mu.Lock()
+	defer st.s.mu.Unlock()
+	return st.s.ctl
 }
 
+// get returns a loaded session.
 func (st *sessionStore) get(id string) (*session, bool) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	sess, ok := st.byID[id]
-	return sess, ok
+	ctl := st.controller()
+	if ctl == nil {
+		return nil, false
+	}
+	cs, ok := ctl.Get(id)
+	if !ok {
+		return nil, false
+	}
+	return st.viewOf(cs), true
+}
+
+// known reports whether id is a loaded or a stored session.
+func (st *sessionStore) known(id string) bool {
+	ctl := st.controller()
+	return ctl != nil && ctl.Known(id)
 }
 
 // defaultSession is the session agent.ask prompts go to, made on first use.
 func (st *sessionStore) defaultSession() (*session, error) {
 	st.mu.Lock()
-	sess, ok := st.byID[st.defaultID]
+	id := st.defaultID
 	st.mu.Unlock()
-	if ok {
+	if sess, ok := st.get(id); ok {
 		return sess, nil
 	}
 	sess, err := st.create("")
@@ -192,25 +163,45 @@ func (st *sessionStore) defaultSession() (*session, error) {
 		return nil, err
 	}
 	st.mu.Lock()
-	if cur, ok := st.byID[st.defaultID]; ok {
-		sess = cur // made concurrently; the extra one stays in the list, unused
-	} else {
-		st.defaultID = sess.id
+	defer st.mu.Unlock()
+	if cur, ok := st.views[st.defaultID]; ok && cur.ctl != nil {
+		return cur, nil // made concurrently; the extra one stays in the list, unused
 	}
-	st.mu.Unlock()
+	st.defaultID = sess.id
 	return sess, nil
 }
 
+// all is every loaded session, in load order.
 func (st *sessionStore) all() []*session {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return append([]*session(nil), st.order...)
+	ctl := st.controller()
+	if ctl == nil {
+		return nil
+	}
+	var out []*session
+	for _, cs := range ctl.Loaded() {
+		out = append(out, st.viewOf(cs))
+	}
+	return out
 }
 
 func (st *sessionStore) cancelAll() int {
-	n := 0
-	for _, sess := range st.all() {
-		n += sess.cancel(errCancelledByClient)
+	ctl := st.controller()
+	if ctl == nil {
+		return 0
 	}
-	return n
+	return ctl.CancelAll(errCancelledByClient)
+}
+
+// list is every session, loaded or stored, most recently updated first.
+func (st *sessionStore) list() []sessionInfo {
+	out := []sessionInfo{}
+	ctl := st.controller()
+	if ctl == nil {
+		return out
+	}
+	for _, info := range ctl.List() {
+		out = append(out, sessionInfo{SessionID: info.ID, Title: info.Title,
+			CreatedAt: info.Created.UTC(), UpdatedAt: info.Updated.UTC()})
+	}
+	return out
 }

@@ -36,10 +36,8 @@ func (s *server) sessionState(_ context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := s.modelOf(sess)
-	sess.mu.Lock()
-	title := sess.title
-	sess.mu.Unlock()
+	cfg := sess.ctl.Model()
+	title := sess.ctl.Title()
 	plan := sess.agent.Plan()
 	if plan == nil {
 		plan = []tools.TodoItem{}
