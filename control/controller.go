@@ -53,7 +53,11 @@ type Binding struct {
 	AutoAllowSandboxed bool
 	Tools              *tools.Registry // builtins + MCP tools of this session
 	Prompts            PromptSource    // MCP prompts (nil: none)
-	Notify             func(Update)    // control updates outside a prompt's events (nil: dropped)
+	// Notify receives the session's control updates (nil: dropped). It is
+	// called on the goroutine of what caused the update (SetMode's caller,
+	// a prompt's, a tool call's for a plan), before that returns, so an
+	// update comes before the answer it belongs to; it must not block long.
+	Notify func(Update)
 }
 
 // SessionInfo describes a loaded or stored session.

@@ -29,7 +29,7 @@ const (
 )
 
 // Update is a change of a session a front end shows outside a prompt's
-// events: sent through Binding.Notify, in order, one at a time per call.
+// events, sent through Binding.Notify. Only the fields of its Kind are set.
 type Update struct {
 	SessionID string
 	Kind      UpdateKind

@@ -154,7 +154,7 @@ func (s *server) initialize(_ context.Context, r *request) (any, error) {
 	s.settings = st
 	s.ws = ws
 	s.registry = reg
-	s.model, s.modelErr = model, modelErr
+	s.modelErr = modelErr
 	s.ctl = ctl
 	s.docs = newEditorDocuments(s, ws)
 	old := s.sandbox.box

@@ -27,7 +27,7 @@ type promptParams struct {
 }
 
 // promptContext points at what the user is looking at: a document and,
-// optionally, a selection in it; and files to attach (mentions.go).
+// optionally, a selection in it; and files to attach (control attaches them).
 type promptContext struct {
 	URI   string          `json:"uri"`
 	Range *protocol.Range `json:"range"`
@@ -42,7 +42,7 @@ type promptResult struct {
 	Error      string         `json:"error,omitempty"`
 	// Mentions say what became of each @mention and context file.
 	Mentions []agent.MentionReport `json:"mentions,omitempty"`
-	// Command is the slash command the prompt ran (slash.go).
+	// Command is the slash command the prompt ran (control runs it).
 	Command string `json:"command,omitempty"`
 }
 

@@ -15,7 +15,6 @@ import (
 
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/control"
-	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
@@ -48,7 +47,6 @@ type server struct {
 	client   clientCaps
 	settings settings
 	ws       *tools.Workspace
-	model    provider.Provider
 	modelErr error // why there is no model, reported by every prompt
 
 	inflight        *inflight
