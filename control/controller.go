@@ -144,8 +144,9 @@ func (c *Controller) systemPrompt(ws *tools.Workspace) string {
 	return agent.SystemPrompt(ws, runtime.GOOS, shell)
 }
 
-// storeError routes a session's store failure to Options.OnStoreError.
-func (c *Controller) storeError(cfg *agent.Config, id *string) {
+// onStoreError routes the store failure of session *id to
+// Options.OnStoreError.
+func (c *Controller) onStoreError(cfg *agent.Config, id *string) {
 	cfg.OnStoreError = func(err error) {
 		if c.o.OnStoreError != nil { // the front end tells the user: a warning log would say it twice
 			c.log.Info("session no longer saved", zap.String("session", *id), zap.Error(err))
@@ -163,10 +164,12 @@ func (c *Controller) NewSession(b Binding, title string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	id := new(string)
-	c.storeError(&cfg, id)
+	// agent.NewSession writes nothing (its records go with the first
+	// round), so id is set before any write can fail.
+	var id string
+	c.onStoreError(&cfg, &id)
 	a := agent.NewSession(cfg, c.systemPrompt(b.Workspace))
-	*id = a.ID()
+	id = a.ID()
 	now := time.Now()
 	s := newSession(c, a, b, strings.TrimSpace(title), now, now)
 	c.add(s)
@@ -197,8 +200,7 @@ func (c *Controller) Open(id string, b Binding) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	idc := id
-	c.storeError(&cfg, &idc)
+	c.onStoreError(&cfg, &id)
 	a, err := agent.ResumeSession(cfg, id)
 	if err != nil {
 		return nil, &kindError{kind: ErrInvalid, msg: fmt.Sprintf("session %q cannot be resumed: %v", id, err), err: err}

@@ -62,6 +62,8 @@ type fixtureOptions struct {
 	presets  []control.Preset
 	refuse   error // Connect fails with it
 	files    map[string]string
+	mode     agent.Mode
+	storeErr func(id string, err error) // Options.OnStoreError
 }
 
 func modelConfig(srv *providertest.Server) provider.Config {
@@ -102,7 +104,7 @@ func newFixture(t *testing.T, script providertest.Script, o fixtureOptions) *fix
 		}
 	}
 	f.ctl = control.New(control.Options{Store: store, Model: cfg, ModelErr: o.modelErr, Provider: client,
-		Connect: f.connect.fn(f.model), Presets: o.presets})
+		Connect: f.connect.fn(f.model), Presets: o.presets, Mode: o.mode, OnStoreError: o.storeErr})
 	t.Cleanup(func() { _ = f.ctl.Close() })
 	return f
 }

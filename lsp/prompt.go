@@ -104,13 +104,13 @@ func (s *server) prompt(ctx context.Context, r *request) (any, error) {
 // if any) with updates and progress. It can be cancelled by ctx, by
 // agent/cancel for the session, and by the progress's cancel button. A
 // built-in command answers at once, without progress, but /compact, whose
-// summary is a model call.
+// summary is a model call; an unknown command is refused without one.
 func (s *server) runPrompt(ctx context.Context, sess *session, in control.PromptInput, token json.RawMessage, command string) (control.Result, error) {
 	ctx, cancel := context.WithCancelCause(withSession(ctx, sess.id))
 	defer cancel(nil)
 	compact := command == "/compact"
 	var prog *progress
-	if command == "" || !control.IsBuiltin(command) || (compact && sess.ctl.ModelErr() == nil) {
+	if command == "" || (compact && sess.ctl.ModelErr() == nil) || isPromptCommand(sess, command) {
 		prog = s.startProgress(ctx, token, "agent-lsp", cancel)
 	}
 	if compact {
@@ -132,6 +132,17 @@ func (s *server) runPrompt(ctx context.Context, sess *session, in control.Prompt
 		prog.end(endMessage(res.Outcome))
 	}
 	return res, err
+}
+
+// isPromptCommand reports whether command is one of the session's MCP
+// prompts: it runs as a prompt, with progress.
+func isPromptCommand(sess *session, command string) bool {
+	for _, c := range sess.ctl.Commands() {
+		if c.Name == command {
+			return !control.IsBuiltin(command)
+		}
+	}
+	return false
 }
 
 // endMessage is the last progress message.
