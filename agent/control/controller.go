@@ -148,10 +148,12 @@ func (c *Controller) systemPrompt(ws *tools.Workspace) string {
 // Options.OnStoreError.
 func (c *Controller) onStoreError(cfg *agent.Config, id *string) {
 	cfg.OnStoreError = func(err error) {
-		c.log.Warn("session no longer saved", zap.String("session", *id), zap.Error(err))
-		if c.o.OnStoreError != nil {
+		if c.o.OnStoreError != nil { // the front end tells the user: a warning log would say it twice
+			c.log.Info("session no longer saved", zap.String("session", *id), zap.Error(err))
 			c.o.OnStoreError(*id, err)
+			return
 		}
+		c.log.Warn("session no longer saved", zap.String("session", *id), zap.Error(err))
 	}
 }
 

@@ -8,24 +8,23 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
 	"strings"
 	"sync"
 
-	"go.uber.org/zap"
 	"golang.org/x/term"
 
 	"github.com/agent-lsp/agent-lsp/agent"
-	"github.com/agent-lsp/agent-lsp/permission"
-	"github.com/agent-lsp/agent-lsp/provider/connect"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
-// chat is one terminal conversation: the session and what it talks to.
+// chat is one terminal conversation: a session of the controller and the
+// terminal it is shown on. What the session does lives in package control;
+// the chat reads lines, renders events and updates, and asks on the
+// terminal.
 type chat struct {
-	session  *agent.Session
-	ctl      *chatControl // /mode, /model and @mentions
-	approver *permission.TerminalApprover
+	ctl      *chatControl // the session, and the commands the terminal renders itself
+	p        *printer     // the answer on stdout, the rest on the progress output
+	lines    lineReader   // the terminal approver's reader: it owns stdin
 	closeAll func() error
 }
 
@@ -52,12 +51,12 @@ func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	interactive := isTerminal(stdin)
 	color := !f.noColor && isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
 	// In one-shot mode stdout carries only the answer; everything else
-	// (reasoning, tool activity, approvals) goes to stderr.
+	// (reasoning, tool activity, approvals, updates) goes to stderr.
 	progress := stdout
 	if f.prompt != "" {
 		progress = stderr
 	}
-	c, err := newChat(ctx, f, fs, stdin, progress, stderr, color, log)
+	c, err := newChat(ctx, f, fs, stdin, newPrinter(stdout, progress, color), stderr, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "agent-lsp chat: %v\n", err)
 		return 1
@@ -69,145 +68,35 @@ func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}()
 
 	if f.prompt != "" {
-		p := newPrinter(stdout, progress, color)
-		o := c.promptInterruptible(ctx, c.attach(ctx, f.prompt, p), p)
-		if o.StopReason == agent.StopError || o.StopReason == agent.StopCancelled {
+		o, handled, err := c.runLine(ctx, f.prompt)
+		if err != nil {
+			fmt.Fprintf(stderr, "agent-lsp chat: %v\n", err)
+			return 1
+		}
+		if !handled && (o.StopReason == agent.StopError || o.StopReason == agent.StopCancelled) {
 			fmt.Fprintf(stderr, "agent-lsp chat: %s: %v\n", o.StopReason, o.Err)
 			return 1
 		}
 		return 0
 	}
-	return c.repl(ctx, stdout, color, interactive)
+	return c.repl(ctx, stdout, interactive)
 }
 
-func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reader, progress, stderr io.Writer, color bool, log *zap.Logger) (*chat, error) {
-	cfg := f.config(fs, tools.Getenv)
-	var rawDump io.Writer
-	if f.dumpRaw {
-		rawDump = os.Stderr
-	}
-	model, closeModel, err := connect.New(cfg, connect.Options{
-		Getenv: secretGetenv, RecordPath: f.record, ReplayPath: f.replay,
-		RawDump: rawDump, Redact: tools.RedactSecrets, Logger: log,
+// runLine runs one line: a command the terminal renders, else a prompt
+// (an MCP prompt's slash command too). Ctrl-C cancels it, not the
+// program. handled is true for a command; its error is shown, not fatal.
+func (c *chat) runLine(ctx context.Context, line string) (o agent.Outcome, handled bool, err error) {
+	c.interruptible(ctx, func(ctx context.Context) {
+		if handled, err = c.ctl.command(ctx, line); handled {
+			return
+		}
+		o, err = c.ctl.prompt(ctx, line)
 	})
-	if err != nil {
-		return nil, err
-	}
-	ws, err := tools.NewWorkspace(f.dir)
-	if err != nil {
-		_ = closeModel()
-		return nil, err
-	}
-	reg := tools.NewRegistry()
-	if err := tools.RegisterBuiltins(reg); err != nil {
-		_ = closeModel()
-		return nil, err
-	}
-	closeAll := closeModel
-	// Created first: it owns stdin, and the MCP trust questions read their
-	// answers through it.
-	approverTTY := permission.NewTerminalApprover(stdin, progress, color)
-	if m := mountMCP(ctx, ws, reg, mcpMount{flags: f.mcp, trustWorkspace: f.trustWorkspace, yes: f.yes,
-		stateDir: f.stateDir, answers: approverTTY, out: progress}, log); m != nil {
-		closeAll = func() error { return errors.Join(m.Close(), closeModel()) }
-	}
-	store, err := openStore(f, log)
-	if err != nil && (f.resume != "" || f.cont) {
-		_ = closeAll()
-		return nil, err
-	}
-	if err != nil { // not being able to save is no reason not to answer
-		fmt.Fprintf(stderr, "agent-lsp chat: warning: %v; this session is not saved\n", err)
-	}
-	box, err := openSandbox(f, ws, store, progress, log)
-	if err != nil {
-		_ = closeAll()
-		return nil, err
-	}
-	closeModelAndMCP := closeAll
-	closeAll = func() error { return errors.Join(closeModelAndMCP(), box.Close()) }
-	var approver permission.Approver = approverTTY
-	if f.yes {
-		approver = permission.AutoApprover{}
-	}
-	gate := permission.NewPolicy(approver)
-	gate.SetAutoAllowSandboxedCommands(f.sandboxAutoAllow && box.Status().Active)
-	acfg := agent.Config{
-		Provider:  model,
-		Model:     cfg.Model,
-		MaxTokens: cfg.MaxTokens,
-		Thinking:  cfg.ThinkingOption(),
-		Tools:     reg,
-		Env:       &tools.Env{Workspace: ws, Docs: &tools.DiskDocuments{Workspace: ws}, Runner: tools.NewProcessRunner(box)},
-		Gate:      gate,
-		Mode:      f.mode,
-		Budget:    f.budget,
-		Keep:      f.keep,
-		Store:     store,
-		Logger:    log,
-	}
-	acfg.OnStoreError = func(err error) {
-		fmt.Fprintf(stderr, "agent-lsp chat: warning: %v; the session goes on unsaved\n", err)
-	}
-	session, err := openSession(f, acfg, store, agent.SystemPrompt(ws, runtime.GOOS, shellName()))
-	if err != nil {
-		_ = closeAll()
-		return nil, err
-	}
-	ctl := &chatControl{session: session, ws: ws, docs: acfg.Env.Docs, cfg: cfg,
-		opts: connect.Options{Getenv: secretGetenv, RawDump: rawDump, Redact: tools.RedactSecrets, Logger: log}}
-	// A replayed run answers from its file whatever the model: it keeps it.
-	if f.replay == "" {
-		if note := ctl.restoreModel(); note != "" {
-			fmt.Fprintln(progress, note)
-		}
-	}
-	return &chat{session: session, ctl: ctl, approver: approverTTY,
-		closeAll: func() error { return errors.Join(ctl.close(), closeAll()) }}, nil
+	return o, handled, err
 }
 
-// openStore opens the session store unless the session stays in memory.
-func openStore(f *chatFlags, log *zap.Logger) (*agent.Store, error) {
-	if f.noSave && f.resume == "" && !f.cont {
-		return nil, nil
-	}
-	dir := f.stateDir
-	if dir == "" {
-		d, err := agent.DefaultStateDir()
-		if err != nil {
-			return nil, fmt.Errorf("session store: %w (use --state-dir or --no-save)", err)
-		}
-		dir = d
-	}
-	return agent.NewStore(dir, log)
-}
-
-// openSession starts a new session or resumes a stored one.
-func openSession(f *chatFlags, cfg agent.Config, store *agent.Store, systemPrompt string) (*agent.Session, error) {
-	id := f.resume
-	if f.cont {
-		list, err := store.List()
-		if err != nil {
-			return nil, err
-		}
-		if len(list) == 0 {
-			return nil, fmt.Errorf("--continue: no stored session in %s", store.Dir())
-		}
-		id = list[0].ID
-	}
-	if id == "" {
-		return agent.NewSession(cfg, systemPrompt), nil
-	}
-	s, err := agent.ResumeSession(cfg, id)
-	if err != nil {
-		return nil, fmt.Errorf("resume session %s: %w", id, err)
-	}
-	return s, nil
-}
-
-// promptInterruptible runs one prompt; Ctrl-C cancels the prompt, not the
-// program.
-func (c *chat) promptInterruptible(ctx context.Context, text string, l agent.Listener) agent.Outcome {
+// interruptible runs f with a context that Ctrl-C cancels.
+func (c *chat) interruptible(ctx context.Context, f func(context.Context)) {
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	interrupts := make(chan os.Signal, 1)
@@ -223,15 +112,14 @@ func (c *chat) promptInterruptible(ctx context.Context, text string, l agent.Lis
 		case <-pctx.Done():
 		}
 	}()
-	o := c.session.Prompt(pctx, text, l)
+	f(pctx)
 	cancel()
 	wg.Wait()
-	return o
 }
 
 // repl reads prompts line by line until end of input or /exit.
-func (c *chat) repl(ctx context.Context, stdout io.Writer, color, interactive bool) int {
-	p := newPrinter(stdout, stdout, color)
+func (c *chat) repl(ctx context.Context, stdout io.Writer, interactive bool) int {
+	p := c.p
 	if interactive {
 		fmt.Fprintln(stdout, "agent-lsp chat — Ctrl-C cancels a running answer, Ctrl-D or /exit quits.")
 	}
@@ -256,52 +144,16 @@ func (c *chat) repl(ctx context.Context, stdout io.Writer, color, interactive bo
 			continue
 		case "/exit", "/quit":
 			return 0
-		case "/compact":
-			c.compact(ctx, p)
-			continue
 		case "/session":
-			fmt.Fprintf(stdout, "session %s\n", c.session.ID())
+			fmt.Fprintf(stdout, "session %s\n", c.ctl.sess.ID())
 			continue
 		}
-		if handled, err := c.rewind(ctx, line, stdout); handled {
-			if err != nil {
-				p.OnEvent(agent.Event{Kind: agent.EventError, Err: err})
-			}
-			continue
+		if _, _, err := c.runLine(ctx, line); err != nil {
+			p.OnEvent(agent.Event{Kind: agent.EventError, Err: err})
 		}
-		if msg, handled, err := c.ctl.command(line); handled {
-			if err != nil {
-				p.OnEvent(agent.Event{Kind: agent.EventError, Err: err})
-			} else {
-				fmt.Fprintln(stdout, msg)
-			}
-			continue
-		}
-		c.promptInterruptible(ctx, c.attach(ctx, line, p), p)
 		if ctx.Err() != nil {
 			return 1
 		}
-	}
-}
-
-// attach returns the prompt with its @mentioned files attached, and says
-// which mentions could not be.
-func (c *chat) attach(ctx context.Context, prompt string, p *printer) string {
-	text, notes := c.ctl.attach(ctx, prompt)
-	for _, n := range notes {
-		p.write(p.progress, p.style(ansiRed, n)+"\n")
-	}
-	return text
-}
-
-// compact runs a manual compaction and reports it.
-func (c *chat) compact(ctx context.Context, p *printer) {
-	res, err := c.session.Compact(ctx, p)
-	switch {
-	case err != nil:
-		p.OnEvent(agent.Event{Kind: agent.EventError, Err: fmt.Errorf("compact: %w", err)})
-	case res.Elided == 0 && res.Summarised == 0:
-		p.write(p.progress, p.style(ansiDim, fmt.Sprintf("[nothing to compact: about %d tokens, all recent]", res.BeforeTokens))+"\n")
 	}
 }
 
@@ -314,7 +166,7 @@ func (c *chat) readLine(ctx context.Context, idle <-chan os.Signal, stdout io.Wr
 	}
 	done := make(chan result, 1)
 	go func() {
-		line, err := c.approver.ReadLine(rctx)
+		line, err := c.lines.ReadLine(rctx)
 		done <- result{line, err}
 	}()
 	for {
@@ -332,11 +184,4 @@ func (c *chat) readLine(ctx context.Context, idle <-chan os.Signal, stdout io.Wr
 func isTerminal(x any) bool {
 	f, ok := x.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-func shellName() string {
-	if runtime.GOOS == "windows" {
-		return "cmd"
-	}
-	return "bash"
 }

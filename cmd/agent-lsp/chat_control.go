@@ -2,137 +2,217 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/agent-lsp/agent-lsp/agent"
-	"github.com/agent-lsp/agent-lsp/provider"
-	"github.com/agent-lsp/agent-lsp/provider/connect"
+	"github.com/agent-lsp/agent-lsp/control"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
-// chatControl runs the chat's /mode and /model and attaches @mentions:
-// the same behaviour as the daemon's agent/setMode, agent/setModel and
-// mentions, on a terminal session.
+// chatControl is the terminal's side of one controller session: it opens
+// the session, runs prompts through it, shows the controller's updates,
+// and renders in the terminal's own words the commands the controller
+// answers with data (/mode, /model, /compact, /clear, /rewind, /help).
+// What those commands do is the controller's.
 type chatControl struct {
-	session *agent.Session
-	ws      *tools.Workspace
-	docs    tools.Documents
-	cfg     provider.Config // the model the session talks to now
-	opts    connect.Options // how to reach a model (no recording or replay)
-	closers []func() error  // of the models switched to
+	ctl  *control.Controller
+	sess *control.Session
+	ws   *tools.Workspace
+	p    *printer // where updates and command answers are shown
+
+	mu sync.Mutex
+	// opening is set while the session is opened: a model update then is
+	// the session's stored model coming back.
+	opening bool
+	// fellBack is set when the stored model could not be restored (the
+	// update said why).
+	fellBack bool
+	// planShown is set while a plan with items is on the screen.
+	planShown bool
 }
 
-// command runs line when it is /mode or /model and returns what to print;
-// handled is false for any other line.
-func (c *chatControl) command(line string) (msg string, handled bool, err error) {
-	name, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
-	arg = strings.TrimSpace(arg)
+// open starts the session: a new one, or the stored one --resume or
+// --continue names, with the model it was switched to.
+func (c *chatControl) open(f *chatFlags, store *agent.Store, b control.Binding) error {
+	id, err := sessionToOpen(f, store)
+	if err != nil {
+		return err
+	}
+	if id == "" {
+		s, err := c.ctl.NewSession(b, "")
+		if err != nil {
+			return fmt.Errorf("new session: %w", err)
+		}
+		c.sess = s
+		return nil
+	}
+	c.setOpening(true)
+	s, err := c.ctl.Open(id, b)
+	c.setOpening(false)
+	if err != nil {
+		return fmt.Errorf("resume session %s: %w", id, err)
+	}
+	c.sess = s
+	c.mu.Lock()
+	fellBack := c.fellBack
+	c.mu.Unlock()
+	if _, stored := s.Agent().StoredModel(); stored && !fellBack {
+		m := s.Model()
+		c.p.line(fmt.Sprintf("model: %s (%s, %s), as the session left it", m.Model, m.Provider, m.BaseURL))
+	}
+	return nil
+}
+
+func (c *chatControl) setOpening(v bool) {
+	c.mu.Lock()
+	c.opening = v
+	c.mu.Unlock()
+}
+
+// notify shows a control update: the mode or model now in force (after
+// /mode or /model, or when a stored model cannot be restored) and the
+// plan todo_write made.
+func (c *chatControl) notify(u control.Update) {
+	switch u.Kind {
+	case control.UpdateMode:
+		c.p.line(fmt.Sprintf("mode: %s (%s)", u.Mode, u.Mode.Description()))
+	case control.UpdateModel:
+		c.mu.Lock()
+		opening := c.opening
+		if opening && u.Message != "" {
+			c.fellBack = true
+		}
+		c.mu.Unlock()
+		switch {
+		case u.Message != "":
+			c.p.line(u.Message)
+		case !opening: // a restored model is told once open returns
+			c.p.line(fmt.Sprintf("model: %s (%s, %s), from the next request on", u.Model.Model, u.Model.Provider, u.Model.BaseURL))
+		}
+	case control.UpdatePlan:
+		c.mu.Lock()
+		shown := c.planShown
+		c.planShown = len(u.Plan) > 0
+		c.mu.Unlock()
+		if len(u.Plan) > 0 || shown { // a plan never shown needs no clearing
+			c.p.plan(u.Plan)
+		}
+	case control.UpdateMention: // before the prompt runs: nothing is dropped in silence
+		if r := u.Mention; r.Status != agent.MentionAttached {
+			c.p.note(fmt.Sprintf("@%s not attached (%s): %s", r.Path, r.Status, r.Message))
+		}
+	}
+}
+
+// prompt runs one prompt with its @mentions attached (the mention
+// updates say which could not be), or a slash command the chat does not
+// render itself (an MCP prompt).
+func (c *chatControl) prompt(ctx context.Context, text string) (agent.Outcome, error) {
+	p := c.p
+	res, err := c.sess.Prompt(ctx, control.PromptInput{Text: text}, p)
+	if err != nil {
+		return res.Outcome, err
+	}
+	if res.Command != "" && control.IsBuiltin(res.Command) {
+		// A built-in command the chat has no words of its own for
+		// answers with its text, not with events.
+		p.line(res.Outcome.Text)
+	}
+	return res.Outcome, nil
+}
+
+// command runs line when it is a command the terminal renders itself;
+// handled is false for any other line (a prompt, or a slash command the
+// controller runs as one).
+func (c *chatControl) command(ctx context.Context, line string) (handled bool, err error) {
+	name, arg, ok := control.ParseCommand(line)
+	if !ok {
+		return false, nil
+	}
 	switch name {
 	case "/mode":
-		return c.setMode(arg)
+		return true, c.mode(arg)
 	case "/model":
-		return c.setModel(arg)
+		return true, c.model(arg)
+	case "/rewind":
+		return true, c.rewind(ctx, arg)
+	case "/compact":
+		c.compact(ctx)
+		return true, nil
+	case "/clear":
+		if err := c.sess.Clear(ctx); err != nil {
+			return true, fmt.Errorf("/clear: %w", err)
+		}
+		c.p.line("conversation cleared")
+		return true, nil
+	case "/help":
+		c.help()
+		return true, nil
 	}
-	return "", false, nil
+	return false, nil
 }
 
-func (c *chatControl) setMode(arg string) (string, bool, error) {
+func (c *chatControl) mode(arg string) error {
 	if arg == "" {
 		var b strings.Builder
-		fmt.Fprintf(&b, "mode: %s", c.session.Mode())
+		fmt.Fprintf(&b, "mode: %s", c.sess.Mode())
 		for _, m := range agent.Modes {
 			fmt.Fprintf(&b, "\n  %-9s %s", m, m.Description())
 		}
-		return b.String(), true, nil
+		c.p.line(b.String())
+		return nil
 	}
-	m, err := agent.ParseMode(arg)
-	if err != nil {
-		return "", true, err
-	}
-	if err := c.session.SetMode(m); err != nil {
-		return "", true, err
-	}
-	return fmt.Sprintf("mode: %s (%s)", m, m.Description()), true, nil
+	_, err := c.sess.SetMode(arg) // the mode update shows it
+	return err
 }
 
-// setModel switches to a preset (provider.DefaultPresets) or, for any
-// other name, to that model on the current provider.
-func (c *chatControl) setModel(arg string) (string, bool, error) {
-	presets := provider.DefaultPresets()
+// model lists the presets, or switches to a preset or, for any other name,
+// to that model on the current provider.
+func (c *chatControl) model(arg string) error {
+	presets := c.ctl.Presets()
 	if arg == "" {
+		m := c.sess.Model()
 		var b strings.Builder
-		fmt.Fprintf(&b, "model: %s (%s, %s)", c.cfg.Model, c.cfg.Provider, c.cfg.BaseURL)
+		fmt.Fprintf(&b, "model: %s (%s, %s)", m.Model, m.Provider, m.BaseURL)
 		for _, p := range presets {
 			fmt.Fprintf(&b, "\n  %-18s %s via %s", p.ID, p.Model, p.Provider)
 		}
-		return b.String(), true, nil
+		c.p.line(b.String())
+		return nil
 	}
-	cfg := c.cfg
-	if p, ok := provider.FindPreset(presets, arg); ok {
-		cfg = p.Apply(cfg)
-	} else {
-		cfg.Model = arg
-	}
-	p, closeModel, err := connect.New(cfg, c.opts)
-	if err != nil {
-		return "", true, fmt.Errorf("model %s: %w", cfg.Model, err)
-	}
-	// The record stores the switch with the session (the key's variable by
-	// name, never the key): --resume and --continue reconnect it.
-	if err := c.session.SetModel(agent.ModelRecordOf(cfg).Settings(p)); err != nil {
-		_ = closeModel()
-		return "", true, err
-	}
-	c.closers = append(c.closers, closeModel)
-	c.cfg = cfg
-	return fmt.Sprintf("model: %s (%s, %s), from the next request on", cfg.Model, cfg.Provider, cfg.BaseURL), true, nil
-}
-
-// restoreModel reconnects a resumed session to the model it was switched
-// to, as stored with it, and returns what to tell the user ("" when the
-// session was never switched). When that fails (the key's variable is not
-// set now), the session keeps the configured model and the line says why.
-func (c *chatControl) restoreModel() string {
-	rec, ok := c.session.StoredModel()
-	if !ok {
-		return ""
-	}
-	cfg := rec.Config(c.cfg)
-	p, closeModel, err := connect.New(cfg, c.opts)
-	if err == nil {
-		if err = c.session.SetModel(rec.Settings(p)); err != nil {
-			_ = closeModel()
+	choice := control.ModelChoice{Model: arg}
+	for _, p := range presets {
+		if strings.EqualFold(p.ID, arg) {
+			choice = control.ModelChoice{Preset: p.ID}
 		}
 	}
-	if err != nil {
-		return fmt.Sprintf("the session's model %s (%s, %s) cannot be used now: %v; using %s (%s, %s) until /model switches again",
-			cfg.Model, cfg.Provider, cfg.BaseURL, err, c.cfg.Model, c.cfg.Provider, c.cfg.BaseURL)
-	}
-	c.closers = append(c.closers, closeModel)
-	c.cfg = cfg
-	return fmt.Sprintf("model: %s (%s, %s), as the session left it", cfg.Model, cfg.Provider, cfg.BaseURL)
+	_, err := c.sess.SetModel(choice) // the model update shows it
+	return err
 }
 
-// attach returns the prompt with the files it @mentions attached, and a
-// line for each mention that could not be (nothing is dropped in silence).
-func (c *chatControl) attach(ctx context.Context, prompt string) (string, []string) {
-	text, reports := agent.AttachMentions(ctx, c.ws, c.docs, prompt, nil)
-	var notes []string
-	for _, r := range reports {
-		if r.Status != agent.MentionAttached {
-			notes = append(notes, fmt.Sprintf("@%s not attached (%s): %s", r.Path, r.Status, r.Message))
-		}
+// compact runs a manual compaction and reports it.
+func (c *chatControl) compact(ctx context.Context) {
+	p := c.p
+	res, err := c.sess.Compact(ctx, p)
+	switch {
+	case err != nil:
+		p.OnEvent(agent.Event{Kind: agent.EventError, Err: fmt.Errorf("compact: %w", err)})
+	case res.Elided == 0 && res.Summarised == 0:
+		p.dim(fmt.Sprintf("[nothing to compact: about %d tokens, all recent]", res.BeforeTokens))
 	}
-	return text, notes
 }
 
-// close closes the models switched to.
-func (c *chatControl) close() error {
-	var errs []error
-	for _, f := range c.closers {
-		errs = append(errs, f())
+// help lists the commands: the controller's (MCP prompts included) and
+// the terminal's own.
+func (c *chatControl) help() {
+	var b strings.Builder
+	b.WriteString("commands:")
+	for _, cmd := range c.sess.Commands() {
+		fmt.Fprintf(&b, "\n  %-24s %s", cmd.Name, firstLine(cmd.Description))
 	}
-	return errors.Join(errs...)
+	fmt.Fprintf(&b, "\n  %-24s %s", "/session", "Show this session's id (--resume takes it)")
+	fmt.Fprintf(&b, "\n  %-24s %s", "/exit", "Quit (Ctrl-D too)")
+	c.p.line(b.String())
 }

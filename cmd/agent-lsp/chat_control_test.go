@@ -8,10 +8,7 @@ import (
 	"testing"
 
 	"github.com/agent-lsp/agent-lsp/agent"
-	"github.com/agent-lsp/agent-lsp/provider"
-	"github.com/agent-lsp/agent-lsp/provider/connect"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
-	"github.com/agent-lsp/agent-lsp/tools"
 )
 
 func TestChatControl(t *testing.T) {
@@ -19,45 +16,79 @@ func TestChatControl(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("one\ntwo\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ws, err := tools.NewWorkspace(root)
-	if err != nil {
-		t.Fatal(err)
+	tc := newTestChat(t, root, providertest.Script{{Text: "seen"}}, nil)
+	sess, srv := tc.c.sess, tc.srv
+	// command runs a line and returns what it showed.
+	command := func(line string) (msg string, handled bool, err error) {
+		tc.out.Reset()
+		handled, err = tc.c.command(context.Background(), line)
+		return tc.out.String(), handled, err
 	}
-	cfg := provider.DefaultConfig("openai")
-	cfg.APIKeyEnv = "none"
-	p, closeModel, err := connect.New(cfg, connect.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeModel()
-	sess := agent.NewSession(agent.Config{Provider: p, Model: cfg.Model}, "system")
-	c := &chatControl{session: sess, ws: ws, docs: &tools.DiskDocuments{Workspace: ws}, cfg: cfg,
-		opts: connect.Options{Getenv: func(string) string { return "" }}}
-	defer c.close()
 
-	if _, handled, _ := c.command("hello"); handled {
+	if _, handled, _ := command("hello"); handled {
 		t.Error("a prompt was taken for a command")
 	}
-	if msg, _, err := c.command("/mode plan"); err != nil || sess.Mode() != agent.ModePlan || !strings.Contains(msg, "plan") {
+	if msg, _, err := command("/mode plan"); err != nil || sess.Mode() != agent.ModePlan || !strings.Contains(msg, "plan") {
 		t.Errorf("/mode plan = %q, %v (mode %s)", msg, err, sess.Mode())
 	}
-	if _, _, err := c.command("/mode yolo"); err == nil {
+	if _, _, err := command("/mode yolo"); err == nil {
 		t.Error("/mode yolo accepted")
 	}
-	if msg, _, _ := c.command("/model"); !strings.Contains(msg, "deepseek-anthropic") {
-		t.Errorf("/model = %q", msg)
+	// The mentions are attached to the prompt the model reads; the one
+	// that cannot be is shown.
+	out, err := tc.line(t, "look at @a.txt#L2 and @gone.txt")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if msg, _, err := c.command("/model ollama"); err != nil || sess.Model().Model != "qwen3-coder" {
-		t.Errorf("/model ollama = %q, %v (model %+v)", msg, err, sess.Model())
-	}
-	// OpenAI needs a key the environment does not have: the model stays.
-	if _, _, err := c.command("/model openai"); err == nil || sess.Model().Model != "qwen3-coder" {
-		t.Errorf("/model openai without a key: %v, model %s", err, sess.Model().Model)
-	}
-	text, notes := c.attach(context.Background(), "look at @a.txt#L2 and @gone.txt")
+	text, notes := lastUserText(t, srv), notAttachedLines(out)
 	if !strings.Contains(text, "two") || len(notes) != 1 || !strings.Contains(notes[0], "gone.txt") {
 		t.Errorf("attach = %q, %v", text, notes)
 	}
+	if msg, _, _ := command("/model"); !strings.Contains(msg, "deepseek-anthropic") {
+		t.Errorf("/model = %q", msg)
+	}
+	if msg, _, err := command("/model ollama"); err != nil || sess.Model().Model != "qwen3-coder" {
+		t.Errorf("/model ollama = %q, %v (model %+v)", msg, err, sess.Model())
+	}
+	// OpenAI needs a key the environment does not have: the model stays.
+	if _, _, err := command("/model openai"); err == nil || sess.Model().Model != "qwen3-coder" {
+		t.Errorf("/model openai without a key: %v, model %s", err, sess.Model().Model)
+	}
+}
+
+// lastUserText is the text of the last user message the model received.
+func lastUserText(t *testing.T, srv *providertest.Server) string {
+	t.Helper()
+	reqs := srv.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("no request reached the model")
+	}
+	var body struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		} `json:"messages"`
+	}
+	if err := reqs[len(reqs)-1].Decode(&body); err != nil {
+		t.Fatal(err)
+	}
+	text := ""
+	for _, m := range body.Messages {
+		if m.Role == "user" {
+			text = m.Content
+		}
+	}
+	return text
+}
+
+func notAttachedLines(out string) []string {
+	var notes []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "not attached") {
+			notes = append(notes, l)
+		}
+	}
+	return notes
 }
 
 // A /model switch is stored with the session: `--continue` talks to the

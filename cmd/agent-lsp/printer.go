@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/tools"
@@ -20,11 +21,15 @@ const (
 )
 
 // printer shows a prompt's events in the terminal: the answer streams to
-// answer, everything else (reasoning dimmed, tool calls, round lines) to
-// progress. The agent serializes OnEvent calls.
+// answer, everything else (reasoning dimmed, tool calls, round lines,
+// control updates, command answers) to progress. The agent serializes
+// OnEvent calls; mu keeps a control update arriving from elsewhere from
+// cutting into a line.
 type printer struct {
 	answer, progress io.Writer
 	color            bool
+
+	mu sync.Mutex // guards the fields below and the writes
 	// midLine is true when the last thing written did not end a line, so
 	// the next block starts on a fresh one.
 	midLine   bool
@@ -58,6 +63,8 @@ func (p *printer) write(w io.Writer, s string) {
 }
 
 func (p *printer) OnEvent(e agent.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if e.Kind != agent.EventReasoning && p.reasoning {
 		p.reasoning = false
 		p.freshLine(p.progress)
@@ -97,6 +104,41 @@ func (p *printer) OnEvent(e agent.Event) {
 			p.write(p.progress, p.style(ansiDim, "[stopped: "+string(e.StopReason)+"]")+"\n")
 		}
 	}
+}
+
+// line shows s on the progress output, on a line of its own.
+func (p *printer) line(s string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.freshLine(p.answer)
+	p.write(p.progress, s+"\n")
+}
+
+// dim shows s dimmed on a line of its own.
+func (p *printer) dim(s string) { p.line(p.style(ansiDim, s)) }
+
+// note shows what went wrong beside a prompt (a mention not attached).
+func (p *printer) note(s string) { p.line(p.style(ansiRed, s)) }
+
+// plan shows the plan todo_write made, one item a line.
+func (p *printer) plan(items []tools.TodoItem) {
+	if len(items) == 0 {
+		p.dim("[plan cleared]")
+		return
+	}
+	var b strings.Builder
+	b.WriteString("plan:")
+	for _, it := range items {
+		mark := "[ ]"
+		switch it.Status {
+		case "completed":
+			mark = "[x]"
+		case "in_progress":
+			mark = "[>]"
+		}
+		fmt.Fprintf(&b, "\n  %s %s", mark, firstLine(it.Content))
+	}
+	p.line(b.String())
 }
 
 func (p *printer) toolResultLine(e agent.Event) string {
