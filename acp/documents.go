@@ -69,7 +69,7 @@ func (d *clientDocs) Apply(ctx context.Context, edit tools.FileEdit) error {
 	if err != nil {
 		return err
 	}
-	text, err := rebase(d.ws.Rel(path), edit, current)
+	text, err := tools.Rebase(d.ws.Rel(path), edit, current)
 	if err != nil {
 		return err
 	}
@@ -80,27 +80,6 @@ func (d *clientDocs) Apply(ctx context.Context, edit tools.FileEdit) error {
 		return fmt.Errorf("fs/write_text_file %s: %w", path, err)
 	}
 	return nil
-}
-
-// rebase returns the text an edit should leave in a file that now holds
-// current: edit.After when the file still holds what the edit was computed
-// against, else a three-way merge (base: what the agent read; ours: the
-// user's buffer now; theirs: the edit). The same rule as the LSP front
-// end's editor buffers.
-func rebase(rel string, edit tools.FileEdit, current tools.Doc) (string, error) {
-	switch {
-	case current.Exists == edit.Before.Exists && current.Text == edit.Before.Text:
-		return edit.After, nil
-	case !current.Exists && edit.Before.Exists:
-		return "", fmt.Errorf("%w: %s was deleted since you read it; read it again (or create it anew)", tools.ErrEditConflict, rel)
-	case current.Exists && !edit.Before.Exists && current.Text != edit.After:
-		return "", fmt.Errorf("%w: %s was created by someone else since you looked; read it and redo your edit", tools.ErrEditConflict, rel)
-	}
-	merged, conflicts := tools.Merge3(edit.Before.Text, current.Text, edit.After)
-	if len(conflicts) > 0 {
-		return "", tools.ConflictError(rel, "the user", conflicts)
-	}
-	return merged, nil
 }
 
 // diffRecorder wraps a session's Documents and remembers, per tool call,

@@ -106,7 +106,7 @@ func (d *editorDocuments) applyOnce(ctx context.Context, caps clientCaps, edit t
 	if err != nil {
 		return err
 	}
-	after, err := rebase(rel, edit, current)
+	after, err := tools.Rebase(rel, edit, current)
 	if err != nil {
 		return err
 	}
