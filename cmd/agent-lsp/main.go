@@ -39,6 +39,7 @@ const usage = `agent-lsp: an AI coding agent behind the editor
 usage:
   agent-lsp [serve flags]     serve LSP on stdin/stdout (editors start this)
   agent-lsp chat [flags]      chat in the terminal (agent-lsp chat -h for flags)
+  agent-lsp acp [flags]       serve the Agent Client Protocol on stdin/stdout (Zed, JetBrains, ACP clients)
   agent-lsp mcp-demo          serve the demo MCP server on stdio (--mcp=demo mounts it)
   agent-lsp version           print the version
 `
