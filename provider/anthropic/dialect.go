@@ -20,11 +20,30 @@ const (
 	DefaultMaxTokens = 8192
 )
 
-// NewDialect returns the Messages dialect. It holds no state: every stream
-// gets its own Decoder.
-func NewDialect() provider.Dialect { return dialect{} }
+// NewDialect returns the Messages dialect, sending the thinking block of
+// Anthropic and DeepSeek unless an option names another server. It holds
+// no state: every stream gets its own Decoder.
+func NewDialect(opts ...Option) provider.Dialect {
+	d := dialect{flavour: deepSeek}
+	for _, o := range opts {
+		o(&d)
+	}
+	return d
+}
 
-type dialect struct{}
+// deepSeek is the flavour of the default endpoint.
+var deepSeek, _ = provider.FlavourOf(provider.KindDeepSeek)
+
+// Option adjusts the dialect to a server.
+type Option func(*dialect)
+
+// WithFlavour sends the thinking switches f's server reads (the thinking
+// block, llama.cpp's chat_template_kwargs) and none it would refuse.
+func WithFlavour(f provider.Flavour) Option { return func(d *dialect) { d.flavour = f } }
+
+type dialect struct {
+	flavour provider.Flavour
+}
 
 func (dialect) Name() string { return Name }
 
@@ -40,6 +59,6 @@ func (dialect) SetHeaders(h http.Header, apiKey string) {
 	h.Set("content-type", "application/json")
 }
 
-func (dialect) Encode(req provider.Request) ([]byte, error) { return encodeRequest(req) }
+func (d dialect) Encode(req provider.Request) ([]byte, error) { return encodeRequest(req, d.flavour) }
 
 func (dialect) NewDecoder() provider.Decoder { return &decoder{} }

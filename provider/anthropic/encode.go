@@ -32,7 +32,7 @@ var emptyObject = json.RawMessage(`{}`)
 // emptySchema stands in for a tool without a schema: input_schema is required.
 var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 
-func encodeRequest(req provider.Request) ([]byte, error) {
+func encodeRequest(req provider.Request, f provider.Flavour) ([]byte, error) {
 	if req.Model == "" {
 		return nil, errors.New("anthropic: request has no model")
 	}
@@ -67,7 +67,12 @@ func encodeRequest(req provider.Request) ([]byte, error) {
 		Stream:    true,
 		Messages:  messages,
 		Tools:     tools,
-		Thinking:  thinking,
+	}
+	if f.AnthropicThinking {
+		body.Thinking = &thinking
+	}
+	if f.TemplateKwargs {
+		body.ChatTemplateKwargs = &wireTemplateKwargs{EnableThinking: thinking.Type == "enabled"}
 	}
 	if system != "" {
 		// An array of one text block rather than a plain string, because only

@@ -36,7 +36,7 @@ func TestThinkingOffForAnUnsignedToolLoop(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			body, err := encodeRequest(provider.Request{Model: "m", Messages: c.msgs, MaxTokens: 16000,
-				Thinking: provider.Thinking{Enabled: true, Effort: "low"}})
+				Thinking: provider.Thinking{Enabled: true, Effort: "low"}}, deepSeek)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,7 +13,15 @@ type wireRequest struct {
 	System    []wireBlock   `json:"system,omitempty"`
 	Messages  []wireMessage `json:"messages"`
 	Tools     []wireTool    `json:"tools,omitempty"`
-	Thinking  wireThinking  `json:"thinking"`
+	// Thinking is Anthropic's (and DeepSeek's) switch; ChatTemplateKwargs
+	// the one llama.cpp's Messages endpoint hands to Qwen3-style templates.
+	// Each is sent only to the server kinds that read it (provider.Flavour).
+	Thinking           *wireThinking       `json:"thinking,omitempty"`
+	ChatTemplateKwargs *wireTemplateKwargs `json:"chat_template_kwargs,omitempty"`
+}
+
+type wireTemplateKwargs struct {
+	EnableThinking bool `json:"enable_thinking"`
 }
 
 type wireThinking struct {

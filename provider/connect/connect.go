@@ -31,12 +31,16 @@ func Dialect(name string) (provider.Dialect, error) {
 	return nil, fmt.Errorf("unknown provider %q: want \"openai\" or \"anthropic\"", name)
 }
 
-// DialectFor returns the dialect of cfg, adjusted to its server: OpenAI's
-// own endpoints get no DeepSeek thinking fields (they refuse unknown
-// parameters).
+// DialectFor returns the dialect of cfg, adjusted to its server kind
+// (cfg.Flavour: the ServerKind setting, else detected from the base URL):
+// each server gets the thinking fields it reads and none it refuses.
 func DialectFor(cfg provider.Config) (provider.Dialect, error) {
-	if cfg.Provider == openai.Name && openai.RejectsThinkingFields(cfg.BaseURL) {
-		return openai.NewDialect(openai.WithoutThinkingFields()), nil
+	f := cfg.Flavour()
+	switch cfg.Provider {
+	case openai.Name:
+		return openai.NewDialect(openai.WithFlavour(f)), nil
+	case anthropic.Name:
+		return anthropic.NewDialect(anthropic.WithFlavour(f)), nil
 	}
 	return Dialect(cfg.Provider)
 }

@@ -18,19 +18,19 @@ type wireRequest struct {
 	Stream   bool          `json:"stream"`
 	// StreamOptions asks OpenAI proper for a usage chunk; DeepSeek ignores
 	// it and puts usage on the finish chunk anyway.
-	StreamOptions   wireStreamOptions `json:"stream_options"`
-	MaxTokens       int               `json:"max_tokens,omitempty"`
-	Tools           []wireTool        `json:"tools,omitempty"`
-	Thinking        *wireThinking     `json:"thinking,omitempty"`
-	ReasoningEffort string            `json:"reasoning_effort,omitempty"`
+	StreamOptions wireStreamOptions `json:"stream_options"`
+	MaxTokens     int               `json:"max_tokens,omitempty"`
+	Tools         []wireTool        `json:"tools,omitempty"`
+	// The thinking switches: which of them a request carries is the server
+	// kind's flavour (thinking.go).
+	Thinking           *wireThinking       `json:"thinking,omitempty"`
+	ReasoningEffort    string              `json:"reasoning_effort,omitempty"`
+	ChatTemplateKwargs *wireTemplateKwargs `json:"chat_template_kwargs,omitempty"`
+	Reasoning          *wireReasoning      `json:"reasoning,omitempty"`
 }
 
 type wireStreamOptions struct {
 	IncludeUsage bool `json:"include_usage"`
-}
-
-type wireThinking struct {
-	Type string `json:"type"` // "enabled" | "disabled"
 }
 
 type wireTool struct {
@@ -84,13 +84,7 @@ func (d dialect) Encode(req provider.Request) ([]byte, error) {
 		StreamOptions: wireStreamOptions{IncludeUsage: true},
 		MaxTokens:     max(req.MaxTokens, 0),
 	}
-	if !d.noThinking {
-		body.Thinking = &wireThinking{Type: "disabled"}
-		if req.Thinking.Enabled {
-			body.Thinking.Type = "enabled"
-			body.ReasoningEffort = req.Thinking.Effort
-		}
-	}
+	setThinking(&body, d.flavour, req.Thinking)
 	for i := range req.Tools {
 		t := &req.Tools[i]
 		params := t.Schema

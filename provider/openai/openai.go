@@ -8,8 +8,6 @@ package openai
 
 import (
 	"net/http"
-	"net/url"
-	"strings"
 
 	"github.com/agent-lsp/agent-lsp/provider"
 )
@@ -27,38 +25,44 @@ const (
 	endpointPath = "/chat/completions"
 )
 
-// NewDialect returns the Chat Completions dialect. It holds no state: one
-// value serves any number of concurrent requests.
+// NewDialect returns the Chat Completions dialect, speaking DeepSeek's
+// thinking switch unless an option names another server. It holds no
+// state: one value serves any number of concurrent requests.
 func NewDialect(opts ...Option) provider.Dialect {
-	var d dialect
+	d := dialect{flavour: deepSeek}
 	for _, o := range opts {
 		o(&d)
 	}
 	return d
 }
 
+// deepSeek is the flavour of the default endpoint.
+var deepSeek, _ = provider.FlavourOf(provider.KindDeepSeek)
+
 // Option adjusts the dialect to a server.
 type Option func(*dialect)
 
-// WithoutThinkingFields leaves DeepSeek's thinking switch
-// ("thinking", "reasoning_effort") out of every request: OpenAI's own API
-// (and Azure's) answer 400 to a parameter they do not know, and their
-// models reason, or not, by themselves.
-func WithoutThinkingFields() Option { return func(d *dialect) { d.noThinking = true } }
+// WithFlavour sends the thinking switch and effort the way f's server reads
+// them (see provider.Flavour), and none of the fields it would refuse.
+func WithFlavour(f provider.Flavour) Option { return func(d *dialect) { d.flavour = f } }
+
+// WithoutThinkingFields leaves every thinking field out of every request:
+// OpenAI's own API (and Azure's) answer 400 to a parameter they do not know,
+// and their models reason, or not, by themselves. It is WithFlavour of the
+// openai kind.
+func WithoutThinkingFields() Option {
+	f, _ := provider.FlavourOf(provider.KindOpenAI)
+	return WithFlavour(f)
+}
 
 // RejectsThinkingFields reports whether the server at baseURL is one that
 // refuses DeepSeek's thinking parameters (see WithoutThinkingFields).
 func RejectsThinkingFields(baseURL string) bool {
-	u, err := url.Parse(baseURL)
-	if err != nil {
-		return false
-	}
-	host := strings.ToLower(u.Hostname())
-	return host == "api.openai.com" || strings.HasSuffix(host, ".openai.azure.com")
+	return provider.DetectKind(baseURL) == provider.KindOpenAI
 }
 
 type dialect struct {
-	noThinking bool
+	flavour provider.Flavour
 }
 
 func (dialect) Name() string { return Name }
