@@ -50,6 +50,7 @@ type Server struct {
 	separateUsage bool
 	deltaSize     int
 	keepAlive     bool
+	kind          string // server kind whose thinking switches are read (think_kind.go)
 	closing       chan struct{}
 
 	mu     sync.Mutex // serialises admission: validation, turn order, memory
@@ -241,11 +242,11 @@ func (s *Server) decide(rec *Received, early *rejection) (*answer, *rejection) {
 	var rej *rejection
 	if rec.Dialect == dialectOpenAI {
 		if rej = checkChatAuth(rec.Header, s.apiKey); rej == nil {
-			rej = validateChat(rec.Body, s.mem)
+			rej = s.validateChatKind(rec.Body)
 		}
 	} else {
 		if rej = checkMessagesHeaders(rec.Header, s.apiKey); rej == nil {
-			rej = validateMessages(rec.Body, s.mem)
+			rej = s.validateMessagesKind(rec.Body)
 		}
 	}
 	if rej != nil {

@@ -23,8 +23,15 @@ func checkChatAuth(h http.Header, apiKey string) *rejection {
 	return nil
 }
 
-// validateChat checks a Chat Completions request body.
+// validateChat checks a Chat Completions request body, reading the thinking
+// switch as the default (lenient) server does.
 func validateChat(body []byte, mem *memory) *rejection {
+	return validateChatAs(body, mem, chatThinkingOffAnyKind)
+}
+
+// validateChatAs checks a Chat Completions request body; thinkingOff reads
+// the thinking switch the way one server kind does (think_kind.go).
+func validateChatAs(body []byte, mem *memory, thinkingOff func(object) (bool, *rejection)) *rejection {
 	req, ok := decodeObject(body)
 	if !ok {
 		return badRequest("Failed to deserialize the JSON body into the target type: expected a JSON object")
@@ -44,7 +51,7 @@ func validateChat(body []byte, mem *memory) *rejection {
 	if rej != nil {
 		return rej
 	}
-	thinkingOff, rej := chatThinkingDisabled(req)
+	off, rej := thinkingOff(req)
 	if rej != nil {
 		return rej
 	}
@@ -57,7 +64,7 @@ func validateChat(body []byte, mem *memory) *rejection {
 	}
 	// Rule 6 holds in thinking mode only: without thinking the model neither
 	// produces reasoning nor needs it back.
-	return validateChatMessages(messages, hasTools && !thinkingOff, mem)
+	return validateChatMessages(messages, hasTools && !off, mem)
 }
 
 // chatThinkingDisabled checks DeepSeek's thinking switch,
