@@ -90,6 +90,7 @@ type initOptions struct {
 	BaseURL     *string         `json:"baseURL"`
 	Model       *string         `json:"model"`
 	APIKeyEnv   *string         `json:"apiKeyEnv"`
+	ServerKind  *string         `json:"serverKind"` // provider.ServerKinds; "": detect from baseURL
 	AutoApprove *bool           `json:"autoApprove"`
 	MCPServers  json.RawMessage `json:"mcpServers"`
 	Budget      *int            `json:"budget"`
@@ -201,6 +202,9 @@ func (s *server) merge(o initOptions, presets []modelPreset) settings {
 	}
 	if o.APIKeyEnv != nil {
 		st.model.APIKeyEnv = *o.APIKeyEnv
+	}
+	if o.ServerKind != nil {
+		st.model.ServerKind = strings.ToLower(strings.TrimSpace(*o.ServerKind))
 	}
 	if o.AutoApprove != nil {
 		st.autoApprove = *o.AutoApprove

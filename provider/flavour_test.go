@@ -69,3 +69,14 @@ func TestFlavourTableShape(t *testing.T) {
 		t.Errorf("openai flavour sends %+v, want nothing", f)
 	}
 }
+
+// A preset is another server: a kind set for the old one is dropped and
+// the new base URL's is detected.
+func TestPresetApplyDetectsTheKindAgain(t *testing.T) {
+	cfg := DefaultConfig("openai")
+	cfg.ServerKind = KindLlamaCpp
+	p, _ := FindPreset(DefaultPresets(), "ollama")
+	if got := p.Apply(cfg); got.ServerKind != "" || got.Flavour().Kind != KindOllama {
+		t.Fatalf("after the ollama preset: kind %q, flavour %q", got.ServerKind, got.Flavour().Kind)
+	}
+}

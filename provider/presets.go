@@ -39,9 +39,11 @@ func FindPreset(presets []Preset, id string) (Preset, bool) {
 }
 
 // Apply returns base switched to the preset: dialect, endpoint, model and
-// key variable; the answer budget, thinking and timeouts stay.
+// key variable; the answer budget, thinking and timeouts stay. The server
+// kind is detected again: a kind set for the old server is not the new one's.
 func (p Preset) Apply(base Config) Config {
 	base.Provider, base.Model, base.BaseURL, base.APIKeyEnv = p.Provider, p.Model, p.BaseURL, p.APIKeyEnv
+	base.ServerKind = ""
 	if p.BaseURL == "" || p.APIKeyEnv == "" {
 		d := DefaultConfig(p.Provider)
 		if p.BaseURL == "" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/agent-lsp/agent-lsp/agent"
@@ -16,6 +17,7 @@ import (
 // Precedence: defaults, then AGENT_LSP_* variables, then flags.
 type modelFlags struct {
 	provider, baseURL, model, apiKeyEnv string
+	serverKind                          string
 	maxTokens                           int
 	thinking                            bool
 	effort                              string
@@ -29,6 +31,7 @@ func (m *modelFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.baseURL, "base-url", "", "model API base URL (default per dialect: DeepSeek)")
 	fs.StringVar(&m.model, "model", "", "model name (default deepseek-flash)")
 	fs.StringVar(&m.apiKeyEnv, "api-key-env", "", "name of the environment variable holding the API key (default DEEPSEEK_API_KEY; none: no key)")
+	fs.StringVar(&m.serverKind, "server-kind", "", "server behind the base URL, for its thinking switch: "+strings.Join(provider.ServerKinds(), ", ")+" (default: detected from the base URL)")
 	fs.IntVar(&m.maxTokens, "max-tokens", 0, "answer token limit (default 8192)")
 	fs.BoolVar(&m.thinking, "thinking", true, "ask for the model's reasoning")
 	fs.StringVar(&m.effort, "effort", "", "reasoning effort: low, medium, high or max")
@@ -54,6 +57,9 @@ func (m *modelFlags) config(fs *flag.FlagSet, getenv func(string) string) provid
 	}
 	if set["api-key-env"] {
 		cfg.APIKeyEnv = m.apiKeyEnv
+	}
+	if set["server-kind"] {
+		cfg.ServerKind = strings.ToLower(strings.TrimSpace(m.serverKind))
 	}
 	if set["max-tokens"] {
 		cfg.MaxTokens = m.maxTokens
