@@ -37,6 +37,9 @@ type Flavour struct {
 	// EffortOff is the reasoning_effort value that turns thinking off
 	// ("none" for llama.cpp and Ollama); "" sends no reasoning_effort then.
 	EffortOff string
+	// EffortReasoningModelsOnly sends reasoning_effort only to models that
+	// reason (OpenAI's o-series and gpt-5 family): the others answer 400 to it.
+	EffortReasoningModelsOnly bool
 	// MaxEffort is what the neutral "max" becomes on a server whose
 	// reasoning_effort stops at "high"; "" keeps "max".
 	MaxEffort string
@@ -56,9 +59,9 @@ var flavours = map[string]Flavour{
 	// DeepSeek reads its own switch on both dialects.
 	KindDeepSeek: {Kind: KindDeepSeek, DeepSeekThinking: true, ReasoningEffort: true, AnthropicThinking: true},
 	// OpenAI refuses unknown parameters, and reasoning_effort too on its
-	// non-reasoning models (gpt-4.1, the preset's): nothing is sent, the
-	// model reasons or not by itself.
-	KindOpenAI:     {Kind: KindOpenAI},
+	// non-reasoning models (gpt-4.1, the preset's). It has no off switch
+	// that every reasoning model takes, so off sends nothing.
+	KindOpenAI:     {Kind: KindOpenAI, ReasoningEffort: true, EffortReasoningModelsOnly: true, MaxEffort: "high"},
 	KindOpenRouter: {Kind: KindOpenRouter, OpenRouterReasoning: true, MaxEffort: "high"},
 	// llama.cpp reads both; the template switch is the one Qwen3 honours,
 	// reasoning_effort the one gpt-oss templates read.
@@ -147,6 +150,21 @@ func validateServerKind(kind string) error {
 		return fmt.Errorf("unknown server kind %q: want one of %s", kind, strings.Join(ServerKinds(), ", "))
 	}
 	return nil
+}
+
+// ReasoningModel reports whether model is one of OpenAI's reasoning models
+// (o1, o3, o4-mini, gpt-5…), the ones that take reasoning_effort.
+func ReasoningModel(model string) bool {
+	m := strings.ToLower(model)
+	if i := strings.LastIndexByte(m, '/'); i >= 0 {
+		m = m[i+1:] // "openai/o3" as a router names it
+	}
+	for _, p := range []string{"o1", "o3", "o4", "gpt-5"} {
+		if m == p || strings.HasPrefix(m, p+"-") || strings.HasPrefix(m, p+".") {
+			return true
+		}
+	}
+	return false
 }
 
 // ChatEffort is the reasoning_effort value for effort on this flavour.

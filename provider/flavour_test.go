@@ -65,8 +65,19 @@ func TestFlavourTableShape(t *testing.T) {
 			t.Errorf("%s: DeepSeekThinking = %v", k, f.DeepSeekThinking)
 		}
 	}
-	if f, _ := FlavourOf(KindOpenAI); f != (Flavour{Kind: KindOpenAI}) {
-		t.Errorf("openai flavour sends %+v, want nothing", f)
+	if f, _ := FlavourOf(KindOpenAI); f.DeepSeekThinking || f.TemplateKwargs || f.OpenRouterReasoning || f.EffortOff != "" || !f.EffortReasoningModelsOnly {
+		t.Errorf("openai flavour sends %+v, want reasoning_effort to reasoning models only", f)
+	}
+}
+
+func TestReasoningModel(t *testing.T) {
+	for model, want := range map[string]bool{
+		"o3": true, "o4-mini": true, "o1-preview": true, "gpt-5": true, "gpt-5.1": true, "gpt-5-mini": true,
+		"openai/o3": true, "gpt-4.1": false, "gpt-4o": false, "o3x": false, "deepseek-flash": false,
+	} {
+		if got := ReasoningModel(model); got != want {
+			t.Errorf("ReasoningModel(%q) = %v, want %v", model, got, want)
+		}
 	}
 }
 

@@ -46,13 +46,10 @@ type Option func(*dialect)
 // them (see provider.Flavour), and none of the fields it would refuse.
 func WithFlavour(f provider.Flavour) Option { return func(d *dialect) { d.flavour = f } }
 
-// WithoutThinkingFields leaves every thinking field out of every request:
-// OpenAI's own API (and Azure's) answer 400 to a parameter they do not know,
-// and their models reason, or not, by themselves. It is WithFlavour of the
-// openai kind.
+// WithoutThinkingFields leaves every thinking field out of every request,
+// for a server that refuses them all and reasons, or not, by itself.
 func WithoutThinkingFields() Option {
-	f, _ := provider.FlavourOf(provider.KindOpenAI)
-	return WithFlavour(f)
+	return WithFlavour(provider.Flavour{Kind: provider.KindOpenAI})
 }
 
 // RejectsThinkingFields reports whether the server at baseURL is one that

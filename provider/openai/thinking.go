@@ -26,6 +26,9 @@ type wireReasoning struct {
 // setThinking fills the switches f's server reads. An empty effort with
 // thinking on sends no effort: the server's default strength.
 func setThinking(body *wireRequest, f provider.Flavour, t provider.Thinking) {
+	if f.EffortReasoningModelsOnly && !provider.ReasoningModel(body.Model) {
+		f.ReasoningEffort = false
+	}
 	on := t.Enabled
 	effort := f.ChatEffort(t.Effort)
 	if f.DeepSeekThinking {

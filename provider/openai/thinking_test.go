@@ -138,3 +138,40 @@ func TestDeepSeekSwitchIsNotEveryServersSwitch(t *testing.T) {
 		t.Fatal("OpenAI accepted chat_template_kwargs")
 	}
 }
+
+// OpenAI: reasoning_effort goes to its reasoning models only ("max"
+// becomes its highest, "high"); gpt-4.1 would answer 400 to it, and the
+// strict fake does.
+func TestOpenAIEffortOnlyForReasoningModels(t *testing.T) {
+	f, _ := provider.FlavourOf("openai")
+	d := openai.NewDialect(openai.WithFlavour(f))
+	for _, c := range []struct {
+		model string
+		th    provider.Thinking
+		want  string
+	}{
+		{"o3", provider.Thinking{Enabled: true, Effort: "max"}, "effort=high"},
+		{"gpt-5", provider.Thinking{Enabled: true, Effort: "low"}, "effort=low"},
+		{"gpt-5", provider.Thinking{}, ""},
+		{"gpt-4.1", provider.Thinking{Enabled: true, Effort: "high"}, ""},
+	} {
+		body, err := d.Encode(provider.Request{Model: c.model, Messages: []provider.Message{{Role: provider.RoleUser, Text: "hi"}}, Thinking: c.th})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got thinkingFields
+		if err := json.Unmarshal(body, &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.summary() != c.want {
+			t.Errorf("%s %+v: %q, want %q", c.model, c.th, got.summary(), c.want)
+		}
+		if _, err := providertest.ReadThinking("openai", "openai", body); err != nil {
+			t.Errorf("%s %+v: refused: %v", c.model, c.th, err)
+		}
+	}
+	deepSeekStyle := []byte(`{"model":"gpt-4.1","stream":true,"messages":[],"reasoning_effort":"high"}`)
+	if _, err := providertest.ReadThinking("openai", "openai", deepSeekStyle); err == nil {
+		t.Error("the fake OpenAI took reasoning_effort for gpt-4.1")
+	}
+}

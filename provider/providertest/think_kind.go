@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Server kinds as the fake knows them: which thinking switch each real
@@ -13,7 +14,8 @@ import (
 //
 //	deepseek    reads "thinking":{"type"}; ignores the others
 //	openai      refuses "thinking", "chat_template_kwargs", "reasoning"
-//	            (unknown parameters); reasoning_effort must be a known value
+//	            (unknown parameters); reasoning_effort must be a known value,
+//	            and only its reasoning models (o1, o3, o4-mini, gpt-5…) take it
 //	openrouter  reads "reasoning":{"effort"|"enabled"}
 //	llamacpp    reads reasoning_effort "none" and
 //	            chat_template_kwargs.enable_thinking; ignores "thinking",
@@ -99,6 +101,9 @@ func readChatThinking(req object, kind string) (ThinkingRead, *rejection) {
 				return ThinkingRead{}, badRequest("Unrecognized request argument supplied: %s", f)
 			}
 		}
+		if model, _ := req.str("model"); effort != "" && !openAIReasons(model) {
+			return ThinkingRead{}, badRequest("Unsupported parameter: 'reasoning_effort' is not supported with this model.")
+		}
 		switch effort {
 		case "", "minimal", "low", "medium", "high":
 		default:
@@ -167,6 +172,16 @@ func openRouterReasoning(req object) (off bool, effort string) {
 		return true, effort
 	}
 	return effort == "none", effort
+}
+
+// openAIReasons: OpenAI's reasoning models, the ones taking reasoning_effort.
+func openAIReasons(model string) bool {
+	for _, p := range []string{"o1", "o3", "o4", "gpt-5"} {
+		if model == p || strings.HasPrefix(model, p+"-") || strings.HasPrefix(model, p+".") {
+			return true
+		}
+	}
+	return false
 }
 
 func noneless(effort string) string {
