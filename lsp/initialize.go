@@ -90,6 +90,7 @@ type initOptions struct {
 	BaseURL     *string         `json:"baseURL"`
 	Model       *string         `json:"model"`
 	APIKeyEnv   *string         `json:"apiKeyEnv"`
+	Free        *bool           `json:"free"` // the model's server costs nothing (a local one)
 	AutoApprove *bool           `json:"autoApprove"`
 	MCPServers  json.RawMessage `json:"mcpServers"`
 	Budget      *int            `json:"budget"`
@@ -201,6 +202,11 @@ func (s *server) merge(o initOptions, presets []modelPreset) settings {
 	}
 	if o.APIKeyEnv != nil {
 		st.model.APIKeyEnv = *o.APIKeyEnv
+	}
+	if o.Free != nil {
+		st.model.Free = *o.Free
+	} else if o.BaseURL != nil && *o.BaseURL != s.opts.Provider.BaseURL {
+		st.model.Free = false // the daemon's --free spoke of another server
 	}
 	if o.AutoApprove != nil {
 		st.autoApprove = *o.AutoApprove

@@ -20,6 +20,9 @@ type Config struct {
 	Effort    string // "low", "medium", "high", "max" or "" (the server's default)
 	// IdleTimeout fails a stream silent for this long (0: the HTTP default, 5m).
 	IdleTimeout time.Duration
+	// Free: the user says this server costs nothing (a local one), so its
+	// calls are priced at $0; otherwise only a known model has a price.
+	Free bool
 }
 
 // Environment variables that override the configuration.
