@@ -29,16 +29,16 @@ func TestUsageUpdateCost(t *testing.T) {
 			if r := h.prompt(ns.SessionId, "hi"); r.StopReason != sdk.StopReasonEndTurn {
 				t.Fatalf("stop %q", r.StopReason)
 			}
-			ups, _ := h.client.snapshot()
-			var usage *sdk.SessionUsageUpdate
-			for _, n := range ups {
-				if u := n.Update.UsageUpdate; u != nil && u.Used == 1234 {
-					usage = u
-				}
+			// The SDK may hand the client a notification after the prompt's
+			// answer: wait for it rather than read what came so far.
+			up, err := h.client.waitFor(h.ctx(), func(u sdk.SessionUpdate) bool {
+				return u.UsageUpdate != nil && u.UsageUpdate.Used == 1234
+			})
+			if err != nil {
+				t.Fatal(err)
 			}
+			usage := up.UsageUpdate
 			switch {
-			case usage == nil:
-				t.Fatal("no usage_update for the model call")
 			case !c.free && usage.Cost != nil:
 				t.Errorf("unknown model's usage_update cost = %+v, want none", *usage.Cost)
 			case c.free && (usage.Cost == nil || usage.Cost.Amount != 0 || usage.Cost.Currency != "USD"):
