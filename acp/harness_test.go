@@ -48,6 +48,10 @@ type harnessOptions struct {
 	script   providertest.Script
 	keyEnv   string // set: the model's key is missing from this variable
 	raw      bool   // no SDK client: the test writes JSON-RPC itself (h.in, h.out)
+	// modelName and free, when set, replace the configured model's name
+	// and say its server is free.
+	modelName string
+	free      bool
 }
 
 // modelConfig is the configured model: the fake server, in the dialect.
@@ -90,6 +94,10 @@ func startAgent(t *testing.T, o harnessOptions) *harness {
 		t.Fatal(err)
 	}
 	cfg := modelConfig(o.model, o.dialect)
+	if o.modelName != "" {
+		cfg.Model = o.modelName
+	}
+	cfg.Free = o.free
 	p, err := fakeProvider(o.model, cfg)
 	if err != nil {
 		t.Fatal(err)

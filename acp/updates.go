@@ -148,11 +148,14 @@ func (s *session) resultUpdate(callID string, status tools.Status, output string
 }
 
 // usageUpdate says how full the context is after a model call (the call's
-// prompt and answer) and what the session has cost so far.
+// prompt and answer) and what the session has cost so far. The cost is
+// left out when a call went to a model without a price: the client shows
+// no cost rather than a wrong one.
 func (s *session) usageUpdate(u provider.Usage, t agent.Totals) sdk.SessionUpdate {
 	used := u.PromptTokens + u.CompletionTokens
-	return sdk.SessionUpdate{UsageUpdate: &sdk.SessionUsageUpdate{
-		SessionUpdate: "usage_update", Used: used, Size: s.contextSize(),
-		Cost: &sdk.Cost{Amount: t.Cost, Currency: "USD"},
-	}}
+	upd := &sdk.SessionUsageUpdate{SessionUpdate: "usage_update", Used: used, Size: s.contextSize()}
+	if t.CostKnown() {
+		upd.Cost = &sdk.Cost{Amount: t.Cost, Currency: "USD"}
+	}
+	return sdk.SessionUpdate{UsageUpdate: upd}
 }

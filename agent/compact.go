@@ -113,9 +113,9 @@ func (s *Session) compact(ctx context.Context, specs []provider.ToolSpec, round 
 		// The summary failed but eliding helped: keep that much.
 	}
 	c.AfterTokens = calib.scaled(toolsEst + estimateMessages(next))
-	cost, totals := s.replaceHistory(next, c, usage)
+	cost, priced, totals := s.replaceHistory(next, c, usage)
 	out.emit(Event{Kind: EventCompacted, Round: round, BeforeTokens: c.BeforeTokens, AfterTokens: c.AfterTokens,
-		Usage: usage, Cost: cost, Totals: totals})
+		Usage: usage, Cost: cost, CostUnknown: !priced, Totals: totals})
 	s.cfg.Logger.Info("history compacted", zap.Int("before_tokens", c.BeforeTokens), zap.Int("after_tokens", c.AfterTokens),
 		zap.Int("elided", c.Elided), zap.Int("summarised", c.Summarised), zap.Error(err))
 	return c, err

@@ -59,9 +59,13 @@ var DeepSeekFlashPricing = Pricing{
 	PeakHours: DeepSeekPeakHours,
 }
 
-// Prices is the price table by model name. Models not in it are priced as
-// deepseek-flash, the default entry (the project's default model); a front
-// end that knows better sets Config.Pricing.
+// FreePricing is the price list of a model the user says costs nothing (a
+// local server): its calls are priced, at $0.
+var FreePricing = Pricing{}
+
+// Prices is the price table by model name. A model not in it, and not
+// priced by the user (Config.Pricing, ModelSettings.Pricing), has no
+// price: its calls' cost is unknown, never guessed from another model's.
 var Prices = map[string]Pricing{
 	"deepseek-flash": DeepSeekFlashPricing,
 	// The providers' published list prices.
@@ -69,22 +73,33 @@ var Prices = map[string]Pricing{
 	"claude-sonnet-4-5": {OffPeak: Price{CacheHit: 0.30, CacheMiss: 3.00, Output: 15.00}},
 }
 
-// PricingFor returns the table's entry for model, or the default entry.
-func PricingFor(model string) Pricing {
+// PricingFor returns the price list of model from the table, nil when the
+// table does not know it (the cost of its calls is unknown).
+func PricingFor(model string) *Pricing {
 	if p, ok := Prices[model]; ok {
-		return p
+		return &p
 	}
-	return DeepSeekFlashPricing
+	return nil
 }
 
 // Totals are a session's running totals over every model call it made
 // (prompt rounds and compaction summaries), across restarts.
 type Totals struct {
 	Usage provider.Usage
-	Cost  float64 // USD, estimated from the price table
+	Cost  float64 // USD, estimated from the prices of the priced calls
 	Calls int     // model calls
+	// Unpriced counts the calls made to a model without a price: while it
+	// is not 0, Cost is only a part of what the session cost.
+	Unpriced int
 }
 
-func (t Totals) add(u provider.Usage, cost float64) Totals {
-	return Totals{Usage: t.Usage.Add(u), Cost: t.Cost + cost, Calls: t.Calls + 1}
+// CostKnown reports whether Cost is what every call of the session cost.
+func (t Totals) CostKnown() bool { return t.Unpriced == 0 }
+
+func (t Totals) add(u provider.Usage, cost float64, priced bool) Totals {
+	t.Usage, t.Cost, t.Calls = t.Usage.Add(u), t.Cost+cost, t.Calls+1
+	if !priced {
+		t.Unpriced++
+	}
+	return t
 }

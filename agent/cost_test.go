@@ -50,8 +50,8 @@ func TestPriceCost(t *testing.T) {
 	if got, want := peak.Cost(u), 2*off.Cost(u); math.Abs(got-want) > 1e-12 {
 		t.Errorf("peak cost = %v, want twice off-peak %v", got, want)
 	}
-	if PricingFor("unknown-model").OffPeak != off {
-		t.Error("an unknown model is priced as the default entry")
+	if p := PricingFor("unknown-model"); p != nil {
+		t.Errorf("an unknown model is priced: %+v", *p)
 	}
 }
 

@@ -82,8 +82,10 @@ type Event struct {
 	ModelStop provider.StopReason
 	Usage     provider.Usage
 	// Cost is the estimated price of this event's model call in USD, set on
-	// round_end and compacted.
-	Cost float64
+	// round_end and compacted. CostUnknown says the model has no price (not
+	// in the table, none given by the user): Cost is then 0 and means nothing.
+	Cost        float64
+	CostUnknown bool
 	// Totals are the session's running totals, set on round_end and compacted.
 	Totals Totals
 	// BeforeTokens and AfterTokens are set on compacted.

@@ -42,8 +42,9 @@ func (s *Session) run(ctx context.Context, out *serialListener) Outcome {
 		}
 		o.Usage = o.Usage.Add(t.usage)
 		s.calibrate(t.usage, msgs, toolTokens)
-		cost, totals := s.account(t.usage, len(msgs), toolTokens)
-		out.emit(Event{Kind: EventRoundEnd, Round: round, ModelStop: t.stop, Usage: t.usage, Cost: cost, Totals: totals})
+		cost, priced, totals := s.account(t.usage, len(msgs), toolTokens)
+		out.emit(Event{Kind: EventRoundEnd, Round: round, ModelStop: t.stop, Usage: t.usage, Cost: cost,
+			CostUnknown: !priced, Totals: totals})
 		s.cfg.Logger.Debug("round ended", zap.Int("round", round),
 			zap.String("stop", string(t.stop)), zap.Int("tool_calls", len(t.calls)))
 

@@ -31,8 +31,9 @@ type ModelSettings struct {
 // modelState is the session's current model and what follows from it.
 type modelState struct {
 	ModelSettings
-	budget  int
-	pricing Pricing
+	budget int
+	// pricing is nil for a model without a price: its cost is unknown.
+	pricing *Pricing
 }
 
 // SetModel switches the session to another model (or dialect, or
@@ -49,7 +50,7 @@ func (s *Session) SetModel(m ModelSettings) error {
 		return errors.New("set model: no model name")
 	}
 	s.mu.Lock()
-	st := modelState{ModelSettings: m, budget: s.cfg.Budget, pricing: *s.cfg.Pricing}
+	st := modelState{ModelSettings: m, budget: s.cfg.Budget, pricing: s.cfg.Pricing}
 	if !s.budgetFixed {
 		st.budget = DefaultBudget(m.Model)
 		if m.ContextWindow > 0 {
@@ -59,7 +60,8 @@ func (s *Session) SetModel(m ModelSettings) error {
 	if !s.pricingFixed {
 		st.pricing = PricingFor(m.Model)
 		if m.Pricing != nil {
-			st.pricing = *m.Pricing
+			p := *m.Pricing
+			st.pricing = &p
 		}
 	}
 	s.model = st

@@ -23,20 +23,23 @@ type ModelRecord struct {
 	// tables'); a price with peak hours cannot be stored and is left out.
 	ContextWindow int   `json:"contextWindow,omitempty"`
 	Price         Price `json:"price,omitzero"`
+	// Free: the user says the server costs nothing (a local one); its
+	// calls are priced at $0 instead of by the table or unknown.
+	Free bool `json:"free,omitempty"`
 }
 
 // ModelRecordOf takes the non-secret connection settings of c; its
 // IdleTimeout belongs to the front end that reconnects, not to the session.
 func ModelRecordOf(c provider.Config) ModelRecord {
 	return ModelRecord{Provider: c.Provider, Model: c.Model, BaseURL: c.BaseURL, APIKeyEnv: c.APIKeyEnv,
-		MaxTokens: c.MaxTokens, Thinking: c.Thinking, Effort: c.Effort}
+		MaxTokens: c.MaxTokens, Thinking: c.Thinking, Effort: c.Effort, Free: c.Free}
 }
 
 // Config is base (the front end's configuration, for what the record does
 // not hold) with the record's connection settings.
 func (r ModelRecord) Config(base provider.Config) provider.Config {
 	base.Provider, base.Model, base.BaseURL, base.APIKeyEnv = r.Provider, r.Model, r.BaseURL, r.APIKeyEnv
-	base.MaxTokens, base.Thinking, base.Effort = r.MaxTokens, r.Thinking, r.Effort
+	base.MaxTokens, base.Thinking, base.Effort, base.Free = r.MaxTokens, r.Thinking, r.Effort, r.Free
 	return base
 }
 
@@ -45,7 +48,11 @@ func (r ModelRecord) Config(base provider.Config) provider.Config {
 func (r ModelRecord) Settings(p provider.Provider) ModelSettings {
 	m := ModelSettings{Provider: p, Model: r.Model, MaxTokens: r.MaxTokens,
 		Thinking: provider.Thinking{Enabled: r.Thinking, Effort: r.Effort}, ContextWindow: r.ContextWindow, Record: &r}
-	if r.Price != (Price{}) {
+	switch {
+	case r.Free:
+		free := FreePricing
+		m.Pricing = &free
+	case r.Price != (Price{}):
 		m.Pricing = &Pricing{OffPeak: r.Price}
 	}
 	return m

@@ -12,17 +12,20 @@ import (
 // it ended, and queues its usage record. promptMessages and toolTokens
 // describe the request (0 for a call that is not a round of the
 // conversation, such as a summary), so a resumed session can calibrate.
-func (s *Session) account(u provider.Usage, promptMessages, toolTokens int) (float64, Totals) {
+// A model without a price leaves the call unpriced (priced false, cost 0).
+func (s *Session) account(u provider.Usage, promptMessages, toolTokens int) (cost float64, priced bool, t Totals) {
 	now := s.cfg.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	cost := s.model.pricing.At(now).Cost(u)
-	s.totals = s.totals.add(u, cost)
+	if p := s.model.pricing; p != nil {
+		cost, priced = p.At(now).Cost(u), true
+	}
+	s.totals = s.totals.add(u, cost, priced)
 	if s.cfg.Store != nil {
-		s.pending = append(s.pending, record{Type: recUsage, Usage: &u, Cost: cost, Time: &now,
+		s.pending = append(s.pending, record{Type: recUsage, Usage: &u, Cost: cost, Unpriced: !priced, Time: &now,
 			PromptMessages: promptMessages, ToolTokens: toolTokens})
 	}
-	return cost, s.totals
+	return cost, priced, s.totals
 }
 
 // calibrate records what a round's usage says about the true prompt size.
@@ -34,10 +37,11 @@ func (s *Session) calibrate(u provider.Usage, msgs []provider.Message, toolToken
 
 // replaceHistory installs a compacted history, accounts for the summary
 // call when there was one, and queues the compaction record.
-func (s *Session) replaceHistory(h []provider.Message, c Compaction, summaryUsage provider.Usage) (float64, Totals) {
-	var cost float64
+// A compaction without a summary call costs nothing: priced is true.
+func (s *Session) replaceHistory(h []provider.Message, c Compaction, summaryUsage provider.Usage) (cost float64, priced bool, t Totals) {
+	priced = true
 	if c.Summarised > 0 {
-		cost, _ = s.account(summaryUsage, 0, 0)
+		cost, priced, _ = s.account(summaryUsage, 0, 0)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -48,7 +52,7 @@ func (s *Session) replaceHistory(h []provider.Message, c Compaction, summaryUsag
 		s.pending = append(s.pending, record{Type: recCompaction, BeforeTokens: c.BeforeTokens,
 			AfterTokens: c.AfterTokens, History: slices.Clone(h)})
 	}
-	return cost, s.totals
+	return cost, priced, s.totals
 }
 
 // commit writes the queued records as one batch ended by a commit record

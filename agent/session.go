@@ -47,9 +47,14 @@ type Config struct {
 	// Store persists the session (one JSONL file per session); nil keeps it
 	// in memory only.
 	Store *Store
-	// Pricing prices the model calls for the cost estimate; nil:
-	// PricingFor(Model).
+	// Pricing prices the model calls for the cost estimate, for every
+	// model the session talks to; nil: the price table's entry of the
+	// current model, and an unknown cost for a model it does not know.
 	Pricing *Pricing
+	// Free: the configured model costs nothing (the user says so of a
+	// local server), so its calls cost $0; unlike Pricing it does not hold
+	// for a model the session is switched to.
+	Free bool
 	// Now is the clock for prices and records; nil: time.Now.
 	Now    func() time.Time
 	Logger *zap.Logger // nil: no logging
@@ -173,9 +178,14 @@ func newSession(cfg Config) *Session {
 	if cfg.Keep <= 0 {
 		cfg.Keep = DefaultKeep
 	}
-	if cfg.Pricing == nil {
-		p := PricingFor(cfg.Model)
-		cfg.Pricing = &p
+	pricing := cfg.Pricing
+	switch {
+	case pricing != nil:
+	case cfg.Free:
+		free := FreePricing
+		pricing = &free
+	default:
+		pricing = PricingFor(cfg.Model)
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -186,7 +196,7 @@ func newSession(cfg Config) *Session {
 	s := &Session{cfg: cfg, created: cfg.Now(), busy: make(chan struct{}, 1),
 		budgetFixed: budgetFixed, pricingFixed: pricingFixed, mode: cfg.Mode,
 		model: modelState{ModelSettings: ModelSettings{Provider: cfg.Provider, Model: cfg.Model,
-			MaxTokens: cfg.MaxTokens, Thinking: cfg.Thinking}, budget: cfg.Budget, pricing: *cfg.Pricing}}
+			MaxTokens: cfg.MaxTokens, Thinking: cfg.Thinking}, budget: cfg.Budget, pricing: pricing}}
 	env := tools.Env{}
 	if cfg.Env != nil {
 		env = *cfg.Env

@@ -78,6 +78,7 @@ type record struct {
 	// usage
 	Usage          *provider.Usage `json:"usage,omitempty"`
 	Cost           float64         `json:"cost,omitempty"`
+	Unpriced       bool            `json:"unpriced,omitempty"` // the model had no price: the cost is unknown
 	Time           *time.Time      `json:"time,omitempty"`
 	PromptMessages int             `json:"promptMessages,omitempty"` // messages of the request it answers
 	ToolTokens     int             `json:"toolTokens,omitempty"`     // the estimate of that request's tool list
@@ -369,7 +370,7 @@ func (l *loaded) apply(r record) {
 		}
 	case recUsage:
 		if r.Usage != nil {
-			l.totals = l.totals.add(*r.Usage, r.Cost)
+			l.totals = l.totals.add(*r.Usage, r.Cost, !r.Unpriced)
 			if r.PromptMessages > 0 && r.PromptMessages <= len(l.history) {
 				l.calib.calibrate(*r.Usage, l.history[:r.PromptMessages], r.ToolTokens)
 			}

@@ -91,6 +91,7 @@ type initOptions struct {
 	Model       *string         `json:"model"`
 	APIKeyEnv   *string         `json:"apiKeyEnv"`
 	ServerKind  *string         `json:"serverKind"` // provider.ServerKinds; "": detect from baseURL
+	Free        *bool           `json:"free"`       // the model's server costs nothing (a local one)
 	AutoApprove *bool           `json:"autoApprove"`
 	MCPServers  json.RawMessage `json:"mcpServers"`
 	Budget      *int            `json:"budget"`
@@ -205,6 +206,11 @@ func (s *server) merge(o initOptions, presets []modelPreset) settings {
 	}
 	if o.ServerKind != nil {
 		st.model.ServerKind = strings.ToLower(strings.TrimSpace(*o.ServerKind))
+	}
+	if o.Free != nil {
+		st.model.Free = *o.Free
+	} else if o.BaseURL != nil && *o.BaseURL != s.opts.Provider.BaseURL {
+		st.model.Free = false // the daemon's --free spoke of another server
 	}
 	if o.AutoApprove != nil {
 		st.autoApprove = *o.AutoApprove

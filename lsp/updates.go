@@ -40,17 +40,19 @@ type (
 		Kind       string         `json:"kind"`
 		StopReason string         `json:"stopReason"`
 		Usage      provider.Usage `json:"usage"`
-		Cost       float64        `json:"cost"`
+		Cost       *float64       `json:"cost,omitempty"` // absent: the model has no price
+		CostKnown  bool           `json:"costKnown"`
 		Totals     totals         `json:"totals"`
 	}
 	compactedUpdate struct {
-		SessionID    string  `json:"sessionId"`
-		Seq          int64   `json:"seq"`
-		Kind         string  `json:"kind"`
-		BeforeTokens int     `json:"beforeTokens"`
-		AfterTokens  int     `json:"afterTokens"`
-		Cost         float64 `json:"cost"`
-		Totals       totals  `json:"totals"`
+		SessionID    string   `json:"sessionId"`
+		Seq          int64    `json:"seq"`
+		Kind         string   `json:"kind"`
+		BeforeTokens int      `json:"beforeTokens"`
+		AfterTokens  int      `json:"afterTokens"`
+		Cost         *float64 `json:"cost,omitempty"` // absent: the summary's model has no price
+		CostKnown    bool     `json:"costKnown"`
+		Totals       totals   `json:"totals"`
 	}
 	errorUpdate struct {
 		SessionID string `json:"sessionId"`
@@ -61,17 +63,27 @@ type (
 )
 
 // totals are a session's running usage and estimated cost (USD) over every
-// model call it made, across restarts.
+// model call it made, across restarts. Cost is absent when a call went to
+// a model without a price (costKnown false): a part would read as the whole.
 type totals struct {
-	PromptTokens     int     `json:"promptTokens"`
-	CompletionTokens int     `json:"completionTokens"`
-	CachedTokens     int     `json:"cachedTokens"`
-	Cost             float64 `json:"cost"`
+	PromptTokens     int      `json:"promptTokens"`
+	CompletionTokens int      `json:"completionTokens"`
+	CachedTokens     int      `json:"cachedTokens"`
+	Cost             *float64 `json:"cost,omitempty"`
+	CostKnown        bool     `json:"costKnown"`
 }
 
 func totalsOf(t agent.Totals) totals {
 	return totals{PromptTokens: t.Usage.PromptTokens, CompletionTokens: t.Usage.CompletionTokens,
-		CachedTokens: t.Usage.CachedTokens, Cost: t.Cost}
+		CachedTokens: t.Usage.CachedTokens, Cost: costOf(t.Cost, t.CostKnown()), CostKnown: t.CostKnown()}
+}
+
+// costOf is a cost for the wire: nil when it is unknown, never a made-up 0.
+func costOf(cost float64, known bool) *float64 {
+	if !known {
+		return nil
+	}
+	return &cost
 }
 
 // updateListener is the agent.Listener of one prompt: it sends
@@ -142,10 +154,10 @@ func (l *updateListener) OnEvent(e agent.Event) {
 			Status: string(e.Status), Output: e.Output})
 	case agent.EventRoundEnd:
 		l.sendLocked(&roundEndUpdate{Kind: "round_end", StopReason: string(e.ModelStop), Usage: e.Usage,
-			Cost: e.Cost, Totals: totalsOf(e.Totals)})
+			Cost: costOf(e.Cost, !e.CostUnknown), CostKnown: !e.CostUnknown, Totals: totalsOf(e.Totals)})
 	case agent.EventCompacted:
 		l.sendLocked(&compactedUpdate{Kind: "compacted", BeforeTokens: e.BeforeTokens, AfterTokens: e.AfterTokens,
-			Cost: e.Cost, Totals: totalsOf(e.Totals)})
+			Cost: costOf(e.Cost, !e.CostUnknown), CostKnown: !e.CostUnknown, Totals: totalsOf(e.Totals)})
 	case agent.EventError:
 		msg := "model call failed"
 		if e.Err != nil {

@@ -23,6 +23,9 @@ type Config struct {
 	// ServerKind names the server behind BaseURL (see ServerKinds): it picks
 	// the thinking fields sent. "": detected from BaseURL (DetectKind).
 	ServerKind string
+	// Free: the user says this server costs nothing (a local one), so its
+	// calls are priced at $0; otherwise only a known model has a price.
+	Free bool
 }
 
 // Environment variables that override the configuration.

@@ -13,6 +13,8 @@ type Preset struct {
 	Model     string `json:"model"`
 	BaseURL   string `json:"baseURL"`
 	APIKeyEnv string `json:"apiKeyEnv"` // "none": no key
+	// Free: the server costs nothing (a local one); its calls cost $0.
+	Free bool `json:"free,omitempty"`
 }
 
 // DefaultPresets are the connections every front end offers: DeepSeek in
@@ -24,7 +26,7 @@ func DefaultPresets() []Preset {
 		{ID: "openai", Provider: "openai", Model: "gpt-4.1", BaseURL: "https://api.openai.com/v1", APIKeyEnv: "OPENAI_API_KEY"},
 		{ID: "anthropic", Provider: "anthropic", Model: "claude-sonnet-4-5", BaseURL: "https://api.anthropic.com", APIKeyEnv: "ANTHROPIC_API_KEY"},
 		{ID: "openrouter", Provider: "openai", Model: "anthropic/claude-sonnet-4.5", BaseURL: "https://openrouter.ai/api/v1", APIKeyEnv: "OPENROUTER_API_KEY"},
-		{ID: "ollama", Provider: "openai", Model: "qwen3-coder", BaseURL: "http://localhost:11434/v1", APIKeyEnv: "none"},
+		{ID: "ollama", Provider: "openai", Model: "qwen3-coder", BaseURL: "http://localhost:11434/v1", APIKeyEnv: "none", Free: true},
 	}
 }
 
@@ -39,11 +41,13 @@ func FindPreset(presets []Preset, id string) (Preset, bool) {
 }
 
 // Apply returns base switched to the preset: dialect, endpoint, model and
-// key variable; the answer budget, thinking and timeouts stay. The server
-// kind is detected again: a kind set for the old server is not the new one's.
+// key variable, and whether it is free; the answer budget, thinking and
+// timeouts stay. The server kind is detected again: a kind set for the old
+// server is not the new one's.
 func (p Preset) Apply(base Config) Config {
 	base.Provider, base.Model, base.BaseURL, base.APIKeyEnv = p.Provider, p.Model, p.BaseURL, p.APIKeyEnv
 	base.ServerKind = ""
+	base.Free = p.Free
 	if p.BaseURL == "" || p.APIKeyEnv == "" {
 		d := DefaultConfig(p.Provider)
 		if p.BaseURL == "" {

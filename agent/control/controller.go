@@ -121,6 +121,7 @@ func (c *Controller) agentConfig(b Binding) (agent.Config, error) {
 		Model:     c.o.Model.Model,
 		MaxTokens: c.o.Model.MaxTokens,
 		Thinking:  c.o.Model.ThinkingOption(),
+		Free:      c.o.Model.Free,
 		Budget:    c.o.Budget,
 		Keep:      c.o.Keep,
 		Tools:     b.Tools,

@@ -41,7 +41,9 @@ func (p Prices) pricing() *agent.Pricing {
 }
 
 // AllPresets are the user's presets, then the defaults whose id they do
-// not take, each completed with the tables' context window and prices.
+// not take, each completed with the tables' context window and prices (a
+// free preset's are 0). A preset whose model the table does not price
+// has none: its cost is unknown.
 func AllPresets(user []Preset) []Preset {
 	out := append([]Preset(nil), user...)
 	taken := map[string]bool{}
@@ -57,6 +59,9 @@ func AllPresets(user []Preset) []Preset {
 	for i := range out {
 		if out[i].ContextWindow == 0 {
 			out[i].ContextWindow, _ = agent.KnownContextWindow(out[i].Model)
+		}
+		if out[i].Prices == nil && out[i].Free {
+			out[i].Prices = &Prices{}
 		}
 		if out[i].Prices == nil {
 			if p, ok := agent.KnownPricing(out[i].Model); ok {
@@ -143,8 +148,12 @@ func (c *Controller) connect(cfg provider.Config) (provider.Provider, error) {
 // switches the dialect (endpoint and model left at the old dialect's
 // defaults take the new one's), then BaseURL, Model and APIKeyEnv apply.
 // The answer budget and thinking settings stay. A model update is sent.
+//
+// Free (the user's word that the server costs nothing) comes with a
+// preset, or stays from the current model while the endpoint does.
 func (s *Session) SetModel(ch ModelChoice) (ModelInfo, error) {
 	cfg := s.modelConfig()
+	freeURL := cfg.BaseURL // the endpoint cfg.Free speaks of
 	var preset *Preset
 	switch {
 	case ch.Preset != "":
@@ -153,6 +162,7 @@ func (s *Session) SetModel(ch ModelChoice) (ModelInfo, error) {
 			return ModelInfo{}, invalidf("unknown model preset %q (the model list names them)", ch.Preset)
 		}
 		preset, cfg = &ps, ps.Apply(cfg)
+		freeURL = cfg.BaseURL
 		if ch.Model != "" {
 			cfg.Model = ch.Model
 		}
@@ -170,6 +180,9 @@ func (s *Session) SetModel(ch ModelChoice) (ModelInfo, error) {
 	if ch.APIKeyEnv != nil {
 		cfg.APIKeyEnv = *ch.APIKeyEnv
 	}
+	if cfg.BaseURL != freeURL {
+		cfg.Free = false
+	}
 	if err := cfg.Validate(); err != nil {
 		return ModelInfo{}, invalidf("%v", err)
 	}
@@ -182,7 +195,7 @@ func (s *Session) SetModel(ch ModelChoice) (ModelInfo, error) {
 	m := agent.ModelRecordOf(cfg).Settings(client)
 	if preset != nil && preset.Source == "options" {
 		m.ContextWindow = preset.ContextWindow
-		if preset.Prices != nil {
+		if preset.Prices != nil && !cfg.Free {
 			m.Pricing = preset.Prices.pricing()
 		}
 	}

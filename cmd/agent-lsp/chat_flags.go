@@ -19,7 +19,7 @@ type modelFlags struct {
 	provider, baseURL, model, apiKeyEnv string
 	serverKind                          string
 	maxTokens                           int
-	thinking                            bool
+	thinking, free                      bool
 	effort                              string
 	idle                                time.Duration
 	dumpRaw                             bool
@@ -35,6 +35,7 @@ func (m *modelFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&m.maxTokens, "max-tokens", 0, "answer token limit (default 8192)")
 	fs.BoolVar(&m.thinking, "thinking", true, "ask for the model's reasoning")
 	fs.StringVar(&m.effort, "effort", "", "reasoning effort: low, medium, high or max")
+	fs.BoolVar(&m.free, "free", false, "the model's server costs nothing (a local one): show its cost as $0, not unknown")
 	fs.DurationVar(&m.idle, "idle-timeout", 0, "fail a model stream silent for this long (default 5m)")
 	fs.BoolVar(&m.dumpRaw, "dump-raw", false, "print every raw SSE line to stderr as [RAW] …")
 	fs.StringVar(&m.record, "record", "", "append every model exchange (request without key, raw SSE) to this JSONL file")
@@ -64,6 +65,7 @@ func (m *modelFlags) config(fs *flag.FlagSet, getenv func(string) string) provid
 	if set["max-tokens"] {
 		cfg.MaxTokens = m.maxTokens
 	}
+	cfg.Free = m.free
 	if set["thinking"] {
 		cfg.Thinking = m.thinking
 	}

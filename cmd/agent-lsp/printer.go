@@ -86,8 +86,9 @@ func (p *printer) OnEvent(e agent.Event) {
 		p.write(p.progress, p.toolResultLine(e)+"\n")
 	case agent.EventRoundEnd:
 		p.freshLine(p.answer)
-		line := fmt.Sprintf("[round end %s in=%d out=%d cache=%d cost=$%.6f total=$%.6f]", strings.ToUpper(string(e.ModelStop)),
-			e.Usage.PromptTokens, e.Usage.CompletionTokens, e.Usage.CachedTokens, e.Cost, e.Totals.Cost)
+		line := fmt.Sprintf("[round end %s in=%d out=%d cache=%d cost=%s total=%s]", strings.ToUpper(string(e.ModelStop)),
+			e.Usage.PromptTokens, e.Usage.CompletionTokens, e.Usage.CachedTokens,
+			dollars(e.Cost, !e.CostUnknown), dollars(e.Totals.Cost, e.Totals.CostKnown()))
 		p.write(p.progress, p.style(ansiDim, line)+"\n")
 	case agent.EventCompacted:
 		p.freshLine(p.answer)
@@ -190,4 +191,13 @@ func errText(err error) string {
 		return "unknown error"
 	}
 	return err.Error()
+}
+
+// dollars is a cost for the usage line; "unknown" for a model without a
+// price, never $0 (a free model's calls are priced, at $0).
+func dollars(cost float64, known bool) string {
+	if !known {
+		return "unknown"
+	}
+	return fmt.Sprintf("$%.6f", cost)
 }
