@@ -51,7 +51,9 @@ type Server struct {
 	deltaSize     int
 	keepAlive     bool
 	kind          string // server kind whose thinking switches are read (think_kind.go)
-	closing       chan struct{}
+	// messagesLayout orders the Messages stream events (layout_llamacpp.go).
+	messagesLayout MessagesLayout
+	closing        chan struct{}
 
 	mu     sync.Mutex // serialises admission: validation, turn order, memory
 	script Script
@@ -307,7 +309,7 @@ func (s *Server) prepare(rec *Received, turn Turn) *answer {
 			m.signature = frag.signature()
 			produced.signature = m.signature
 		}
-		ans.frames, ans.finishFrom = messagesFrames(turn, m)
+		ans.frames, ans.finishFrom = s.messagesLayout.frames(turn, m)
 	}
 	s.mem.remember(produced)
 	return ans
