@@ -20,6 +20,9 @@ type Config struct {
 	Effort    string // "low", "medium", "high", "max" or "" (the server's default)
 	// IdleTimeout fails a stream silent for this long (0: the HTTP default, 5m).
 	IdleTimeout time.Duration
+	// ContextWindow is the model's context window in tokens, set by the
+	// user; 0: the tables', else what the server says (DiscoverContextWindow).
+	ContextWindow int
 }
 
 // Environment variables that override the configuration.
@@ -150,6 +153,9 @@ func (c Config) Validate() error {
 	case "", "low", "medium", "high", "max":
 	default:
 		errs = append(errs, fmt.Errorf("unknown thinking effort %q: want low, medium, high or max", c.Effort))
+	}
+	if c.ContextWindow < 0 {
+		errs = append(errs, fmt.Errorf("context window is %d: want 0 (discover it) or more", c.ContextWindow))
 	}
 	if c.IdleTimeout < 0 {
 		errs = append(errs, fmt.Errorf("idle timeout is %s: want 0 (the default) or more", c.IdleTimeout))

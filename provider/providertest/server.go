@@ -50,6 +50,7 @@ type Server struct {
 	separateUsage bool
 	deltaSize     int
 	keepAlive     bool
+	window        *Window // WithWindow: context-window discovery answers
 	closing       chan struct{}
 
 	mu     sync.Mutex // serialises admission: validation, turn order, memory
@@ -186,6 +187,9 @@ func dialectOf(path string) string {
 // ServeHTTP admits a request under the lock (validation, turn assignment) and
 // streams the answer outside it, so a slow reader never blocks other requests.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.window != nil && s.window.serveWindow(w, r) {
+		return
+	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
 	rec := Received{
 		Dialect: dialectOf(r.URL.Path),
