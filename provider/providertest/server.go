@@ -187,7 +187,7 @@ func dialectOf(path string) string {
 // ServeHTTP admits a request under the lock (validation, turn assignment) and
 // streams the answer outside it, so a slow reader never blocks other requests.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if s.window != nil && s.window.serveWindow(w, r) {
+	if s.window.serveWindow(w, r) {
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))

@@ -35,7 +35,8 @@ type Window struct {
 
 // WithWindow makes the server answer the context-window discovery
 // endpoints the way w.Kind does; the others are 404 as on that server.
-// These requests are not recorded in Requests: they are not model calls.
+// These requests are never recorded in Requests (with or without
+// WithWindow): they are not model calls.
 func WithWindow(w Window) Option { return func(s *Server) { s.window = &w } }
 
 var windowPaths = map[string]bool{
@@ -43,10 +44,15 @@ var windowPaths = map[string]bool{
 	"/api/show": true, "/api/v0/models": true,
 }
 
-// serveWindow answers a discovery request; false: not one.
+// serveWindow answers a discovery request; false: not one. Without
+// WithWindow (w nil) every discovery path is 404, as on DeepSeek.
 func (w *Window) serveWindow(rw http.ResponseWriter, r *http.Request) bool {
 	if !windowPaths[r.URL.Path] {
 		return false
+	}
+	if w == nil {
+		writeWindowJSON(rw, http.StatusNotFound, map[string]any{"error": "no such endpoint: " + r.URL.Path})
+		return true
 	}
 	if w.Kind == WindowGarbage {
 		rw.Header().Set("Content-Type", "application/json")
