@@ -58,6 +58,14 @@ func DiscoverContextWindow(ctx context.Context, cfg Config, client *http.Client)
 	if client == nil {
 		client = &http.Client{Timeout: DiscoveryTimeout}
 	}
+	sameHost := *client // a redirect elsewhere is not followed: the key would go along
+	sameHost.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if req.URL.Host != base.Host || req.URL.Scheme != base.Scheme || len(via) >= 5 {
+			return http.ErrUseLastResponse
+		}
+		return nil
+	}
+	client = &sameHost
 	ctx, cancel := context.WithTimeout(ctx, DiscoveryTimeout)
 	defer cancel()
 	key, _ := cfg.APIKey(os.Getenv) // no key: the local servers need none
@@ -222,8 +230,10 @@ func (p prober) llamaProps() (int, string, bool, error) {
 }
 
 // ollamaShow reads Ollama's model details: the num_ctx parameter is what
-// the server runs the model with; the architecture's context_length is
-// the most it could.
+// the server runs the model with; without one, /api/ps tells the window
+// of a loaded model; else the architecture's context_length is only the
+// most it could (the server's own default, often 4096, applies), a weak
+// answer that overflow recovery corrects.
 func (p prober) ollamaShow() (int, string, bool, error) {
 	var show struct {
 		Parameters string         `json:"parameters"`
@@ -237,11 +247,49 @@ func (p prober) ollamaShow() (int, string, bool, error) {
 	if n := numCtx(show.Parameters); plausible(n) {
 		return n, target + " parameters num_ctx", false, nil
 	}
+	if n, src, err := p.ollamaRunning(); err == nil {
+		return n, src, false, nil
+	}
 	arch, _ := show.ModelInfo["general.architecture"].(string)
 	if f, ok := show.ModelInfo[arch+".context_length"].(float64); ok && arch != "" && plausible(int(f)) {
-		return int(f), target + " model_info " + arch + ".context_length", false, nil
+		return int(f), target + " model_info " + arch + ".context_length", true, nil
 	}
 	return 0, "", false, fmt.Errorf("POST %s: no context length", target)
+}
+
+// ollamaRunning reads the context length Ollama allocated to the loaded
+// model (/api/ps).
+func (p prober) ollamaRunning() (int, string, error) {
+	var ps struct {
+		Models []struct {
+			Name          string `json:"name"`
+			Model         string `json:"model"`
+			ContextLength int    `json:"context_length"`
+		} `json:"models"`
+	}
+	target := p.root() + "/api/ps"
+	if err := p.get(p.ctx, http.MethodGet, target, nil, &ps); err != nil {
+		return 0, "", err
+	}
+	for _, m := range ps.Models {
+		if sameOllamaModel(m.Name, p.cfg.Model) || sameOllamaModel(m.Model, p.cfg.Model) {
+			if plausible(m.ContextLength) {
+				return m.ContextLength, target + " context_length", nil
+			}
+		}
+	}
+	return 0, "", fmt.Errorf("GET %s: %s is not loaded", target, p.cfg.Model)
+}
+
+// sameOllamaModel: "qwen3" is "qwen3:latest".
+func sameOllamaModel(a, b string) bool {
+	norm := func(s string) string {
+		if !strings.Contains(s, ":") {
+			s += ":latest"
+		}
+		return s
+	}
+	return a != "" && norm(a) == norm(b)
 }
 
 // numCtx finds "num_ctx N" in Ollama's parameter lines.

@@ -35,7 +35,9 @@ func TestDiscoverContextWindowPerServerKind(t *testing.T) {
 			func(s *providertest.Server) string { return s.OpenAIBaseURL() }, 8192, "/props default_generation_settings.n_ctx"},
 		{"ollama num_ctx wins", providertest.Window{Kind: providertest.WindowOllama, Model: "m", Window: 16384, Max: 262144},
 			func(s *providertest.Server) string { return s.OpenAIBaseURL() + "/v1" }, 16384, "/api/show parameters num_ctx"},
-		{"ollama without num_ctx: the architecture's length", providertest.Window{Kind: providertest.WindowOllama, Model: "m", Max: 262144},
+		{"ollama without num_ctx, loaded: /api/ps", providertest.Window{Kind: providertest.WindowOllama, Model: "m", Max: 262144, Running: 4096},
+			func(s *providertest.Server) string { return s.OpenAIBaseURL() + "/v1" }, 4096, "/api/ps context_length"},
+		{"ollama without num_ctx, not loaded: the architecture's length", providertest.Window{Kind: providertest.WindowOllama, Model: "m", Max: 262144},
 			func(s *providertest.Server) string { return s.OpenAIBaseURL() + "/v1" }, 262144, "/api/show model_info qwen3.context_length"},
 		{"vllm max_model_len", providertest.Window{Kind: providertest.WindowVLLM, Model: "m", Window: 32768},
 			func(s *providertest.Server) string { return s.OpenAIBaseURL() + "/v1" }, 32768, "/v1/models max_model_len"},
@@ -148,5 +150,29 @@ func TestWindowCacheAsksOncePerModel(t *testing.T) {
 	}
 	if asked.Load() != 2 {
 		t.Fatalf("the server was asked %d times, want once per model", asked.Load())
+	}
+}
+
+// A redirect to another host is not followed: the key would go along.
+func TestDiscoverContextWindowRefusesRedirectElsewhere(t *testing.T) {
+	var leaked atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("x-api-key") != "" || r.Header.Get("Authorization") != "" {
+			leaked.Add(1)
+		}
+		_, _ = w.Write([]byte(`{"data":[{"id":"m","max_model_len":9000}]}`))
+	}))
+	defer other.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusFound)
+	}))
+	defer srv.Close()
+	t.Setenv("WINDOW_TEST_KEY", "sk-test")
+	cfg := provider.Config{Provider: "anthropic", BaseURL: srv.URL, Model: "m", APIKeyEnv: "WINDOW_TEST_KEY"}
+	if n, _, err := discover(t, cfg, srv.Client()); err == nil {
+		t.Fatalf("a redirect elsewhere gave window %d", n)
+	}
+	if leaked.Load() != 0 {
+		t.Fatalf("the key went to another host %d times", leaked.Load())
 	}
 }

@@ -12,7 +12,7 @@ type WindowKind string
 // The server kinds of WithWindow.
 const (
 	WindowLlamaCpp   WindowKind = "llama.cpp"  // GET /props, GET /v1/models (meta.n_ctx_train)
-	WindowOllama     WindowKind = "ollama"     // POST /api/show; /v1/models without a window
+	WindowOllama     WindowKind = "ollama"     // POST /api/show, GET /api/ps; /v1/models without a window
 	WindowVLLM       WindowKind = "vllm"       // GET /v1/models max_model_len
 	WindowOpenRouter WindowKind = "openrouter" // GET /api/v1/models context_length
 	WindowLMStudio   WindowKind = "lmstudio"   // GET /api/v0/models; /v1/models without a window
@@ -31,6 +31,9 @@ type Window struct {
 	// LM Studio: the model is not loaded.
 	Window int
 	Max    int
+	// Running is Ollama's /api/ps context_length of the loaded model (0:
+	// not loaded).
+	Running int
 }
 
 // WithWindow makes the server answer the context-window discovery
@@ -41,7 +44,7 @@ func WithWindow(w Window) Option { return func(s *Server) { s.window = &w } }
 
 var windowPaths = map[string]bool{
 	"/props": true, "/v1/models": true, "/models": true, "/api/v1/models": true,
-	"/api/show": true, "/api/v0/models": true,
+	"/api/show": true, "/api/ps": true, "/api/v0/models": true,
 }
 
 // serveWindow answers a discovery request; false: not one. Without
@@ -86,6 +89,12 @@ func (w *Window) serveWindow(rw http.ResponseWriter, r *http.Request) bool {
 			show["parameters"] = "stop \"<|im_end|>\"\nnum_ctx " + itoa(w.Window) + "\ntemperature 0.7"
 		}
 		body = show
+	case w.Kind == WindowOllama && p == "/api/ps":
+		models := []any{}
+		if w.Running > 0 {
+			models = append(models, map[string]any{"name": w.Model + ":latest", "model": w.Model + ":latest", "context_length": w.Running, "size_vram": 1})
+		}
+		body = map[string]any{"models": models}
 	case w.Kind == WindowLMStudio && p == "/api/v0/models":
 		entry := map[string]any{"type": "llm", "state": "not-loaded", "max_context_length": w.Max}
 		if w.Window > 0 {
