@@ -13,7 +13,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -334,57 +333,3 @@ func (p prober) lmStudio() (int, string, bool, error) {
 }
 
 func plausible(n int) bool { return n >= minWindow && n <= maxWindow }
-
-// WindowCache discovers each model's window once (per base URL, model
-// and setting) and remembers the answer, a failure included, for the
-// life of the process: a server's window does not change under a run.
-type WindowCache struct {
-	Client *http.Client // nil: DiscoverContextWindow's own
-	mu     sync.Mutex
-	known  map[windowKey]*windowEntry
-}
-
-type windowKey struct {
-	baseURL, model string
-	setting        int
-}
-
-type windowEntry struct {
-	done   chan struct{}
-	window int
-	source string
-	err    error
-}
-
-// Window returns cfg's window, discovering it on the first call; callers
-// asking at once wait for that one discovery (or their ctx). A failure
-// that is the caller's ctx is not remembered.
-func (c *WindowCache) Window(ctx context.Context, cfg Config) (int, string, error) {
-	k := windowKey{strings.TrimRight(cfg.BaseURL, "/"), cfg.Model, cfg.ContextWindow}
-	c.mu.Lock()
-	if c.known == nil {
-		c.known = map[windowKey]*windowEntry{}
-	}
-	e, ok := c.known[k]
-	if !ok {
-		e = &windowEntry{done: make(chan struct{})}
-		c.known[k] = e
-	}
-	c.mu.Unlock()
-	if ok {
-		select {
-		case <-e.done:
-			return e.window, e.source, e.err
-		case <-ctx.Done():
-			return 0, "", ctx.Err()
-		}
-	}
-	e.window, e.source, e.err = DiscoverContextWindow(ctx, cfg, c.Client)
-	if ctx.Err() != nil && e.err != nil { // cancelled, not answered: a later caller asks again
-		c.mu.Lock()
-		delete(c.known, k)
-		c.mu.Unlock()
-	}
-	close(e.done)
-	return e.window, e.source, e.err
-}
