@@ -2,14 +2,14 @@ package agent
 
 import "testing"
 
-func share(window int) int { return int(float64(window) * budgetShare) }
+func windowShare(window int) int { return int(float64(window) * budgetShare) }
 
 func TestUseContextWindow(t *testing.T) {
 	s := NewSession(Config{Model: "local-model"}, "sys")
-	if !s.UseContextWindow("local-model", 4096) || s.Budget() != share(4096) {
+	if !s.UseContextWindow("local-model", 4096) || s.Budget() != windowShare(4096) {
 		t.Fatalf("budget %d after a 4096-token window", s.Budget())
 	}
-	if s.UseContextWindow("another-model", 9000) || s.Budget() != share(4096) {
+	if s.UseContextWindow("another-model", 9000) || s.Budget() != windowShare(4096) {
 		t.Fatalf("a window of another model applied: budget %d", s.Budget())
 	}
 	fixed := NewSession(Config{Model: "local-model", Budget: 3000}, "sys")
@@ -20,7 +20,7 @@ func TestUseContextWindow(t *testing.T) {
 	if err := preset.SetModel(ModelSettings{Provider: newFakeModel(), Model: "local-model", ContextWindow: 32000}); err != nil {
 		t.Fatal(err)
 	}
-	if preset.UseContextWindow("local-model", 4096) || preset.Budget() != share(32000) {
+	if preset.UseContextWindow("local-model", 4096) || preset.Budget() != windowShare(32000) {
 		t.Fatalf("the preset's window lost to a discovered one: budget %d", preset.Budget())
 	}
 }
