@@ -5,11 +5,17 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 )
 
+// windowRetryAfter is how long a failed discovery is remembered: a local
+// server started after agent-lsp is asked again by a later session.
+const windowRetryAfter = time.Minute
+
 // WindowCache discovers each model's window once (per base URL, model
-// and setting) and remembers the answer, a failure included, for the
-// life of the process: a server's window does not change under a run.
+// and setting) and remembers the answer for the life of the process: a
+// server's window does not change under a run. A failure is remembered
+// for windowRetryAfter only.
 type WindowCache struct {
 	Client *http.Client // nil: DiscoverContextWindow's own
 	mu     sync.Mutex
@@ -26,6 +32,17 @@ type windowEntry struct {
 	window int
 	source string
 	err    error
+	at     time.Time // when it ended
+}
+
+// stale reports whether e is a failure old enough to ask again; under mu.
+func (e *windowEntry) stale(now time.Time) bool {
+	select {
+	case <-e.done:
+		return e.err != nil && now.Sub(e.at) > windowRetryAfter
+	default:
+		return false
+	}
 }
 
 // Window returns cfg's window, discovering it on the first call; callers
@@ -38,6 +55,9 @@ func (c *WindowCache) Window(ctx context.Context, cfg Config) (int, string, erro
 		c.known = map[windowKey]*windowEntry{}
 	}
 	e, ok := c.known[k]
+	if ok && e.stale(time.Now()) {
+		ok = false
+	}
 	if !ok {
 		e = &windowEntry{done: make(chan struct{})}
 		c.known[k] = e
@@ -52,6 +72,7 @@ func (c *WindowCache) Window(ctx context.Context, cfg Config) (int, string, erro
 		}
 	}
 	e.window, e.source, e.err = DiscoverContextWindow(ctx, cfg, c.Client)
+	e.at = time.Now()
 	if ctx.Err() != nil && e.err != nil { // cancelled, not answered: a later caller asks again
 		c.mu.Lock()
 		delete(c.known, k)

@@ -31,6 +31,7 @@ type windowState struct {
 	mu   sync.Mutex
 	info WindowInfo
 	done chan struct{} // closed when no probe runs
+	gen  int           // of the latest learnWindow: an older probe's answer is dropped
 }
 
 func closedChan() chan struct{} { c := make(chan struct{}); close(c); return c }
@@ -82,6 +83,8 @@ func (s *Session) learnWindow(cfg provider.Config, presetWindow int) {
 	}
 	s.window.mu.Lock()
 	s.window.info, s.window.done = info, done
+	s.window.gen++
+	gen := s.window.gen
 	s.window.mu.Unlock()
 	if !probe {
 		return
@@ -90,11 +93,11 @@ func (s *Session) learnWindow(cfg provider.Config, presetWindow int) {
 	go func() { // owned by the controller: Close cancels and waits
 		defer s.c.probes.Done()
 		defer close(done)
-		s.probeWindow(cfg, info)
+		s.probeWindow(cfg, info, gen)
 	}()
 }
 
-func (s *Session) probeWindow(cfg provider.Config, fallback WindowInfo) {
+func (s *Session) probeWindow(cfg provider.Config, fallback WindowInfo, gen int) {
 	log := s.c.log.With(zap.String("session", s.id), zap.String("model", cfg.Model), zap.String("baseURL", cfg.BaseURL))
 	n, src, err := s.c.o.Windows.Window(s.c.probeCtx, cfg)
 	got := WindowInfo{fallback.Tokens, WindowFromDefault}
@@ -110,7 +113,7 @@ func (s *Session) probeWindow(cfg provider.Config, fallback WindowInfo) {
 		log.Info("context window from the server", zap.Int("window", n), zap.String("source", src), zap.Bool("budgetFollows", applied))
 	}
 	s.window.mu.Lock()
-	if s.window.info.Source == WindowProbing {
+	if s.window.gen == gen {
 		s.window.info = got
 	}
 	s.window.mu.Unlock()
