@@ -52,6 +52,7 @@ type setupOptions struct {
 	stateDir    string               // the session store ("": a fresh temporary directory)
 	thinking    bool                 // ask for the model's reasoning
 	model       *providertest.Server // reuse this fake model (a daemon restarted against the same one)
+	windows     bool                 // ask the model server for unknown models' context windows
 }
 
 // pipeRW joins the editor's two pipe ends into one connection.
@@ -116,8 +117,13 @@ func start(t *testing.T, script providertest.Script, o setupOptions) *setup {
 	fromSrv, srvOut := io.Pipe()
 	s := &setup{t: t, model: model, root: root, toSrv: toSrv, fromSrv: fromSrv, served: make(chan served, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
+	var windows *provider.WindowCache
+	if o.windows {
+		windows = &provider.WindowCache{Client: model.Client()}
+	}
 	go func() {
 		code, err := lsp.Serve(ctx, srvIn, srvOut, lsp.Options{
+			Windows:     windows,
 			Provider:    cfg,
 			NewProvider: newProviderFunc(model),
 			Logger:      zaptest.NewLogger(t),

@@ -95,8 +95,10 @@ type initOptions struct {
 	AutoApprove *bool           `json:"autoApprove"`
 	MCPServers  json.RawMessage `json:"mcpServers"`
 	Budget      *int            `json:"budget"`
-	Keep        *int            `json:"keep"`
-	Sandbox     *sandboxOptions `json:"sandbox"`
+	// ContextWindow is the model's window in tokens (0: discover it).
+	ContextWindow *int            `json:"contextWindow"`
+	Keep          *int            `json:"keep"`
+	Sandbox       *sandboxOptions `json:"sandbox"`
 }
 
 // settings is the configuration after initialize.
@@ -117,8 +119,8 @@ func (s *server) initialize(_ context.Context, r *request) (any, error) {
 	if err := decodeParams(p.InitializationOptions, &o); err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions: %v", err)
 	}
-	if (o.Budget != nil && *o.Budget < 0) || (o.Keep != nil && *o.Keep < 0) {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions: budget and keep must not be negative")
+	if (o.Budget != nil && *o.Budget < 0) || (o.Keep != nil && *o.Keep < 0) || (o.ContextWindow != nil && *o.ContextWindow < 0) {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions: budget, keep and contextWindow must not be negative")
 	}
 	mode, presets, err := parseControlOptions(p.InitializationOptions)
 	if err != nil {
@@ -141,7 +143,7 @@ func (s *server) initialize(_ context.Context, r *request) (any, error) {
 	}
 	model, modelErr := s.newModel(st.model)
 	ctl := control.New(control.Options{Store: s.store, Logger: s.log, Model: st.model, ModelErr: modelErr,
-		Provider: model, Presets: presets, Mode: mode, Budget: st.budget, Keep: st.keep,
+		Provider: model, Presets: presets, Mode: mode, Budget: st.budget, Keep: st.keep, Windows: s.opts.Windows,
 		Connect: func(cfg provider.Config) (provider.Provider, func() error, error) {
 			p, err := s.newModel(cfg)
 			return p, nil, err
@@ -217,6 +219,9 @@ func (s *server) merge(o initOptions, presets []modelPreset) settings {
 	}
 	if o.Budget != nil {
 		st.budget = *o.Budget
+	}
+	if o.ContextWindow != nil {
+		st.model.ContextWindow = *o.ContextWindow
 	}
 	if o.Keep != nil {
 		st.keep = *o.Keep

@@ -5,6 +5,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
 )
 
@@ -21,6 +22,12 @@ type currentModel struct {
 	Provider string `json:"provider"`
 	Model    string `json:"model"`
 	BaseURL  string `json:"baseURL"`
+	// ContextWindow is the window the session's budget follows, and
+	// ContextWindowSource where it comes from: "setting", "preset",
+	// "table", "server: <endpoint> <field>", "probing" (the server is being
+	// asked) or "default". Without a session: the setting or the table only.
+	ContextWindow       int    `json:"contextWindow,omitempty"`
+	ContextWindowSource string `json:"contextWindowSource,omitempty"`
 }
 
 type modelsResult struct {
@@ -42,12 +49,19 @@ func (s *server) listModels(_ context.Context, r *request) (any, error) {
 		return nil, errNotInitialized
 	}
 	cur := currentModel{Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL}
+	if n, ok := agent.KnownContextWindow(cfg.Model); cfg.ContextWindow > 0 {
+		cur.ContextWindow, cur.ContextWindowSource = cfg.ContextWindow, control.WindowFromSetting
+	} else if ok {
+		cur.ContextWindow, cur.ContextWindowSource = n, control.WindowFromTable
+	}
 	if p.SessionID != "" {
 		sess, err := s.sessions.lookup(p.SessionID)
 		if err != nil {
 			return nil, err
 		}
 		cur = currentOf(sess.ctl.Model())
+		w := sess.ctl.ContextWindow()
+		cur.ContextWindow, cur.ContextWindowSource = w.Tokens, w.Source
 	}
 	return modelsResult{Models: ctl.Presets(), Current: &cur}, nil
 }

@@ -40,6 +40,10 @@ type Options struct {
 	// MCP are `--mcp` values (a command line, `name=command line`, or
 	// `demo`), merged after .mcp.json and initializationOptions.mcpServers.
 	MCP []string
+	// Windows asks the model server for the context window of a model the
+	// tables do not know, once per model, in the background (never on
+	// initialize's path); nil: such a model keeps the default window.
+	Windows *provider.WindowCache
 }
 
 // readerGrace bounds the wait for the read loop after the input was

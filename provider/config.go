@@ -26,6 +26,9 @@ type Config struct {
 	// Free: the user says this server costs nothing (a local one), so its
 	// calls are priced at $0; otherwise only a known model has a price.
 	Free bool
+	// ContextWindow is the model's context window in tokens, set by the
+	// user; 0: the tables', else what the server says (DiscoverContextWindow).
+	ContextWindow int
 }
 
 // Environment variables that override the configuration.
@@ -159,6 +162,9 @@ func (c Config) Validate() error {
 	}
 	if err := validateServerKind(c.ServerKind); err != nil {
 		errs = append(errs, err)
+	}
+	if c.ContextWindow < 0 {
+		errs = append(errs, fmt.Errorf("context window is %d: want 0 (discover it) or more", c.ContextWindow))
 	}
 	if c.IdleTimeout < 0 {
 		errs = append(errs, fmt.Errorf("idle timeout is %s: want 0 (the default) or more", c.IdleTimeout))

@@ -2,6 +2,7 @@ package control
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -29,7 +30,10 @@ type Options struct {
 	// Connect builds a client for a switched (or restored) model; the
 	// close function, when not nil, runs at Close. nil: switching fails.
 	Connect func(provider.Config) (provider.Provider, func() error, error)
-	Presets []Preset   // the user's presets; the defaults are added (AllPresets)
+	Presets []Preset // the user's presets; the defaults are added (AllPresets)
+	// Windows asks a server for the context window of a model the tables
+	// do not know (once per model); nil: such a model keeps the default.
+	Windows *provider.WindowCache
 	Mode    agent.Mode // initial mode of new sessions ("": default)
 	Budget  int        // context budget in tokens; 0: the agent's default
 	Keep    int        // messages kept by compaction; 0: the default
@@ -80,6 +84,10 @@ type Controller struct {
 	byID    map[string]*Session
 	order   []*Session     // load order
 	closers []func() error // of switched models' clients
+
+	probeCtx    context.Context // of the window probes; cancelled by Close
+	probeCancel context.CancelFunc
+	probes      sync.WaitGroup
 }
 
 // New makes a controller; it starts nothing.
@@ -88,7 +96,8 @@ func New(o Options) *Controller {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &Controller{o: o, log: log, byID: map[string]*Session{}}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Controller{o: o, log: log, byID: map[string]*Session{}, probeCtx: ctx, probeCancel: cancel}
 }
 
 // Presets are the user's presets and the defaults (AllPresets).
@@ -173,6 +182,7 @@ func (c *Controller) NewSession(b Binding, title string) (*Session, error) {
 	id = a.ID()
 	now := time.Now()
 	s := newSession(c, a, b, strings.TrimSpace(title), now, now)
+	s.learnWindow(c.o.Model, 0)
 	c.add(s)
 	return s, nil
 }
@@ -212,6 +222,7 @@ func (c *Controller) Open(id string, b Binding) (*Session, error) {
 	}
 	s := newSession(c, a, b, info.Title, created, info.UpdatedAt)
 	s.restoreModel() // before any request can reach it
+	s.learnWindow(s.modelConfig(), s.agent.Model().ContextWindow)
 	c.add(s)
 	c.log.Info("session resumed", zap.String("session", id), zap.Int("messages", len(a.History())))
 	return s, nil
@@ -325,6 +336,8 @@ func (c *Controller) CancelAll(cause error) int {
 
 // Close closes the clients of switched models.
 func (c *Controller) Close() error {
+	c.probeCancel()
+	c.probes.Wait()
 	c.mu.Lock()
 	closers := c.closers
 	c.closers = nil

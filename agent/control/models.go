@@ -183,6 +183,9 @@ func (s *Session) SetModel(ch ModelChoice) (ModelInfo, error) {
 	if cfg.BaseURL != freeURL {
 		cfg.Free = false
 	}
+	if old := s.modelConfig(); cfg.Model != old.Model || cfg.BaseURL != old.BaseURL {
+		cfg.ContextWindow = 0 // the setting is the configured model's
+	}
 	if err := cfg.Validate(); err != nil {
 		return ModelInfo{}, invalidf("%v", err)
 	}
@@ -203,6 +206,7 @@ func (s *Session) SetModel(ch ModelChoice) (ModelInfo, error) {
 		return ModelInfo{}, invalidf("%v", err)
 	}
 	s.setModelConfig(cfg)
+	s.learnWindow(cfg, m.ContextWindow)
 	info := infoOf(cfg)
 	s.notify(Update{Kind: UpdateModel, Model: info})
 	return info, nil

@@ -58,6 +58,8 @@ type Session struct {
 	nextRun  int
 	model    provider.Config // what the session talks to
 	switched bool            // model was switched (or restored): the configured model's error does not apply
+
+	window windowState // the context window the budget follows (window.go)
 }
 
 func newSession(c *Controller, a *agent.Session, b Binding, title string, created, updated time.Time) *Session {

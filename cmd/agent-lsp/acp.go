@@ -115,7 +115,7 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			sw.RecordPath, sw.ReplayPath = "", "" // a switched model talks to the network
 			return connect.New(c, sw)
 		},
-		Mode: mode, Budget: *budget, Keep: *keep,
+		Mode: mode, Budget: *budget, Keep: *keep, Windows: m.windows(),
 	})
 	defer func() {
 		if err := ctl.Close(); err != nil {

@@ -122,6 +122,7 @@ func (c *chat) repl(ctx context.Context, stdout io.Writer, interactive bool) int
 	p := c.p
 	if interactive {
 		fmt.Fprintln(stdout, "agent-lsp chat — Ctrl-C cancels a running answer, Ctrl-D or /exit quits.")
+		fmt.Fprintln(stdout, c.ctl.windowLine(ctx))
 	}
 	// While idle, Ctrl-C only prints a hint: quitting is Ctrl-D.
 	idle := make(chan os.Signal, 1)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
@@ -215,4 +216,32 @@ func (c *chatControl) help() {
 	fmt.Fprintf(&b, "\n  %-24s %s", "/session", "Show this session's id (--resume takes it)")
 	fmt.Fprintf(&b, "\n  %-24s %s", "/exit", "Quit (Ctrl-D too)")
 	c.p.line(b.String())
+}
+
+// windowBannerWait bounds how long the banner waits for the server to say
+// its context window (a local server answers in milliseconds).
+const windowBannerWait = 3 * time.Second
+
+// windowLine says which context window the budget follows, and from where.
+func (c *chatControl) windowLine(ctx context.Context) string {
+	ctx, cancel := context.WithTimeout(ctx, windowBannerWait)
+	defer cancel()
+	w := c.sess.WaitContextWindow(ctx)
+	return fmt.Sprintf("context window: %d tokens (%s)", w.Tokens, windowSourceText(w.Source))
+}
+
+func windowSourceText(src string) string {
+	switch src {
+	case control.WindowFromSetting:
+		return "--context-window"
+	case control.WindowFromPreset:
+		return "the preset"
+	case control.WindowFromTable:
+		return "known model"
+	case control.WindowFromDefault:
+		return "default: the server does not say; set --context-window"
+	case control.WindowProbing:
+		return "default until the server answers"
+	}
+	return src
 }

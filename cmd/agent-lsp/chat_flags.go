@@ -24,6 +24,16 @@ type modelFlags struct {
 	idle                                time.Duration
 	dumpRaw                             bool
 	record, replay                      string
+	contextWindow                       int
+}
+
+// windows asks servers for unknown models' context windows, unless the
+// run answers from a recording (no server to ask).
+func (m *modelFlags) windows() *provider.WindowCache {
+	if m.replay != "" {
+		return nil
+	}
+	return &provider.WindowCache{}
 }
 
 func (m *modelFlags) register(fs *flag.FlagSet) {
@@ -39,6 +49,7 @@ func (m *modelFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&m.idle, "idle-timeout", 0, "fail a model stream silent for this long (default 5m)")
 	fs.BoolVar(&m.dumpRaw, "dump-raw", false, "print every raw SSE line to stderr as [RAW] …")
 	fs.StringVar(&m.record, "record", "", "append every model exchange (request without key, raw SSE) to this JSONL file")
+	fs.IntVar(&m.contextWindow, "context-window", 0, "the model's context window in tokens (default: the tables', else what the server says, else 128000)")
 	fs.StringVar(&m.replay, "replay", "", "answer from a recording made with --record instead of the network")
 }
 
@@ -74,6 +85,9 @@ func (m *modelFlags) config(fs *flag.FlagSet, getenv func(string) string) provid
 	}
 	if set["idle-timeout"] {
 		cfg.IdleTimeout = m.idle
+	}
+	if set["context-window"] {
+		cfg.ContextWindow = m.contextWindow
 	}
 	return cfg
 }

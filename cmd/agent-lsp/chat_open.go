@@ -80,6 +80,7 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 		Model:    cfg,
 		Provider: model,
 		Connect:  switchConnector(f, model, rawDump, log),
+		Windows:  f.windows(),
 		Mode:     f.mode,
 		Budget:   f.budget,
 		Keep:     f.keep,

@@ -86,6 +86,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		AutoApprove: *yes,
 		MCP:         mcpServers,
 		StateDir:    *stateDir,
+		Windows:     m.windows(),
 	})
 	if err != nil {
 		log.Error("serve ended", zap.Error(err))

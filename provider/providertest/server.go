@@ -53,6 +53,7 @@ type Server struct {
 	kind          string // server kind whose thinking switches are read (think_kind.go)
 	// messagesLayout orders the Messages stream events (layout_llamacpp.go).
 	messagesLayout MessagesLayout
+	window         *Window // WithWindow: context-window discovery answers
 	closing        chan struct{}
 
 	mu     sync.Mutex // serialises admission: validation, turn order, memory
@@ -189,6 +190,9 @@ func dialectOf(path string) string {
 // ServeHTTP admits a request under the lock (validation, turn assignment) and
 // streams the answer outside it, so a slow reader never blocks other requests.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.window.serveWindow(w, r) {
+		return
+	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
 	rec := Received{
 		Dialect: dialectOf(r.URL.Path),
