@@ -47,3 +47,26 @@ func TestUsageUpdateCost(t *testing.T) {
 		})
 	}
 }
+
+// usage_update's size is the window the controller uses for the session
+// (here the user's setting for a model the tables do not know), not a
+// default of the ACP front end's own.
+func TestUsageUpdateSizeIsTheSessionsWindow(t *testing.T) {
+	h := startAgent(t, harnessOptions{dialect: openai.Name, modelName: "qwen3-local", contextWindow: 4096,
+		script: providertest.Script{{Text: "done", Usage: provider.Usage{PromptTokens: 1200, CompletionTokens: 34}}}})
+	h.initialize(false)
+	ns, err := h.conn.NewSession(h.ctx(), sdk.NewSessionRequest{Cwd: t.TempDir(), McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := h.prompt(ns.SessionId, "hi"); r.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("stop %q", r.StopReason)
+	}
+	up, err := h.client.waitFor(h.ctx(), func(u sdk.SessionUpdate) bool { return u.UsageUpdate != nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := up.UsageUpdate.Size; got != 4096 {
+		t.Errorf("usage_update size = %d, want the session's 4096", got)
+	}
+}

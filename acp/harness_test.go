@@ -52,6 +52,8 @@ type harnessOptions struct {
 	// and say its server is free.
 	modelName string
 	free      bool
+	// contextWindow, when set, is the user's setting of the model's window.
+	contextWindow int
 }
 
 // modelConfig is the configured model: the fake server, in the dialect.
@@ -98,6 +100,7 @@ func startAgent(t *testing.T, o harnessOptions) *harness {
 		cfg.Model = o.modelName
 	}
 	cfg.Free = o.free
+	cfg.ContextWindow = o.contextWindow
 	p, err := fakeProvider(o.model, cfg)
 	if err != nil {
 		t.Fatal(err)

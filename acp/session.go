@@ -49,9 +49,13 @@ func (s *session) send(ctx context.Context, u sdk.SessionUpdate) {
 	}
 }
 
-// contextSize is the context window of the session's model: its preset's
-// when it is one and says, else Options.ContextWindow, else 128k.
+// contextSize is the context window of the session's model: the
+// controller's (a setting, the user's preset, the tables, or what the
+// server said), else its preset's, else Options.ContextWindow, else 128k.
 func (s *session) contextSize() int {
+	if w := s.ctl.ContextWindow(); w.Tokens > 0 {
+		return w.Tokens
+	}
 	presets := s.srv.o.Control.Presets()
 	if id := currentPreset(presets, s.ctl.Model()); id != "" {
 		for _, p := range presets {
