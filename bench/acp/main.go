@@ -13,10 +13,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
+
+	"github.com/agent-lsp/agent-lsp/bench/startup"
 )
 
 // settle is how long the agent is left alone after its initialize reply
@@ -39,12 +39,6 @@ func main() {
 	}
 }
 
-type startup struct {
-	name  string
-	spawn time.Duration // median spawn → initialize reply
-	rss   int64         // median VmRSS after initialize + settle
-}
-
 func run(bin string, ref []string, refName string, n int) error {
 	work, err := os.MkdirTemp("", "bench-acp-")
 	if err != nil {
@@ -58,7 +52,7 @@ func run(bin string, ref []string, refName string, n int) error {
 	if err != nil {
 		return err
 	}
-	results := []startup{agent}
+	results := []startup.Result{agent}
 	note := ""
 	if len(ref) > 0 {
 		r, err := measure(refName, ref, work, env, n)
@@ -70,24 +64,13 @@ func run(bin string, ref []string, refName string, n int) error {
 	} else {
 		note = "reference skipped: no -ref (run.sh installs claude-code-acp with npm when it can)"
 	}
-	printTable(results, n, note)
+	startup.Print(os.Stdout, results, n, startup.Rows{Spawn: "spawn → initialize reply", RSS: "idle RSS after initialize"}, note)
 	return nil
 }
 
-func measure(name string, argv []string, dir string, env []string, n int) (startup, error) {
-	var spawns []time.Duration
-	var rsss []int64
-	for i := 0; i < n; i++ {
-		d, rss, err := startOnce(argv, dir, env)
-		if err != nil {
-			return startup{}, fmt.Errorf("%s run %d: %w", name, i+1, err)
-		}
-		spawns = append(spawns, d)
-		rsss = append(rsss, rss)
-	}
-	slices.Sort(spawns)
-	slices.Sort(rsss)
-	return startup{name: name, spawn: spawns[len(spawns)/2], rss: rsss[len(rsss)/2]}, nil
+// measure starts argv n times in dir with env.
+func measure(name string, argv []string, dir string, env []string, n int) (startup.Result, error) {
+	return startup.Measure(name, n, func() (time.Duration, int64, error) { return startOnce(argv, dir, env) })
 }
 
 // startOnce spawns the agent, initializes it as an editor with fs and
@@ -114,37 +97,4 @@ func startOnce(argv []string, dir string, env []string) (time.Duration, int64, e
 	time.Sleep(settle) // a measurement interval, not a wait for an event
 	rss, err := treeRSS(c.cmd.Process.Pid)
 	return spawn, rss, err
-}
-
-func printTable(rs []startup, n int, note string) {
-	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	header := fmt.Sprintf("start-up (median of %d)\t", n)
-	for _, r := range rs {
-		header += r.name + "\t"
-	}
-	if len(rs) == 2 {
-		header += "ratio\t"
-	}
-	fmt.Fprintln(w, header)
-	row := func(label string, vals []float64, unit string) {
-		line := label + "\t"
-		for _, v := range vals {
-			line += fmt.Sprintf("%.1f %s\t", v, unit)
-		}
-		if len(vals) == 2 {
-			line += fmt.Sprintf("%.3f\t", vals[0]/vals[1])
-		}
-		fmt.Fprintln(w, line)
-	}
-	var spawn, rss []float64
-	for _, r := range rs {
-		spawn = append(spawn, float64(r.spawn.Microseconds())/1000)
-		rss = append(rss, float64(r.rss)/(1<<20))
-	}
-	row("spawn → initialize reply", spawn, "ms")
-	row("idle RSS after initialize", rss, "MiB")
-	_ = w.Flush()
-	if note != "" {
-		fmt.Fprintln(os.Stdout, note)
-	}
 }

@@ -14,10 +14,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
+
+	"github.com/agent-lsp/agent-lsp/bench/startup"
 )
 
 // settle is how long the server is left alone after initialized before its
@@ -40,12 +40,6 @@ func main() {
 	}
 }
 
-type startup struct {
-	name  string
-	spawn time.Duration // median spawn → initialize response
-	rss   int64         // median VmRSS after initialized + settle
-}
-
 func run(bin, gopls string, n int) error {
 	work, err := os.MkdirTemp("", "bench-lsp-")
 	if err != nil {
@@ -65,7 +59,7 @@ func run(bin, gopls string, n int) error {
 	if err != nil {
 		return err
 	}
-	results := []startup{agent}
+	results := []startup.Result{agent}
 	note := ""
 	if gopls != "" {
 		ref, err := measure(goplsVersion(gopls), []string{gopls, "serve"}, work, env, n)
@@ -77,24 +71,13 @@ func run(bin, gopls string, n int) error {
 	} else {
 		note = "reference skipped: no gopls (run.sh installs it through the Go module proxy when it can)"
 	}
-	printTable(results, n, note)
+	startup.Print(os.Stdout, results, n, startup.Rows{Spawn: "spawn → initialize response", RSS: "idle RSS after initialize", SpawnTarget: "< 30 ms", RSSTarget: "< 30 MB"}, note)
 	return nil
 }
 
-func measure(name string, argv []string, dir string, env []string, n int) (startup, error) {
-	var spawns []time.Duration
-	var rsss []int64
-	for i := 0; i < n; i++ {
-		d, rss, err := startOnce(argv, dir, env)
-		if err != nil {
-			return startup{}, fmt.Errorf("%s run %d: %w", name, i+1, err)
-		}
-		spawns = append(spawns, d)
-		rsss = append(rsss, rss)
-	}
-	slices.Sort(spawns)
-	slices.Sort(rsss)
-	return startup{name: name, spawn: spawns[len(spawns)/2], rss: rsss[len(rsss)/2]}, nil
+// measure starts argv n times in dir with env.
+func measure(name string, argv []string, dir string, env []string, n int) (startup.Result, error) {
+	return startup.Measure(name, n, func() (time.Duration, int64, error) { return startOnce(argv, dir, env) })
 }
 
 // startOnce spawns the server, initializes it and measures it, then shuts
@@ -143,37 +126,4 @@ func goplsVersion(gopls string) string {
 		}
 	}
 	return "gopls"
-}
-
-func printTable(rs []startup, n int, note string) {
-	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	header := fmt.Sprintf("start-up (median of %d)\t", n)
-	for _, r := range rs {
-		header += r.name + "\t"
-	}
-	if len(rs) == 2 {
-		header += "ratio\t"
-	}
-	fmt.Fprintln(w, header+"target\t")
-	row := func(label string, vals []float64, unit, target string) {
-		line := label + "\t"
-		for _, v := range vals {
-			line += fmt.Sprintf("%.1f %s\t", v, unit)
-		}
-		if len(vals) == 2 {
-			line += fmt.Sprintf("%.2f\t", vals[0]/vals[1])
-		}
-		fmt.Fprintln(w, line+target+"\t")
-	}
-	var spawn, rss []float64
-	for _, r := range rs {
-		spawn = append(spawn, float64(r.spawn.Microseconds())/1000)
-		rss = append(rss, float64(r.rss)/(1<<20))
-	}
-	row("spawn → initialize response", spawn, "ms", "< 30 ms")
-	row("idle RSS after initialize", rss, "MiB", "< 30 MB")
-	_ = w.Flush()
-	if note != "" {
-		fmt.Fprintln(os.Stdout, note)
-	}
 }
