@@ -109,7 +109,7 @@ func (s *Server) checkLimit(rec *Received) *rejection {
 	if l == nil {
 		return nil
 	}
-	p := rec.PromptTokens
+	p, requested := rec.PromptTokens, rec.PromptTokens
 	var body any
 	switch l.kind {
 	case LimitLlamaCpp:
@@ -122,13 +122,13 @@ func (s *Server) checkLimit(rec *Received) *rejection {
 		}}
 	case LimitVLLM:
 		c := maxTokensOf(rec.Body)
-		if p+c <= l.tokens {
+		if requested = p + c; requested <= l.tokens {
 			return nil
 		}
 		body = map[string]any{
 			"object": "error",
 			"message": fmt.Sprintf("This model's maximum context length is %d tokens. However, you requested %d tokens (%d in the messages, %d in the completion). Please reduce the length of the messages or completion.",
-				l.tokens, p+c, p, c),
+				l.tokens, requested, p, c),
 			"type": "BadRequestError", "param": nil, "code": 400,
 		}
 	case LimitAnthropic:
@@ -150,7 +150,7 @@ func (s *Server) checkLimit(rec *Received) *rejection {
 	l.refused++
 	return &rejection{
 		status:  http.StatusBadRequest,
-		message: fmt.Sprintf("context window exceeded: %d tokens, window %d (%s)", p, l.tokens, l.kind),
+		message: fmt.Sprintf("context window exceeded: %d tokens counted (%d in the prompt), window %d (%s)", requested, p, l.tokens, l.kind),
 		body:    marshal(body),
 	}
 }

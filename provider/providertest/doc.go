@@ -24,7 +24,10 @@
 // Faults (an HTTP status with Retry-After, a connection dropped after N
 // frames, a garbage frame, a stall, an in-stream error, a stream without a
 // finish) are part of the script, so retry and failure paths are tested with
-// the same machinery as the happy path.
+// the same machinery as the happy path. WithContextLimit gives the server a
+// context window: an overlong request is refused with the 400 body of
+// llama.cpp, OpenAI, vLLM or Anthropic, by the fake's own deterministic
+// token count (PromptTokens), without consuming a turn.
 //
 // Fragment boundaries and generated ids come from a pseudo-random source
 // seeded per turn: WithSeed makes a run reproducible; without it the seed is
