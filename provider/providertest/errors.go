@@ -15,6 +15,7 @@ const (
 type rejection struct {
 	status  int
 	message string
+	body    []byte // the whole error body when set (context_limit.go), else errorBody's
 }
 
 func badRequest(format string, args ...any) *rejection {

@@ -30,6 +30,9 @@ type Received struct {
 	Status int
 	// Turn is the index of the turn that answered it, -1 when refused.
 	Turn int
+	// PromptTokens is the fake's count of the request (PromptTokens of the
+	// body, see WithContextLimit); 0 when refused before validation.
+	PromptTokens int
 }
 
 // Decode unmarshals the request body into v.
@@ -53,7 +56,8 @@ type Server struct {
 	kind          string // server kind whose thinking switches are read (think_kind.go)
 	// messagesLayout orders the Messages stream events (layout_llamacpp.go).
 	messagesLayout MessagesLayout
-	window         *Window // WithWindow: context-window discovery answers
+	window         *Window       // WithWindow: context-window discovery answers
+	limit          *contextLimit // WithContextLimit (context_limit.go); under mu
 	closing        chan struct{}
 
 	mu     sync.Mutex // serialises admission: validation, turn order, memory
@@ -215,7 +219,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if rej.status != http.StatusInternalServerError {
 			s.t.Logf("providertest: %s %s refused with %d: %s", r.Method, r.URL.Path, rej.status, rej.message)
 		}
-		writeJSON(w, rej.status, errorBody(rec.Dialect, rej.status, rej.message), "")
+		body := rej.body
+		if body == nil {
+			body = errorBody(rec.Dialect, rej.status, rej.message)
+		}
+		writeJSON(w, rej.status, body, "")
 		return
 	}
 	s.respond(w, r, ans)
@@ -255,6 +263,9 @@ func (s *Server) decide(rec *Received, early *rejection) (*answer, *rejection) {
 			rej = s.validateMessagesKind(rec.Body)
 		}
 	}
+	if rej == nil {
+		rej = s.checkLimit(rec)
+	}
 	if rej != nil {
 		return nil, rej
 	}
@@ -278,6 +289,9 @@ func (s *Server) decide(rec *Received, early *rejection) (*answer, *rejection) {
 // prepare builds the answer of a turn and remembers what it produces.
 func (s *Server) prepare(rec *Received, turn Turn) *answer {
 	ans := &answer{dialect: rec.Dialect, fault: turn.Fault}
+	if s.limit != nil && turn.Usage.PromptTokens == 0 {
+		turn.Usage.PromptTokens = rec.PromptTokens // WithContextLimit: usage agrees with the window's count
+	}
 	if turn.Fault != nil && turn.Fault.Status != 0 {
 		return ans
 	}
