@@ -108,3 +108,35 @@ func TestOverflowTwiceFails(t *testing.T) {
 		})
 	}
 }
+
+// TestOverflowAcceptance: a 4,096-token server and a 21 KB file read: the
+// prompt completes in both dialects, the refused request and the retry
+// measured by the server's own count.
+func TestOverflowAcceptance(t *testing.T) {
+	kinds := map[string]providertest.LimitKind{openai.Name: providertest.LimitLlamaCpp, anthropic.Name: providertest.LimitAnthropic}
+	for _, d := range []string{openai.Name, anthropic.Name} {
+		t.Run(d, func(t *testing.T) {
+			srv := providertest.NewServer(t, overflowScript(d, 0), providertest.WithSeed(14),
+				providertest.WithContextLimit(4096, kinds[d]))
+			s := newSession(t, d, srv, bigWorkspace(t))
+			o := s.Prompt(t.Context(), "What is in big.go?", nil)
+			if o.StopReason != agent.StopEndTurn || o.Err != nil || o.Text != "big.go is a file of small helpers." {
+				t.Fatalf("outcome = %+v", o)
+			}
+			rq, tokens := srv.Requests(), srv.RequestTokens()
+			for i := range rq {
+				t.Logf("%s: request %d: %d bytes, %d tokens by the server's count, refused: %q",
+					d, i+1, len(rq[i].Body), tokens[i], rq[i].Rejected)
+			}
+			if len(rq) != 3 || srv.Overflows() != 1 {
+				t.Fatalf("%d requests, %d refused; want 3 and 1", len(rq), srv.Overflows())
+			}
+			if tokens[2] >= 4096 || tokens[2] >= tokens[1] {
+				t.Errorf("retry of %d tokens: not under the window or not smaller than the refused %d", tokens[2], tokens[1])
+			}
+			if want := 4096 * 8 / 10; s.Budget() != want {
+				t.Errorf("budget = %d, want %d", s.Budget(), want)
+			}
+		})
+	}
+}
