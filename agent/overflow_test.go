@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -138,5 +139,45 @@ func TestOverflowAcceptance(t *testing.T) {
 				t.Errorf("budget = %d, want %d", s.Budget(), want)
 			}
 		})
+	}
+}
+
+// TestOverflowWithoutCounts: a refusal that gives no counts shrinks the
+// window below what was sent, and the round is retried smaller.
+func TestOverflowWithoutCounts(t *testing.T) {
+	body := `{"error":{"message":"This model's context is too small for your messages.","type":"invalid_request_error","code":"context_length_exceeded"}}`
+	script := providertest.Script{
+		{ToolCalls: []providertest.Call{{Name: "read_file", Arguments: `{"path":"big.go"}`}}},
+		{Fault: &providertest.Fault{Status: 400, Body: body}},
+		{Text: "done"},
+	}
+	srv := providertest.NewServer(t, script, providertest.WithSeed(14))
+	s := newSession(t, openai.Name, srv, bigWorkspace(t))
+	before := s.Budget()
+	o := s.Prompt(t.Context(), "What is in big.go?", nil)
+	if o.StopReason != agent.StopEndTurn || o.Err != nil {
+		t.Fatalf("outcome = %+v", o)
+	}
+	rq := srv.Requests()
+	t.Logf("budget %d → %d; refused %d bytes, retried %d bytes", before, s.Budget(), len(rq[1].Body), len(rq[2].Body))
+	if s.Budget() >= before || len(rq[2].Body) >= len(rq[1].Body) {
+		t.Errorf("budget %d → %d, request %d → %d bytes: nothing shrank", before, s.Budget(), len(rq[1].Body), len(rq[2].Body))
+	}
+}
+
+// TestOverflowCancelledDuringRecovery: a cancellation while the history is
+// compacted ends the prompt as cancelled, not as failed.
+func TestOverflowCancelledDuringRecovery(t *testing.T) {
+	srv := providertest.NewServer(t, overflowScript(openai.Name, 1), providertest.WithSeed(14))
+	s := newSession(t, openai.Name, srv, bigWorkspace(t))
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	o := s.Prompt(ctx, "What is in big.go?", agent.ListenerFunc(func(e agent.Event) {
+		if e.Kind == agent.EventCompacted {
+			cancel()
+		}
+	}))
+	if o.StopReason != agent.StopCancelled {
+		t.Fatalf("outcome = %+v, want cancelled", o)
 	}
 }
