@@ -50,6 +50,8 @@ const (
 	// (0 for a manual compaction): BeforeTokens and AfterTokens estimate the
 	// request's size; Usage and Cost are those of the summary call (zero when
 	// eliding old tool outputs was enough), Totals the session's running totals.
+	// It also comes when the server refused Round's request as longer than its
+	// context window: the history was compacted and the request goes again.
 	EventCompacted EventKind = "compacted"
 	// EventPromptEnd: the prompt is over: StopReason, Usage summed over its
 	// rounds, Round = number of model calls, Text = final answer text, Err.

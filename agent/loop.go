@@ -16,6 +16,7 @@ import (
 // tool calls, and go again while the model stops to use tools.
 func (s *Session) run(ctx context.Context, out *serialListener) Outcome {
 	var o Outcome
+	retried := 0 // the round compacted and sent again after a "request too long"
 	for o.Rounds < s.cfg.MaxRounds {
 		round := o.Rounds + 1
 		// The mode may change between rounds: the tools are those it offers now.
@@ -31,6 +32,14 @@ func (s *Session) run(ctx context.Context, out *serialListener) Outcome {
 		if err != nil {
 			// The partial turn is dropped: nothing with an unanswered tool
 			// call may enter the history.
+			if ctx.Err() == nil {
+				var retry bool
+				if retry, err = s.recoverOverflow(ctx, err, round, retried == round, msgs, specs, out); retry {
+					retried = round
+					o.Rounds-- // the refused request was no round of the conversation
+					continue
+				}
+			}
 			if ctx.Err() != nil {
 				o.StopReason, o.Err = StopCancelled, context.Cause(ctx)
 				return o
