@@ -64,13 +64,19 @@ func (s *Session) checkBudget(ctx context.Context, specs []provider.ToolSpec, ro
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
-		s.cfg.Logger.Warn("compaction incomplete (the summary call failed); sending the request as it is",
+		s.cfg.Logger.Warn("compaction incomplete (the summary call failed); cutting oversized tool results",
 			zap.Int("round", round), zap.Int("estimate", est), zap.Error(err))
+	} else if c.AfterTokens <= budget {
 		return nil
 	}
-	if c.AfterTokens > budget {
-		s.cfg.Logger.Warn("history is over budget even after compaction (the kept messages alone are too large)",
-			zap.Int("estimate", c.AfterTokens), zap.Int("budget", budget), zap.Int("keep", s.cfg.Keep))
+	// A request believed over budget is not sent while cutting the kept
+	// tool results (head and tail stay) can bring it under: a refusal
+	// costs a round trip and, on a local server, the prompt's processing.
+	if after := s.cutToFit(specs, round, out, budget); after > budget {
+		// The server's "too long" answer, if it comes, starts the recovery
+		// of overflow.go; the estimate may also be wrong the safe way.
+		s.cfg.Logger.Warn("history is over budget even after compaction and cutting tool results; sending it",
+			zap.Int("estimate", after), zap.Int("budget", budget), zap.Int("keep", s.cfg.Keep))
 	}
 	return nil
 }

@@ -59,22 +59,7 @@ func (s *Session) recoverOverflow(ctx context.Context, err error, round int, aga
 		}
 		s.cfg.Logger.Warn("compaction after an overflow incomplete", zap.Int("round", round), zap.Error(cerr))
 	}
-	s.mu.Lock()
-	h := slices.Clone(s.history)
-	est := s.calib.estimate(h, specs)
-	calib := s.calib
-	s.mu.Unlock()
-	if est > budget {
-		if cut, n := fitToolResults(h, func(h []provider.Message) int {
-			return calib.scaled(toolTokens + estimateMessages(h))
-		}, budget); n > 0 {
-			c := Compaction{BeforeTokens: est, AfterTokens: calib.scaled(toolTokens + estimateMessages(cut)), Elided: n}
-			cost, priced, totals := s.replaceHistory(cut, c, provider.Usage{})
-			out.emit(Event{Kind: EventCompacted, Round: round, BeforeTokens: c.BeforeTokens, AfterTokens: c.AfterTokens,
-				Cost: cost, CostUnknown: !priced, Totals: totals})
-			est = c.AfterTokens
-		}
-	}
+	est := s.cutToFit(specs, round, out, budget)
 	if est >= before {
 		return false, tooLong(round, window, err)
 	}
@@ -82,6 +67,34 @@ func (s *Session) recoverOverflow(ctx context.Context, err error, round int, aga
 		zap.Int("round", round), zap.Int("window", window), zap.Int("server_count", ov.Requested),
 		zap.Int("before_tokens", before), zap.Int("after_tokens", est), zap.Int("budget", budget))
 	return true, nil
+}
+
+// cutToFit cuts oversized tool results of the history (fitToolResults)
+// when its estimate is over budget, and returns the estimate of the
+// history it leaves. Only the goroutine holding busy calls it.
+func (s *Session) cutToFit(specs []provider.ToolSpec, round int, out *serialListener, budget int) int {
+	toolTokens := estimateTools(specs)
+	s.mu.Lock()
+	h := slices.Clone(s.history)
+	est := s.calib.estimate(h, specs)
+	calib := s.calib
+	s.mu.Unlock()
+	if est <= budget {
+		return est
+	}
+	cut, n := fitToolResults(h, func(h []provider.Message) int {
+		return calib.scaled(toolTokens + estimateMessages(h))
+	}, budget)
+	if n == 0 {
+		return est
+	}
+	c := Compaction{BeforeTokens: est, AfterTokens: calib.scaled(toolTokens + estimateMessages(cut)), Elided: n}
+	cost, priced, totals := s.replaceHistory(cut, c, provider.Usage{})
+	out.emit(Event{Kind: EventCompacted, Round: round, BeforeTokens: c.BeforeTokens, AfterTokens: c.AfterTokens,
+		Cost: cost, CostUnknown: !priced, Totals: totals})
+	s.cfg.Logger.Info("oversized tool results cut to fit the budget", zap.Int("round", round),
+		zap.Int("before_tokens", c.BeforeTokens), zap.Int("after_tokens", c.AfterTokens), zap.Int("cut", n))
+	return c.AfterTokens
 }
 
 // tooLong is the error of a conversation that does not fit even after
