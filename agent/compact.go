@@ -49,8 +49,9 @@ func (s *Session) Compact(ctx context.Context, l Listener) (Compaction, error) {
 }
 
 // checkBudget compacts the history when the next request would pass the
-// budget. Only a cancellation is returned: a failed summary call leaves the
-// history as long as it was (or elided), and the request goes out anyway.
+// budget and, when compaction is not enough or its summary call failed,
+// cuts oversized tool results to their head and tail. Only a cancellation
+// is returned: a history still over budget after that goes out anyway.
 func (s *Session) checkBudget(ctx context.Context, specs []provider.ToolSpec, round int, out *serialListener) error {
 	s.mu.Lock()
 	est := s.calib.estimate(s.history, specs)
