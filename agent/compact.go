@@ -73,7 +73,7 @@ func (s *Session) checkBudget(ctx context.Context, specs []provider.ToolSpec, ro
 	// A request believed over budget is not sent while cutting the kept
 	// tool results (head and tail stay) can bring it under: a refusal
 	// costs a round trip and, on a local server, the prompt's processing.
-	if after := s.cutToFit(specs, round, out, budget); after > budget {
+	if after := s.cutToFit(specs, round, out, budget, true); after > budget {
 		// The server's "too long" answer, if it comes, starts the recovery
 		// of overflow.go; the estimate may also be wrong the safe way.
 		s.cfg.Logger.Warn("history is over budget even after compaction and cutting tool results; sending it",

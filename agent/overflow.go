@@ -59,7 +59,7 @@ func (s *Session) recoverOverflow(ctx context.Context, err error, round int, aga
 		}
 		s.cfg.Logger.Warn("compaction after an overflow incomplete", zap.Int("round", round), zap.Error(cerr))
 	}
-	est := s.cutToFit(specs, round, out, budget)
+	est := s.cutToFit(specs, round, out, budget, false)
 	if est >= before {
 		return false, tooLong(round, window, err)
 	}
@@ -71,8 +71,11 @@ func (s *Session) recoverOverflow(ctx context.Context, err error, round int, aga
 
 // cutToFit cuts oversized tool results of the history (fitToolResults)
 // when its estimate is over budget, and returns the estimate of the
-// history it leaves. Only the goroutine holding busy calls it.
-func (s *Session) cutToFit(specs []provider.ToolSpec, round int, out *serialListener, budget int) int {
+// history it leaves. With onlyIfFits, a cut that would still leave the
+// history over budget is not made: before a request, the results are
+// kept whole for the server to judge (its refusal starts the recovery,
+// which cuts as far as it can). Only the goroutine holding busy calls it.
+func (s *Session) cutToFit(specs []provider.ToolSpec, round int, out *serialListener, budget int, onlyIfFits bool) int {
 	toolTokens := estimateTools(specs)
 	s.mu.Lock()
 	h := slices.Clone(s.history)
@@ -85,10 +88,11 @@ func (s *Session) cutToFit(specs []provider.ToolSpec, round int, out *serialList
 	cut, n := fitToolResults(h, func(h []provider.Message) int {
 		return calib.scaled(toolTokens + estimateMessages(h))
 	}, budget)
-	if n == 0 {
+	after := calib.scaled(toolTokens + estimateMessages(cut))
+	if n == 0 || (onlyIfFits && after > budget) {
 		return est
 	}
-	c := Compaction{BeforeTokens: est, AfterTokens: calib.scaled(toolTokens + estimateMessages(cut)), Elided: n}
+	c := Compaction{BeforeTokens: est, AfterTokens: after, Elided: n}
 	cost, priced, totals := s.replaceHistory(cut, c, provider.Usage{})
 	out.emit(Event{Kind: EventCompacted, Round: round, BeforeTokens: c.BeforeTokens, AfterTokens: c.AfterTokens,
 		Cost: cost, CostUnknown: !priced, Totals: totals})
