@@ -1,14 +1,9 @@
 package e2e
 
 import (
-	"bytes"
-	"context"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
@@ -27,6 +22,7 @@ var (
 	isolatedEnv = lsptest.IsolatedEnv
 	workspace   = lsptest.Workspace
 	tail        = lsptest.Tail
+	runPeer     = lsptest.RunPeer
 )
 
 // daemon is one daemon's command line against a fake model, logging to a
@@ -50,26 +46,4 @@ func newDaemon(t *testing.T, model *providertest.Server, extra ...string) daemon
 	args := []string{daemonBinary, "--provider", "openai", "--base-url", model.OpenAIBaseURL(),
 		"--api-key-env", "none", "--thinking=false", "--log-file", logFile}
 	return daemon{args: append(args, extra...), logFile: logFile}
-}
-
-// runPeer runs a client program to its end within timeout and returns its
-// stdout; stderr is logged.
-func runPeer(t *testing.T, timeout time.Duration, dir string, env []string, name string, args ...string) ([]byte, error) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = dir
-	cmd.Env = env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.WaitDelay = 2 * time.Second
-	err := cmd.Run()
-	if stderr.Len() > 0 {
-		t.Logf("%s stderr:\n%s", filepath.Base(name), tail(stderr.Bytes(), 40))
-	}
-	if ctx.Err() != nil {
-		err = fmt.Errorf("%s did not finish within %v: %w", filepath.Base(name), timeout, err)
-	}
-	return stdout.Bytes(), err
 }

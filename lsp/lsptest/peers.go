@@ -1,6 +1,7 @@
 package lsptest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -110,4 +111,27 @@ func Tail(b []byte, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// RunPeer runs a client program to its end within timeout in dir with env
+// and returns its stdout; its stderr (and the daemon's or agents' when
+// the program passes theirs through) is logged.
+func RunPeer(t testing.TB, timeout time.Duration, dir string, env []string, name string, args ...string) ([]byte, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = 2 * time.Second
+	err := cmd.Run()
+	if stderr.Len() > 0 {
+		t.Logf("%s stderr:\n%s", filepath.Base(name), Tail(stderr.Bytes(), 40))
+	}
+	if ctx.Err() != nil {
+		err = fmt.Errorf("%s did not finish within %v: %w", filepath.Base(name), timeout, err)
+	}
+	return stdout.Bytes(), err
 }
