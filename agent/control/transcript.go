@@ -16,7 +16,7 @@ type EntryKind string
 
 // The kinds of Entry.
 const (
-	EntryUser       EntryKind = "user"        // a prompt, as the user typed it
+	EntryUser       EntryKind = "user"        // a prompt, with what it attached
 	EntryText       EntryKind = "text"        // the model's answer
 	EntryReasoning  EntryKind = "reasoning"   // the model's thinking
 	EntryToolCall   EntryKind = "tool_call"   // a call the model made
@@ -50,7 +50,8 @@ func (s *Session) Transcript() []Entry {
 }
 
 // TranscriptOf turns a history into the entries a user saw: user prompts
-// (without the mode note the agent added for the model), the assistant's
+// as sent (the selection and files they attached included, the mode note
+// the agent added for the model left out), the assistant's
 // reasoning, text and tool calls, each tool result with its status, and a
 // compacted entry where a summary replaced earlier messages. Other system
 // messages (the system prompt) are not the conversation; a result whose
