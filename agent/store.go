@@ -21,6 +21,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/agent-lsp/agent-lsp/agent/contentstore"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
@@ -35,6 +36,7 @@ import (
 //	{"type":"model","connection":{"provider":…,"model":…,"baseURL":…,"apiKeyEnv":…}}  (no connection: the configured model)
 //	{"type":"plan","items":[{"content":…,"status":…}]}
 //	{"type":"checkpoint","checkpoint":{"id":…,"prompt":…,"createdAt":…,"historyLen":N,"files":[…]}}
+//	  a file: {"path":…,"existed":…,"before":{"sha256":…,"size":N},"agentExists":…,"agent":{…}}
 //	{"type":"rewind","checkpointId":…}
 //	{"type":"commit"}
 //
@@ -47,8 +49,10 @@ import (
 // it ran) is answered as interrupted (repair.go), so the history is valid.
 // A compaction record holds the whole new history, which replaces the one
 // built so far. A checkpoint record carries the files changed since the
-// last one of that checkpoint (merged by path); a rewind record drops that
-// checkpoint and the later ones. Of the provider's configuration only a
+// last one of that checkpoint (merged by path), its texts as references
+// into the session's content store (<id>.content/, checkpoint_content.go;
+// an older file has them inline, as "text" and "agentText"); a rewind
+// record drops that checkpoint and the later ones. Of the provider's configuration only a
 // model record's plain settings are written (the key variable's name):
 // the API key is never written.
 
@@ -93,7 +97,7 @@ type record struct {
 	// plan: the whole list (none: the plan was cleared)
 	Items []tools.TodoItem `json:"items,omitempty"`
 	// checkpoint
-	Checkpoint *Checkpoint `json:"checkpoint,omitempty"`
+	Checkpoint *checkpointRecord `json:"checkpoint,omitempty"`
 	// rewind
 	CheckpointID string `json:"checkpointId,omitempty"`
 }
@@ -290,6 +294,10 @@ type loaded struct {
 	model   *ModelRecord // nil when none was stored
 	plan    []tools.TodoItem
 	cps     []*Checkpoint
+	// content holds the checkpoints' texts (read lazily; an old file's
+	// inline texts are moved into it as it loads).
+	content *contentstore.Store
+	logger  *zap.Logger
 }
 
 // load reads a session file, applying committed batches only. A line that
@@ -306,7 +314,7 @@ func (st *Store) load(id string) (*loaded, error) {
 		return nil, fmt.Errorf("session %s: %w", id, err)
 	}
 	defer f.Close()
-	l := &loaded{}
+	l := &loaded{content: openContent(st, id), logger: st.logger.With(zap.String("id", id))}
 	var (
 		pending   []record
 		committed int64 // file offset just past the last commit record

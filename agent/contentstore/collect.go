@@ -10,7 +10,8 @@ import (
 
 // Collect deletes every text that neither live names nor a live text's
 // delta needs (its base, down to the whole text), and what a crash left
-// of an unfinished write. It returns how many texts it deleted. The
+// of an unfinished write (a detached store leaves its directory alone).
+// It returns how many texts it deleted. The
 // caller names every text it may still read: one Put concurrently with
 // Collect must already be among live.
 func (s *Store) Collect(live []Hash) (int, error) {
@@ -34,7 +35,7 @@ func (s *Store) Collect(live []Hash) (int, error) {
 			removed++
 		}
 	}
-	if s.dir == "" {
+	if s.dir == "" || s.failed {
 		return removed, nil
 	}
 	entries, err := os.ReadDir(s.dir)

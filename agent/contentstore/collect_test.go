@@ -111,3 +111,26 @@ func sorted(hs ...Hash) []string {
 	slices.Sort(out)
 	return out
 }
+
+// A detached store (its session's records stopped being written) keeps
+// what its directory holds: the last records written name those texts.
+// What it kept in memory since is still collected.
+func TestDetachedStoreKeepsItsDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "s.content")
+	s := Open(dir, nil)
+	onDisk := must(t)(s.Put("named by a written record\n"))
+	s.Detach()
+	inMem := must(t)(s.Put("kept in memory after the detach\n"))
+	if got := names(t, dir); !slices.Equal(got, sorted(onDisk)) {
+		t.Fatalf("files after the detach: %v", got)
+	}
+	if _, err := s.Collect(nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(t, dir); !slices.Equal(got, sorted(onDisk)) {
+		t.Errorf("a detached store's collection changed its directory: %v", got)
+	}
+	if s.Has(inMem) {
+		t.Error("a dead text in memory was kept")
+	}
+}

@@ -84,7 +84,7 @@ type Store struct {
 	// write, every later one.
 	mem     map[Hash]*blob
 	private func(text string) bool
-	failed  bool // a write to dir failed: the store went on in memory
+	failed  bool // a write to dir failed, or Detach: the store goes on in memory
 	made    bool // dir exists
 }
 
@@ -104,14 +104,14 @@ func (s *Store) Dir() string { return s.dir }
 
 // Put stores text unless it is stored already and returns its hash.
 func (s *Store) Put(text string) (Hash, error) {
-	return s.put(text, Hash{}, nil)
+	return s.put(Sum(text), text, Hash{}, nil)
 }
 
 // PutDelta is Put for a text probably close to base, a stored text whose
 // content the caller holds (baseText, which must hash to base): text is
 // stored as its difference from base when that is small.
 func (s *Store) PutDelta(text string, base Hash, baseText string) (Hash, error) {
-	return s.put(text, base, &baseText)
+	return s.put(Sum(text), text, base, &baseText)
 }
 
 // PutNear is PutDelta when the caller does not hold base's text: it is
@@ -119,13 +119,13 @@ func (s *Store) PutDelta(text string, base Hash, baseText string) (Hash, error) 
 func (s *Store) PutNear(text string, base Hash) (Hash, error) {
 	h := Sum(text)
 	if base.IsZero() || s.Has(h) {
-		return s.put(text, Hash{}, nil)
+		return s.put(h, text, Hash{}, nil)
 	}
 	baseText, err := s.Get(base)
 	if err != nil {
-		return s.put(text, Hash{}, nil) // collected or unreadable: store it whole
+		return s.put(h, text, Hash{}, nil) // collected or unreadable: store it whole
 	}
-	return s.put(text, base, &baseText)
+	return s.put(h, text, base, &baseText)
 }
 
 // Has reports whether the store holds h.
@@ -139,8 +139,8 @@ func (s *Store) Has(h Hash) bool {
 	return err == nil
 }
 
-func (s *Store) put(text string, base Hash, baseText *string) (Hash, error) {
-	h := Sum(text)
+// put stores text, whose hash is h.
+func (s *Store) put(h Hash, text string, base Hash, baseText *string) (Hash, error) {
 	if h == Empty {
 		return h, nil
 	}
@@ -198,6 +198,16 @@ func (s *Store) delta(text string, base Hash, baseText string, inMem bool) (*blo
 	// The middle is copied: a substring would keep the whole text alive.
 	return &blob{base: base, prefix: int64(prefix), suffix: int64(suffix), depth: depth, chain: chain, root: root,
 		size: int64(len(text)), data: strings.Clone(middle)}, true
+}
+
+// Detach stops the store's use of its directory: later texts are kept in
+// memory, and Collect no longer deletes files. The session's records
+// stopped being written (a failed write): the texts the last records
+// written name must stay for a later resume.
+func (s *Store) Detach() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failed = true
 }
 
 // Get returns the text h names.
