@@ -102,7 +102,7 @@ type Session struct {
 	plan    []tools.TodoItem
 	out     *serialListener // the running prompt's listener, for plan events
 	history []provider.Message
-	cp      checkpoints // per-prompt file states, for rewind (checkpoint.go)
+	cp      checkpoints         // per-prompt file states, for rewind (checkpoint.go)
 	content *contentstore.Store // the checkpoints' texts (checkpoint_content.go); set once
 	calib   calibration
 	totals  Totals
