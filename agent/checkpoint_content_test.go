@@ -106,7 +106,8 @@ func TestRewindKeepsEarlierCheckpointsTexts(t *testing.T) {
 	s.Prompt(t.Context(), "change the files", nil)
 	s.Prompt(t.Context(), "again", nil)
 	cps := s.Checkpoints()
-	if len(cps) != 2 || len(cps[1].Files) != 1 || cps[1].Files[0].Before != cps[0].Files[0].Agent {
+	i, ok := cps[0].file(filepath.Join(c.root, "a.txt"))
+	if len(cps) != 2 || !ok || len(cps[1].Files) != 1 || cps[1].Files[0].Before != cps[0].Files[i].Agent {
 		t.Fatalf("checkpoints = %+v", cps)
 	}
 	if _, err := s.Rewind(t.Context(), cps[1].ID, RewindOptions{RestoreFiles: true}); err != nil {
