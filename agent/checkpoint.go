@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/agent-lsp/agent-lsp/provider"
@@ -68,6 +69,10 @@ type checkpoints struct {
 	// dirty: a text may have lost its last reference since the last
 	// collection (collectContent).
 	dirty bool
+	// naming is held (read) from storing a text until a checkpoint names
+	// it, and (write) by a collection, so that a collection never sees a
+	// text stored but not yet named. Not guarded by Session.mu.
+	naming sync.RWMutex
 }
 
 // Checkpoints returns the session's checkpoints, oldest first.
@@ -157,6 +162,8 @@ func (s *Session) noteBefore(ctx context.Context, inner tools.Documents, path st
 	if err != nil {
 		doc = fallback
 	}
+	s.cp.naming.RLock()
+	defer s.cp.naming.RUnlock()
 	// Until a change lands, the agent's text is the text before it.
 	f := CheckpointFile{Path: path, Existed: doc.Exists, AgentExists: doc.Exists}
 	if doc.Exists {
@@ -204,6 +211,8 @@ func (s *Session) noteAfter(path string, doc, before tools.Doc) {
 	if !ok {
 		return
 	}
+	s.cp.naming.RLock()
+	defer s.cp.naming.RUnlock()
 	var ref TextRef
 	if doc.Exists {
 		var base *string

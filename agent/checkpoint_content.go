@@ -106,9 +106,10 @@ func (s *Session) putText(text string, near TextRef, base *string) TextRef {
 
 // collectContent deletes the texts no checkpoint names any more (after a
 // rewind, or the agent's later change of a file within a prompt), once the
-// records that stopped naming them are written. It runs while the session
-// is busy (a prompt's end, a rewind), so no tool call is storing a text.
+// records that stopped naming them are written (a prompt's end, a rewind).
 func (s *Session) collectContent() {
+	s.cp.naming.Lock()
+	defer s.cp.naming.Unlock()
 	s.mu.Lock()
 	if !s.cp.dirty {
 		s.mu.Unlock()

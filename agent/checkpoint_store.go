@@ -3,8 +3,6 @@ package agent
 import (
 	"slices"
 	"time"
-
-	"go.uber.org/zap"
 )
 
 // checkpointRecord is a checkpoint record's checkpoint: its files are the
@@ -60,8 +58,8 @@ func (l *loaded) inlineTexts(fr fileRecord) CheckpointFile {
 	f := fr.CheckpointFile
 	put := func(text string) TextRef {
 		h, err := l.content.Put(text)
-		if err != nil {
-			l.logger.Warn("session file: storing an inline checkpoint text", zap.Error(err))
+		if err != nil && l.contentErr == nil {
+			l.contentErr = err // kept in memory; the resumed session is no longer saved
 		}
 		return TextRef{Hash: h, Size: int64(len(text))}
 	}

@@ -154,6 +154,9 @@ func ResumeSession(cfg Config, id string) (*Session, error) {
 	s.id, s.history, s.totals, s.calib, s.started = id, l.history, l.totals, l.calib, true
 	s.plan = l.plan
 	s.content = l.content
+	if l.contentErr != nil {
+		s.storeFailure(l.contentErr)
+	}
 	s.storedModel = l.model
 	s.cp.list = validCheckpoints(l.cps, len(l.history))
 	if l.header.Created != nil {

@@ -296,8 +296,8 @@ type loaded struct {
 	cps     []*Checkpoint
 	// content holds the checkpoints' texts (read lazily; an old file's
 	// inline texts are moved into it as it loads).
-	content *contentstore.Store
-	logger  *zap.Logger
+	content    *contentstore.Store
+	contentErr error // moving an inline text into content failed
 }
 
 // load reads a session file, applying committed batches only. A line that
@@ -314,7 +314,7 @@ func (st *Store) load(id string) (*loaded, error) {
 		return nil, fmt.Errorf("session %s: %w", id, err)
 	}
 	defer f.Close()
-	l := &loaded{content: openContent(st, id), logger: st.logger.With(zap.String("id", id))}
+	l := &loaded{content: openContent(st, id)}
 	var (
 		pending   []record
 		committed int64 // file offset just past the last commit record
