@@ -153,7 +153,10 @@ func (s *Session) noteBefore(ctx context.Context, inner tools.Documents, path st
 	s.mu.Lock()
 	c := s.cp.active
 	_, seen := c.fileOrNil(path)
-	near := s.lastAgentText(path)
+	var near TextRef
+	if c != nil && !seen {
+		near = s.lastAgentText(path)
+	}
 	s.mu.Unlock()
 	if c == nil || seen {
 		return
