@@ -50,9 +50,8 @@ import (
 // A compaction record holds the whole new history, which replaces the one
 // built so far. A checkpoint record carries the files changed since the
 // last one of that checkpoint (merged by path), its texts as references
-// into the session's content store (<id>.content/, checkpoint_content.go;
-// an older file has them inline, as "text" and "agentText"); a rewind
-// record drops that checkpoint and the later ones. Of the provider's configuration only a
+// into <id>.content/ (checkpoint_content.go; an older file has them
+// inline); a rewind record drops that checkpoint and the later ones. Of the provider's configuration only a
 // model record's plain settings are written (the key variable's name):
 // the API key is never written.
 
@@ -294,10 +293,8 @@ type loaded struct {
 	model   *ModelRecord // nil when none was stored
 	plan    []tools.TodoItem
 	cps     []*Checkpoint
-	// content holds the checkpoints' texts (read lazily; an old file's
-	// inline texts are moved into it as it loads).
-	content    *contentstore.Store
-	contentErr error // moving an inline text into content failed
+	content    *contentstore.Store // the checkpoints' texts, read lazily; an old file's inline ones move in
+	contentErr error               // moving an inline text into content failed
 }
 
 // load reads a session file, applying committed batches only. A line that
