@@ -3,7 +3,16 @@ package agent
 import (
 	"slices"
 	"time"
+
+	"github.com/agent-lsp/agent-lsp/agent/contentstore"
 )
+
+// checkpointTexts is the content store of a session being loaded, and
+// what failed as an old file's inline texts moved into it.
+type checkpointTexts struct {
+	content *contentstore.Store
+	err     error
+}
 
 // checkpointRecord is a checkpoint record's checkpoint: its files are the
 // ones changed since the last record of it.
@@ -57,9 +66,9 @@ func (l *loaded) applyCheckpoint(r record) {
 func (l *loaded) inlineTexts(fr fileRecord) CheckpointFile {
 	f := fr.CheckpointFile
 	put := func(text string) TextRef {
-		h, err := l.content.Put(text)
-		if err != nil && l.contentErr == nil {
-			l.contentErr = err // kept in memory; the resumed session is no longer saved
+		h, err := l.texts.content.Put(text)
+		if err != nil && l.texts.err == nil {
+			l.texts.err = err // kept in memory; the resumed session is no longer saved
 		}
 		return TextRef{Hash: h, Size: int64(len(text))}
 	}

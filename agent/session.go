@@ -153,9 +153,9 @@ func ResumeSession(cfg Config, id string) (*Session, error) {
 	s := newSession(cfg)
 	s.id, s.history, s.totals, s.calib, s.started = id, l.history, l.totals, l.calib, true
 	s.plan = l.plan
-	s.content = l.content
-	if l.contentErr != nil {
-		s.storeFailure(l.contentErr)
+	s.content = l.texts.content
+	if l.texts.err != nil {
+		s.storeFailure(l.texts.err)
 	}
 	s.storedModel = l.model
 	s.cp.list = validCheckpoints(l.cps, len(l.history))

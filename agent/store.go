@@ -21,7 +21,6 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/agent-lsp/agent-lsp/agent/contentstore"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
@@ -36,7 +35,6 @@ import (
 //	{"type":"model","connection":{"provider":…,"model":…,"baseURL":…,"apiKeyEnv":…}}  (no connection: the configured model)
 //	{"type":"plan","items":[{"content":…,"status":…}]}
 //	{"type":"checkpoint","checkpoint":{"id":…,"prompt":…,"createdAt":…,"historyLen":N,"files":[…]}}
-//	  a file: {"path":…,"existed":…,"before":{"sha256":…,"size":N},"agentExists":…,"agent":{…}}
 //	{"type":"rewind","checkpointId":…}
 //	{"type":"commit"}
 //
@@ -50,10 +48,10 @@ import (
 // A compaction record holds the whole new history, which replaces the one
 // built so far. A checkpoint record carries the files changed since the
 // last one of that checkpoint (merged by path), its texts as references
-// into <id>.content/ (checkpoint_content.go; an older file has them
-// inline); a rewind record drops that checkpoint and the later ones. Of the provider's configuration only a
-// model record's plain settings are written (the key variable's name):
-// the API key is never written.
+// into <id>.content/ (checkpoint_content.go; older files have them inline);
+// a rewind record drops that checkpoint and the later ones. Of the
+// provider's configuration only a model record's plain settings are
+// written (the key variable's name): the API key is never written.
 
 const (
 	recSession    = "session"
@@ -293,8 +291,7 @@ type loaded struct {
 	model   *ModelRecord // nil when none was stored
 	plan    []tools.TodoItem
 	cps     []*Checkpoint
-	content    *contentstore.Store // the checkpoints' texts, read lazily; an old file's inline ones move in
-	contentErr error               // moving an inline text into content failed
+	texts   checkpointTexts // read lazily (checkpoint_store.go)
 }
 
 // load reads a session file, applying committed batches only. A line that
@@ -311,7 +308,7 @@ func (st *Store) load(id string) (*loaded, error) {
 		return nil, fmt.Errorf("session %s: %w", id, err)
 	}
 	defer f.Close()
-	l := &loaded{content: openContent(st, id)}
+	l := &loaded{texts: checkpointTexts{content: openContent(st, id)}}
 	var (
 		pending   []record
 		committed int64 // file offset just past the last commit record
