@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/agent-lsp/agent-lsp/provider"
@@ -33,15 +34,16 @@ type Checkpoint struct {
 	Files      []CheckpointFile `json:"files,omitempty"` // in the order first changed
 }
 
-// CheckpointFile is one file a prompt changed.
+// CheckpointFile is one file a prompt changed. Its texts are references
+// into the session's content store: Session.CheckpointText reads them.
 type CheckpointFile struct {
-	Path    string `json:"path"` // absolute
-	Existed bool   `json:"existed"`
-	Text    string `json:"text,omitempty"` // before the prompt's first change
-	// AgentExists and AgentText are what the agent's last change of the
+	Path    string  `json:"path"` // absolute
+	Existed bool    `json:"existed"`
+	Before  TextRef `json:"before,omitzero"` // the text before the prompt's first change
+	// AgentExists and Agent are what the agent's last change of the
 	// prompt left (read back after the change landed).
-	AgentExists bool   `json:"agentExists"`
-	AgentText   string `json:"agentText,omitempty"`
+	AgentExists bool    `json:"agentExists"`
+	Agent       TextRef `json:"agent,omitzero"`
 }
 
 func (c *Checkpoint) clone() Checkpoint {
@@ -64,6 +66,13 @@ type checkpoints struct {
 	list   []*Checkpoint // oldest first
 	active *Checkpoint   // the running (or last) prompt's
 	docs   tools.Documents
+	// dirty: a text may have lost its last reference since the last
+	// collection (collectContent).
+	dirty bool
+	// naming is held (read) from storing a text until a checkpoint names
+	// it, and (write) by a collection, so that a collection never sees a
+	// text stored but not yet named. Not guarded by Session.mu.
+	naming sync.RWMutex
 }
 
 // Checkpoints returns the session's checkpoints, oldest first.
@@ -97,7 +106,10 @@ func (s *Session) queueCheckpoint(c *Checkpoint, files []CheckpointFile) {
 	if s.cfg.Store == nil {
 		return
 	}
-	r := Checkpoint{ID: c.ID, Prompt: c.Prompt, CreatedAt: c.CreatedAt, HistoryLen: c.HistoryLen, Files: files}
+	r := checkpointRecord{ID: c.ID, Prompt: c.Prompt, CreatedAt: c.CreatedAt, HistoryLen: c.HistoryLen}
+	for _, f := range files {
+		r.Files = append(r.Files, fileRecord{CheckpointFile: f})
+	}
 	s.pending = append(s.pending, record{Type: recCheckpoint, Checkpoint: &r})
 }
 
@@ -128,17 +140,23 @@ func (d checkpointDocs) Apply(ctx context.Context, edit tools.FileEdit) error {
 	if err != nil {
 		doc = tools.Doc{Text: edit.After, Exists: !edit.Delete}
 	}
-	d.s.noteAfter(path, doc)
+	d.s.noteAfter(path, doc, edit.Before)
 	return nil
 }
 
 // noteBefore records path's text in the active checkpoint unless the
 // prompt changed it already. The text is read now (fallback: what the
-// edit was computed against): the file as it is before this change.
+// edit was computed against): the file as it is before this change. It
+// is stored (durably, before its record is queued) and dropped: the
+// checkpoint keeps its reference.
 func (s *Session) noteBefore(ctx context.Context, inner tools.Documents, path string, fallback tools.Doc) {
 	s.mu.Lock()
 	c := s.cp.active
 	_, seen := c.fileOrNil(path)
+	var near TextRef
+	if c != nil && !seen {
+		near = s.lastAgentText(path)
+	}
 	s.mu.Unlock()
 	if c == nil || seen {
 		return
@@ -147,34 +165,73 @@ func (s *Session) noteBefore(ctx context.Context, inner tools.Documents, path st
 	if err != nil {
 		doc = fallback
 	}
+	s.cp.naming.RLock()
+	defer s.cp.naming.RUnlock()
+	// Until a change lands, the agent's text is the text before it.
+	f := CheckpointFile{Path: path, Existed: doc.Exists, AgentExists: doc.Exists}
+	if doc.Exists {
+		// Usually the agent's text of an earlier prompt, stored already;
+		// else most likely a change of it (the user's typing since).
+		f.Before = s.putText(doc.Text, near, nil)
+		f.Agent = f.Before
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, seen := c.file(path); seen {
 		return // recorded meanwhile by a parallel call
 	}
-	// Until a change lands, the agent's text is the text before it.
-	f := CheckpointFile{Path: path, Existed: doc.Exists, Text: doc.Text, AgentExists: doc.Exists, AgentText: doc.Text}
 	c.Files = append(c.Files, f)
 	s.queueCheckpoint(c, []CheckpointFile{f})
 }
 
-// noteAfter records what a change of path left.
-func (s *Session) noteAfter(path string, doc tools.Doc) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c := s.cp.active
-	if c == nil {
-		return
+// lastAgentText is the agent's last text of path in an earlier
+// checkpoint (zero: none). Called with s.mu held.
+func (s *Session) lastAgentText(path string) TextRef {
+	for i := len(s.cp.list) - 1; i >= 0; i-- {
+		c := s.cp.list[i]
+		if c == s.cp.active {
+			continue
+		}
+		if j, ok := c.file(path); ok && c.Files[j].AgentExists {
+			return c.Files[j].Agent
+		}
 	}
-	i, ok := c.file(path)
+	return TextRef{}
+}
+
+// noteAfter records what a change of path left: doc, read back after it
+// landed; before is what the change was computed against, most often the
+// agent's text before it, so doc is stored as the region that changed.
+func (s *Session) noteAfter(path string, doc, before tools.Doc) {
+	s.mu.Lock()
+	c := s.cp.active
+	i, ok := c.fileOrNil(path)
+	var prev TextRef
+	if ok {
+		prev = c.Files[i].Agent
+	}
+	s.mu.Unlock()
 	if !ok {
 		return
 	}
-	c.Files[i].AgentExists, c.Files[i].AgentText = doc.Exists, doc.Text
-	if !doc.Exists {
-		c.Files[i].AgentText = ""
+	s.cp.naming.RLock()
+	defer s.cp.naming.RUnlock()
+	var ref TextRef
+	if doc.Exists {
+		var base *string
+		if before.Exists {
+			base = &before.Text
+		}
+		ref = s.putText(doc.Text, prev, base)
 	}
-	s.queueCheckpoint(c, []CheckpointFile{c.Files[i]})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := &c.Files[i]
+	if f.Agent != f.Before && f.Agent != ref {
+		s.cp.dirty = true // the agent's earlier text of this prompt: no longer named
+	}
+	f.AgentExists, f.Agent = doc.Exists, ref
+	s.queueCheckpoint(c, []CheckpointFile{*f})
 }
 
 func (c *Checkpoint) fileOrNil(path string) (int, bool) {

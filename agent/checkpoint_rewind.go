@@ -112,6 +112,7 @@ func (s *Session) Rewind(ctx context.Context, id string, o RewindOptions) (Rewin
 	res.Dropped = len(s.cp.list) - idx
 	s.cp.list = s.cp.list[:idx:idx]
 	s.cp.active = nil
+	s.cp.dirty = true // the dropped checkpoints' texts
 	if s.cfg.Store != nil {
 		s.pending = append(s.pending, record{Type: recRewind, CheckpointID: id})
 	}
@@ -125,6 +126,7 @@ func (s *Session) Rewind(ctx context.Context, id string, o RewindOptions) (Rewin
 	}
 	s.mu.Unlock()
 	s.commit()
+	s.collectContent() // after the rewind record: a crash before it keeps the texts it names
 	return res, nil
 }
 
@@ -179,7 +181,7 @@ func (s *Session) restoreFiles(ctx context.Context, cps []Checkpoint, only strin
 				order = append(order, f.Path)
 				continue
 			}
-			t.AgentExists, t.AgentText = f.AgentExists, f.AgentText
+			t.AgentExists, t.Agent = f.AgentExists, f.Agent
 		}
 	}
 	slices.Sort(order) // parallel calls change files in any order; the batch is the same
@@ -197,7 +199,7 @@ func (s *Session) restoreFiles(ctx context.Context, cps []Checkpoint, only strin
 		if cur.Path == "" {
 			cur.Path = path
 		}
-		edit, action, reason := planRestore(*t, cur, merge)
+		edit, action, reason := s.planRestore(*t, cur, merge)
 		switch {
 		case reason != "":
 			conflicts = append(conflicts, FileConflict{Path: path, Reason: reason})
@@ -227,17 +229,25 @@ func (s *Session) restoreFiles(ctx context.Context, cps []Checkpoint, only strin
 
 // planRestore decides how one file goes back to t's text before the
 // prompt: an edit and its action, or nothing (already there), or a
-// conflict reason.
-func planRestore(t CheckpointFile, cur tools.Doc, merge MergeFunc) (tools.FileEdit, string, string) {
-	edit := tools.FileEdit{Tool: "rewind", Before: cur, After: t.Text, Delete: !t.Existed}
+// conflict reason. The current text is compared with t's by hash; the
+// stored texts are read only for the edit (and the merge) they make.
+func (s *Session) planRestore(t CheckpointFile, cur tools.Doc, merge MergeFunc) (tools.FileEdit, string, string) {
+	edit := tools.FileEdit{Tool: "rewind", Before: cur, Delete: !t.Existed}
 	action := FileRestored
 	if !t.Existed {
 		action = FileDeleted
 	}
 	switch {
-	case cur.Exists == t.Existed && (!cur.Exists || cur.Text == t.Text):
+	case cur.Exists == t.Existed && (!cur.Exists || t.Before.Holds(cur.Text)):
 		return tools.FileEdit{}, "", "" // already as it was
-	case cur.Exists == t.AgentExists && (!cur.Exists || cur.Text == t.AgentText):
+	case cur.Exists == t.AgentExists && (!cur.Exists || t.Agent.Holds(cur.Text)):
+		if t.Existed {
+			before, err := s.CheckpointText(t.Before)
+			if err != nil {
+				return tools.FileEdit{}, "", lostText(err)
+			}
+			edit.After = before
+		}
 		return edit, action, "" // as the agent left it
 	case !cur.Exists:
 		return tools.FileEdit{}, "", "deleted since the agent changed it; not recreated"
@@ -248,12 +258,27 @@ func planRestore(t CheckpointFile, cur tools.Doc, merge MergeFunc) (tools.FileEd
 	case merge == nil:
 		return tools.FileEdit{}, "", "changed since the agent's edit; left as it is (no merge available)"
 	}
-	merged, clean := merge(t.AgentText, cur.Text, t.Text)
+	agentText, err := s.CheckpointText(t.Agent)
+	if err != nil {
+		return tools.FileEdit{}, "", lostText(err)
+	}
+	before, err := s.CheckpointText(t.Before)
+	if err != nil {
+		return tools.FileEdit{}, "", lostText(err)
+	}
+	merged, clean := merge(agentText, cur.Text, before)
 	if !clean {
 		return tools.FileEdit{}, "", "changed since the agent's edit, on the lines the agent changed; left as it is"
 	}
 	edit.After = merged
 	return edit, FileMerged, ""
+}
+
+// lostText is the conflict reason for a checkpoint text that cannot be
+// read: one holding a hidden secret is never written to disk, so it is
+// gone after a restart.
+func lostText(err error) string {
+	return fmt.Sprintf("its text at the checkpoint is no longer stored (%v); left as it is", err)
 }
 
 // LineMerge is tools.Merge3, the line-based three-way merge, as a

@@ -321,7 +321,7 @@ func TestKillWhileAnEditLandsAndResume(t *testing.T) {
 			if edit := h[3]; edit.ToolCallID != "c_edit" || !edit.IsError || edit.Text != want {
 				t.Errorf("the cut write's result = %+v, want %q", edit, want)
 			}
-			if cps := s.Checkpoints(); len(cps) != 1 || !checkpointHolds(cps[0], calculator, "class Calculator") {
+			if cps := s.Checkpoints(); len(cps) != 1 || !checkpointHolds(s, cps[0], calculator, "class Calculator") {
 				t.Errorf("checkpoints = %+v, want Calculator.java's text before the edit", cps)
 			}
 			if o := s.Prompt(t.Context(), "What now?", nil); o.StopReason != agent.StopEndTurn {
@@ -378,9 +378,16 @@ func TestKillInFirstModelCallAndResume(t *testing.T) {
 
 var _ tools.Gate = blockingGate{}
 
-func checkpointHolds(c agent.Checkpoint, path, text string) bool {
+// checkpointHolds reports whether c recorded path, before its change, as
+// a text with text in it (read from s's content store: stored durably
+// before the change landed).
+func checkpointHolds(s *agent.Session, c agent.Checkpoint, path, text string) bool {
 	for _, f := range c.Files {
-		if f.Path == path && f.Existed && strings.Contains(f.Text, text) {
+		if f.Path != path || !f.Existed {
+			continue
+		}
+		before, err := s.CheckpointText(f.Before)
+		if err == nil && strings.Contains(before, text) {
 			return true
 		}
 	}

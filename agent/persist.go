@@ -102,8 +102,22 @@ func (s *Session) commit() {
 		s.mu.Unlock()
 		return
 	}
+	s.mu.Unlock()
+	s.storeFailure(err)
+}
+
+// storeFailure ends persistence for this session after a failed write
+// (of a record, or of a checkpoint's text), once: nothing more is
+// written, and the content store keeps what the written records name.
+func (s *Session) storeFailure(err error) {
+	s.mu.Lock()
+	if s.storeFailed {
+		s.mu.Unlock()
+		return
+	}
 	s.storeFailed = true
 	s.mu.Unlock()
+	s.content.Detach()
 	if s.cfg.OnStoreError == nil {
 		s.cfg.Logger.Error("session is no longer saved", zap.String("session", s.id), zap.Error(err))
 		return

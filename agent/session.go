@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/agent-lsp/agent-lsp/agent/contentstore"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
@@ -101,7 +102,8 @@ type Session struct {
 	plan    []tools.TodoItem
 	out     *serialListener // the running prompt's listener, for plan events
 	history []provider.Message
-	cp      checkpoints // per-prompt file states, for rewind (checkpoint.go)
+	cp      checkpoints         // per-prompt file states, for rewind (checkpoint.go)
+	content *contentstore.Store // the checkpoints' texts (checkpoint_content.go); set once
 	calib   calibration
 	totals  Totals
 	// pending are the records not yet written; commit writes them.
@@ -121,6 +123,7 @@ type Session struct {
 func NewSession(cfg Config, systemPrompt string) *Session {
 	s := newSession(cfg)
 	s.id = newSessionID(s.created)
+	s.content = openContent(cfg.Store, s.id)
 	if systemPrompt != "" {
 		s.append(provider.Message{Role: provider.RoleSystem, Text: systemPrompt})
 	}
@@ -150,6 +153,10 @@ func ResumeSession(cfg Config, id string) (*Session, error) {
 	s := newSession(cfg)
 	s.id, s.history, s.totals, s.calib, s.started = id, l.history, l.totals, l.calib, true
 	s.plan = l.plan
+	s.content = l.texts.content
+	if l.texts.err != nil {
+		s.storeFailure(l.texts.err)
+	}
 	s.storedModel = l.model
 	s.cp.list = validCheckpoints(l.cps, len(l.history))
 	if l.header.Created != nil {
@@ -287,6 +294,7 @@ func (s *Session) Prompt(ctx context.Context, text string, l Listener) Outcome {
 	s.out = nil
 	s.mu.Unlock()
 	s.commit() // whatever was queued while the last round ran (a mode change)
+	s.collectContent()
 	return s.end(out, o)
 }
 

@@ -47,10 +47,11 @@ import (
 // it ran) is answered as interrupted (repair.go), so the history is valid.
 // A compaction record holds the whole new history, which replaces the one
 // built so far. A checkpoint record carries the files changed since the
-// last one of that checkpoint (merged by path); a rewind record drops that
-// checkpoint and the later ones. Of the provider's configuration only a
-// model record's plain settings are written (the key variable's name):
-// the API key is never written.
+// last one of that checkpoint (merged by path), its texts as references
+// into <id>.content/ (checkpoint_content.go; older files have them inline);
+// a rewind record drops that checkpoint and the later ones. Of the
+// provider's configuration only a model record's plain settings are
+// written (the key variable's name): the API key is never written.
 
 const (
 	recSession    = "session"
@@ -93,7 +94,7 @@ type record struct {
 	// plan: the whole list (none: the plan was cleared)
 	Items []tools.TodoItem `json:"items,omitempty"`
 	// checkpoint
-	Checkpoint *Checkpoint `json:"checkpoint,omitempty"`
+	Checkpoint *checkpointRecord `json:"checkpoint,omitempty"`
 	// rewind
 	CheckpointID string `json:"checkpointId,omitempty"`
 }
@@ -290,6 +291,7 @@ type loaded struct {
 	model   *ModelRecord // nil when none was stored
 	plan    []tools.TodoItem
 	cps     []*Checkpoint
+	texts   checkpointTexts // read lazily (checkpoint_store.go)
 }
 
 // load reads a session file, applying committed batches only. A line that
@@ -306,7 +308,7 @@ func (st *Store) load(id string) (*loaded, error) {
 		return nil, fmt.Errorf("session %s: %w", id, err)
 	}
 	defer f.Close()
-	l := &loaded{}
+	l := &loaded{texts: checkpointTexts{content: openContent(st, id)}}
 	var (
 		pending   []record
 		committed int64 // file offset just past the last commit record

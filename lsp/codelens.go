@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"slices"
+	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 	"go.lsp.dev/jsonrpc2"
@@ -50,7 +51,7 @@ func (s *server) codeLens(_ context.Context, r *request) (any, error) {
 	}
 	starts := lineStarts(ov.text)
 	for _, sess := range s.sessions.all() {
-		for _, h := range agentHunks(sess.agent.Checkpoints(), key, ov.text) {
+		for _, h := range sess.agentHunks(key, ov.text) {
 			rng := protocol.Range{Start: positionOf(ov.text, starts, h.start), End: positionOf(ov.text, starts, h.end)}
 			lenses = append(lenses, protocol.CodeLens{Range: rng, Command: &protocol.Command{
 				Title: revertTitle, Command: CommandRevert, Arguments: []any{revertArgs{
@@ -70,17 +71,22 @@ type lensHunk struct {
 }
 
 // agentHunks finds the regions of current (the text of the file key) that
-// the agent's changes recorded in cps made: the line hunks from the file's
-// text before the first checkpoint that changed it to the agent's last
-// text, moved to where they are now. A hunk the user edited since is left
-// out: reverting it would drop their typing.
-func agentHunks(cps []agent.Checkpoint, key, current string) []lensHunk {
+// the agent's changes recorded in the session's checkpoints made: the line
+// hunks from the file's text before the first checkpoint that changed it
+// to the agent's last text, moved to where they are now. A hunk the user
+// edited since is left out: reverting it would drop their typing.
+//
+// The texts are read from the session's content store, and only when the
+// file, its checkpoints or the buffer changed since the last request
+// (lensCache): a codeLens request over an unchanged 20 MB file hashes the
+// buffer, and reads and diffs nothing.
+func (sess *session) agentHunks(key, current string) []lensHunk {
 	var (
 		first *agent.CheckpointFile
 		last  agent.CheckpointFile
 		cpID  string
 	)
-	for _, c := range cps {
+	for _, c := range sess.agent.Checkpoints() {
 		for _, f := range c.Files {
 			if canonicalPath(f.Path) != key {
 				continue
@@ -91,21 +97,48 @@ func agentHunks(cps []agent.Checkpoint, key, current string) []lensHunk {
 			last = f
 		}
 	}
-	if first == nil || !last.AgentExists || (first.Existed && first.Text == last.AgentText) {
+	if first == nil || !last.AgentExists || (first.Existed && first.Before == last.Agent) {
 		return nil
 	}
-	agentText := last.AgentText
+	cur := agent.RefOf(current)
+	k := lensKey{before: first.Before, agent: last.Agent, current: cur, checkpointID: cpID}
+	if hunks, ok := sess.lenses.get(key, k); ok {
+		return hunks
+	}
+	var before string // a file the agent created: one hunk, the whole text, restored to nothing
+	if first.Existed {
+		var err error
+		if before, err = sess.agent.CheckpointText(first.Before); err != nil {
+			return nil // no longer stored: nothing to revert to
+		}
+	}
+	agentText := current
+	if last.Agent != cur {
+		var err error
+		if agentText, err = sess.agent.CheckpointText(last.Agent); err != nil {
+			return nil
+		}
+	}
+	hunks := diffHunks(before, agentText, current, cpID)
+	sess.lenses.put(key, k, hunks)
+	return hunks
+}
+
+// diffHunks is agentHunks on the texts: before the first checkpoint, the
+// agent's last, and the current one. The restore texts are copies: a hunk
+// must not keep the whole text before alive.
+func diffHunks(before, agentText, current, cpID string) []lensHunk {
 	users := udiff.Lines(agentText, current)
 	var out []lensHunk
 	shift := 0 // how much the agent's edits moved the text after them
-	for _, e := range udiff.Lines(first.Text, agentText) {
+	for _, e := range udiff.Lines(before, agentText) {
 		a, b := e.Start+shift, e.Start+shift+len(e.New) // in agentText
 		shift += len(e.New) - (e.End - e.Start)
 		start, end, ok := moveThrough(users, a, b)
 		if !ok {
 			continue
 		}
-		out = append(out, lensHunk{start: start, end: end, restore: first.Text[e.Start:e.End], checkpointID: cpID})
+		out = append(out, lensHunk{start: start, end: end, restore: strings.Clone(before[e.Start:e.End]), checkpointID: cpID})
 	}
 	return out
 }
@@ -194,7 +227,7 @@ func (s *server) revertRange(ctx context.Context, sessions []*session, path stri
 	starts := lineStarts(cur.Text)
 	var hunks []lensHunk
 	for _, sess := range sessions {
-		for _, h := range agentHunks(sess.agent.Checkpoints(), key, cur.Text) {
+		for _, h := range sess.agentHunks(key, cur.Text) {
 			first, last := positionOf(cur.Text, starts, h.start).Line, positionOf(cur.Text, starts, h.end).Line
 			if first <= rng.End.Line && rng.Start.Line <= last {
 				hunks = append(hunks, h)

@@ -22,6 +22,7 @@ type session struct {
 	// updates leave in seq order even when a prompt's writer and a control
 	// update (agent/setMode mid-stream) send at once.
 	sendMu sync.Mutex
+	lenses lensCache // the code lenses' hunks per file (codelens_cache.go)
 }
 
 func (s *session) nextSeq() int64 { return s.seq.Add(1) }
