@@ -43,6 +43,12 @@ func (d *clientDocs) Read(ctx context.Context, path string) (tools.Doc, error) {
 	}
 	resp, err := d.s.peer.ReadTextFile(ctx, sdk.ReadTextFileRequest{SessionId: d.s.id, Path: path})
 	if err == nil {
+		// The size policy holds for the client's buffers as for the disk.
+		// The text has come over the wire already: refusing it still keeps
+		// a read, an edit or a write of it from costing more.
+		if err := tools.CheckSize(d.ws.Rel(path), int64(len(resp.Content)), false); err != nil {
+			return tools.Doc{}, err
+		}
 		return tools.Doc{Path: path, Text: resp.Content, Exists: true}, nil
 	}
 	if ctx.Err() != nil {
@@ -53,6 +59,25 @@ func (d *clientDocs) Read(ctx context.Context, path string) (tools.Doc, error) {
 		return tools.Doc{Path: path}, nil
 	}
 	return tools.Doc{}, fmt.Errorf("fs/read_text_file %s: %w", path, err)
+}
+
+var _ tools.LineReader = (*clientDocs)(nil)
+
+// ReadLines implements tools.LineReader: the disk's window (streamed) when
+// the client does not read files, else a window of the client's whole text
+// (fs/read_text_file's line and limit cannot say whether lines follow, nor
+// how many: the window is cut here).
+func (d *clientDocs) ReadLines(ctx context.Context, path string, req tools.LineRequest) (tools.LineWindow, error) {
+	if !d.clientRead {
+		return d.disk.ReadLines(ctx, path, req)
+	}
+	doc, err := d.Read(ctx, path)
+	if err != nil || !doc.Exists {
+		return tools.LineWindow{Path: doc.Path}, err
+	}
+	w := tools.WindowOf(doc.Text, req)
+	w.Path = doc.Path
+	return w, nil
 }
 
 // Apply implements tools.Documents: the edit is rebased on what the
@@ -93,6 +118,12 @@ type diffRecorder struct {
 
 func newDiffRecorder(d tools.Documents) *diffRecorder {
 	return &diffRecorder{Documents: d, diffs: map[string][]sdk.ToolCallContent{}}
+}
+
+// ReadLines implements tools.LineReader for the Documents it wraps (an
+// embedded interface would hide it).
+func (r *diffRecorder) ReadLines(ctx context.Context, path string, req tools.LineRequest) (tools.LineWindow, error) {
+	return tools.ReadWindow(ctx, r.Documents, path, req)
 }
 
 // Apply implements tools.Documents.
