@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -68,7 +69,7 @@ func (d *DiskDocuments) ReadLines(ctx context.Context, path string, req LineRequ
 // streamLines reads the requested window of r's lines, reading r no
 // further than the window's end and one buffer. Whether r is binary is
 // decided on its first 8 KiB, as isBinary does for a whole text. Total is
-// known when r ended within what was read.
+// known when r ends within that buffer.
 func streamLines(ctx context.Context, r io.Reader, req LineRequest) (LineWindow, error) {
 	br := bufio.NewReaderSize(r, streamBufBytes)
 	w := LineWindow{Exists: true, Total: -1}
@@ -108,15 +109,23 @@ func streamLines(ctx context.Context, r io.Reader, req LineRequest) (LineWindow,
 			return w, nil
 		}
 		if !w.fits(held, l, req) {
-			return w, nil // that line, at least, follows
+			line++ // that line, read, follows the window
+			break
 		}
 		held += len(l.Text)
 		w.Lines = append(w.Lines, l)
 		line++
 	}
-	if _, err := br.Peek(1); errors.Is(err, io.EOF) {
-		w.Total = line - 1
-	} else if err != nil {
+	// Count the lines left when the file ends within one more buffer: the
+	// paging note can then say how many; past that, counting would read on.
+	rest, err := br.Peek(streamBufBytes)
+	switch {
+	case errors.Is(err, io.EOF):
+		w.Total = line - 1 + bytes.Count(rest, []byte{'\n'})
+		if len(rest) > 0 && rest[len(rest)-1] != '\n' {
+			w.Total++ // a last line without a newline
+		}
+	case err != nil:
 		return w, err
 	}
 	return w, nil
