@@ -41,12 +41,18 @@ func (d *clientDocs) Read(ctx context.Context, path string) (tools.Doc, error) {
 	if !d.ws.Contains(path) {
 		return tools.Doc{}, fmt.Errorf("%s: outside the workspace", path)
 	}
+	// A buffer's text comes in one message: a file whose disk copy is over
+	// the limit is not asked for (its buffer most likely is too, and an
+	// answer over the SDK's cap would end the connection).
+	if fi, err := d.ws.Stat(path); err == nil {
+		if err := d.checkSize(path, fi.Size(), false); err != nil {
+			return tools.Doc{}, err
+		}
+	}
 	resp, err := d.s.peer.ReadTextFile(ctx, sdk.ReadTextFileRequest{SessionId: d.s.id, Path: path})
 	if err == nil {
-		// The size policy holds for the client's buffers as for the disk.
-		// The text has come over the wire already: refusing it still keeps
-		// a read, an edit or a write of it from costing more.
-		if err := tools.CheckSize(d.ws.Rel(path), int64(len(resp.Content)), false); err != nil {
+		// The size policy holds for the client's unsaved buffers too.
+		if err := d.checkSize(path, int64(len(resp.Content)), false); err != nil {
 			return tools.Doc{}, err
 		}
 		return tools.Doc{Path: path, Text: resp.Content, Exists: true}, nil
@@ -61,23 +67,35 @@ func (d *clientDocs) Read(ctx context.Context, path string) (tools.Doc, error) {
 	return tools.Doc{}, fmt.Errorf("fs/read_text_file %s: %w", path, err)
 }
 
-var _ tools.LineReader = (*clientDocs)(nil)
+// clientTextBytes is the largest text sent to or asked of the client in
+// one fs/* message, below tools.MaxFileBytes: the SDK (v0.13.0,
+// Connection.receive) reads a message of at most 10 MiB and closes the
+// connection on a longer one; 8 MiB leaves room for JSON escaping.
+const clientTextBytes = 8 << 20
 
-// ReadLines implements tools.LineReader: the disk's window (streamed) when
-// the client does not read files, else a window of the client's whole text
-// (fs/read_text_file's line and limit cannot say whether lines follow, nor
-// how many: the window is cut here).
-func (d *clientDocs) ReadLines(ctx context.Context, path string, req tools.LineRequest) (tools.LineWindow, error) {
-	if !d.clientRead {
-		return d.disk.ReadLines(ctx, path, req)
+// fitsOneMessage reports whether texts sent together (a diff's old and new
+// text) stay within what one message to the client should carry; a diff
+// that does not is shown as the unified diff of the change instead, or
+// not at all.
+func fitsOneMessage(texts ...string) bool {
+	n := 0
+	for _, t := range texts {
+		n += len(t)
 	}
-	doc, err := d.Read(ctx, path)
-	if err != nil || !doc.Exists {
-		return tools.LineWindow{Path: doc.Path}, err
+	return n <= clientTextBytes
+}
+
+// checkSize is the size policy for texts through the client: the tools'
+// limit, lowered to what one message carries.
+func (d *clientDocs) checkSize(path string, size int64, result bool) error {
+	if err := tools.CheckSize(d.ws.Rel(path), size, result); err != nil {
+		return err
 	}
-	w := tools.WindowOf(doc.Text, req)
-	w.Path = doc.Path
-	return w, nil
+	if size > clientTextBytes {
+		return &tools.TooLargeError{Path: d.ws.Rel(path), Size: size, Result: result, Limit: clientTextBytes,
+			Why: "through the ACP client: a buffer's text travels in one message"}
+	}
+	return nil
 }
 
 // Apply implements tools.Documents: the edit is rebased on what the
@@ -100,6 +118,9 @@ func (d *clientDocs) Apply(ctx context.Context, edit tools.FileEdit) error {
 	}
 	if current.Exists && text == current.Text {
 		return nil
+	}
+	if err := d.checkSize(path, int64(len(text)), true); err != nil {
+		return err
 	}
 	if _, err := d.s.peer.WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: d.s.id, Path: path, Content: text}); err != nil {
 		return fmt.Errorf("fs/write_text_file %s: %w", path, err)
@@ -134,6 +155,9 @@ func (r *diffRecorder) Apply(ctx context.Context, edit tools.FileEdit) error {
 	ap, ok := tools.ApprovalFrom(ctx)
 	if !ok || ap.Action.CallID == "" {
 		return nil
+	}
+	if !fitsOneMessage(edit.Before.Text, edit.After) {
+		return nil // the approval showed the unified diff; this would end an SDK client's connection
 	}
 	c := sdk.ToolCallContent{Diff: &sdk.ToolCallContentDiff{Type: "diff", Path: edit.Before.Path, NewText: edit.After}}
 	if edit.Before.Exists {

@@ -136,8 +136,11 @@ func numberLines(w LineWindow, rel string, offset int) (string, error) {
 	if w.Size == 0 {
 		return "(empty file)", nil
 	}
-	if len(w.Lines) == 0 && w.Total >= 0 {
+	switch {
+	case len(w.Lines) == 0 && w.Total >= 0:
 		return "", fmt.Errorf("offset %d is past the end of %s (%d lines)", offset, rel, w.Total)
+	case len(w.Lines) == 0:
+		return "", fmt.Errorf("offset %d is past the end of %s", offset, rel)
 	}
 	var b strings.Builder
 	line := offset

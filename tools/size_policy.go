@@ -28,25 +28,37 @@ const MaxFileBytes = 32 << 20
 var ErrTooLarge = errors.New("file too large")
 
 // TooLargeError says a file (or the text an edit or write would leave in
-// it) is over MaxFileBytes, and what the model can do instead.
+// it) is over MaxFileBytes, or over a front end's lower limit, and what the
+// model can do instead.
 type TooLargeError struct {
 	Path string // as the model names it: relative to the workspace
 	Size int64  // bytes of the text refused
 	// Result is set when the text refused is what an edit or write would
 	// leave, not what the file holds now.
 	Result bool
+	// Limit is the limit exceeded when lower than MaxFileBytes (0:
+	// MaxFileBytes), and Why says where it comes from.
+	Limit int64
+	Why   string
 }
 
 func (e *TooLargeError) Error() string {
-	if e.Result {
-		return fmt.Sprintf("%s would be %s (%d bytes) after this change, over the %s limit on files the agent edits or writes; "+
-			"keep it smaller, split it into several files, or produce it with run_bash (a script or a generator) instead",
-			e.Path, formatBytes(e.Size), e.Size, formatBytes(MaxFileBytes))
+	limit, why := e.Limit, ""
+	if limit == 0 {
+		limit = MaxFileBytes
 	}
-	return fmt.Sprintf("%s is %s (%d bytes), over the %s limit on files the agent reads whole, edits or writes; "+
+	if e.Why != "" {
+		why = " (" + e.Why + ")"
+	}
+	if e.Result {
+		return fmt.Sprintf("%s would be %s (%d bytes) after this change, over the %s limit on files the agent edits or writes%s; "+
+			"keep it smaller, split it into several files, or produce it with run_bash (a script or a generator) instead",
+			e.Path, formatBytes(e.Size), e.Size, formatBytes(limit), why)
+	}
+	return fmt.Sprintf("%s is %s (%d bytes), over the %s limit on files the agent reads whole, edits or writes%s; "+
 		"read_file with offset and limit reads a window of its lines, grep searches it, "+
 		"and run_bash (sed, head, split) can process or change it",
-		e.Path, formatBytes(e.Size), e.Size, formatBytes(MaxFileBytes))
+		e.Path, formatBytes(e.Size), e.Size, formatBytes(limit), why)
 }
 
 // Is makes errors.Is(err, ErrTooLarge) true.
