@@ -24,16 +24,20 @@ func bigBuffer(n int) string {
 // An open 40 MB buffer — the disk has a small file of that name — is
 // refused by edit_file with the size policy's error, before anyone is asked
 // or anything is sent to the editor; read_file with offset/limit still reads
-// a window of it, from the buffer.
-func TestOpenBufferOverTheLimitIsNotEdited(t *testing.T) {
+// a window of it, from the buffer. A file on disk over the limit, not open,
+// is refused the same way.
+func TestFilesOverTheLimitAreNotEdited(t *testing.T) {
 	const size = 40_000_000
 	script := providertest.Script{
 		{ToolCalls: []providertest.Call{{ID: "call_read", Name: "read_file", Arguments: `{"path":"big.txt","offset":3,"limit":2}`}}},
 		{ToolCalls: []providertest.Call{{ID: "call_edit", Name: "edit_file",
 			Arguments: `{"path":"big.txt","old_string":"l00000003\n","new_string":"three\n"}`}}},
+		{ToolCalls: []providertest.Call{{ID: "call_disk", Name: "edit_file",
+			Arguments: `{"path":"disk.txt","old_string":"l00000003\n","new_string":"three\n"}`}}},
 		{Text: "Done."},
 	}
-	s := start(t, script, setupOptions{caps: fullCaps, files: map[string]string{"big.txt": "small on disk\n"},
+	onDisk := bigBuffer(tools.MaxFileBytes + 10 - tools.MaxFileBytes%10) // over the limit by a few bytes
+	s := start(t, script, setupOptions{caps: fullCaps, files: map[string]string{"big.txt": "small on disk\n", "disk.txt": onDisk},
 		handlers: lsptest.Handlers{ShowMessageRequest: noPopup(t)}})
 	path := filepath.Join(s.root, "big.txt")
 	s.initialize(nil)
@@ -58,6 +62,11 @@ func TestOpenBufferOverTheLimitIsNotEdited(t *testing.T) {
 		if !strings.Contains(edit, part) {
 			t.Errorf("edit_file's error %q does not say %q", edit, part)
 		}
+	}
+	// A file on disk, not open, over the limit: the same error.
+	disk := toolMessage(t, s, 3, "call_disk")
+	if want := (&tools.TooLargeError{Path: "disk.txt", Size: int64(len(onDisk))}).Error(); !strings.Contains(disk, want) {
+		t.Errorf("edit_file of a file on disk answered %q, want %q", disk, want)
 	}
 	if n := len(s.ed.AppliedEdits()); n != 0 {
 		t.Errorf("%d applyEdit requests for a buffer over the limit", n)
