@@ -48,21 +48,25 @@ func (d *DiskDocuments) ReadLines(ctx context.Context, path string, req LineRequ
 		return LineWindow{}, err
 	}
 	defer f.Close()
-	var w LineWindow
+	var r io.Reader = f
 	if fi.Size() <= wholeWindowBytes {
 		data, err := io.ReadAll(io.LimitReader(f, wholeWindowBytes+1))
 		if err != nil {
 			return LineWindow{}, fmt.Errorf("read %s: %w", path, err)
 		}
-		w = WindowOf(string(data), req)
-	} else {
-		w, err = streamLines(ctx, f, req)
-		if err != nil {
-			return LineWindow{}, fmt.Errorf("read %s: %w", path, err)
+		if len(data) <= wholeWindowBytes {
+			w := WindowOf(string(data), req)
+			w.Path = path
+			return w, nil
 		}
-		w.Size = fi.Size()
+		// It grew since the stat: not whole, so streamed after all.
+		r = io.MultiReader(bytes.NewReader(data), f)
 	}
-	w.Path, w.Exists = path, true
+	w, err := streamLines(ctx, r, req)
+	if err != nil {
+		return LineWindow{}, fmt.Errorf("read %s: %w", path, err)
+	}
+	w.Path, w.Exists, w.Size = path, true, fi.Size()
 	return w, nil
 }
 

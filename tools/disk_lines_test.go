@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"unsafe"
 )
 
 // countingReader counts the bytes read through it.
@@ -210,5 +211,28 @@ func TestDiskReadLinesProtections(t *testing.T) {
 	w, err := docs.ReadLines(context.Background(), filepath.Join(e.root, "missing.txt"), req)
 	if err != nil || w.Exists {
 		t.Fatalf("missing file: %+v, %v", w, err)
+	}
+}
+
+// An open buffer's window is sliced from the text: its lines point into
+// the text's memory, and slicing allocates only the window's line list.
+func TestWindowOfSlicesWithoutCopying(t *testing.T) {
+	text := numberedText(1 << 20) // ~8 MB
+	w := WindowOf(text, LineRequest{Offset: 500_000, Limit: 5, MaxLineBytes: readMaxLineBytes})
+	if len(w.Lines) != 5 || w.Lines[0].Text != "line 500000" || w.Total != 1<<20 || !w.HasWhole {
+		t.Fatalf("window %+v", w.Lines)
+	}
+	start := uintptr(unsafe.Pointer(unsafe.StringData(text)))
+	for _, l := range w.Lines {
+		p := uintptr(unsafe.Pointer(unsafe.StringData(l.Text)))
+		if p < start || p >= start+uintptr(len(text)) {
+			t.Fatalf("line %q is a copy, not a slice of the text", l.Text)
+		}
+	}
+	allocs := testing.AllocsPerRun(5, func() {
+		WindowOf(text, LineRequest{Offset: 500_000, Limit: 5, MaxLineBytes: readMaxLineBytes})
+	})
+	if allocs > 4 {
+		t.Fatalf("%v allocations per window, want the line list's few", allocs)
 	}
 }
