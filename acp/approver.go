@@ -73,7 +73,7 @@ func (a *approver) Approve(ctx context.Context, act permission.Action, offerSess
 // edit, the command of a shell call, the reasons for the risk.
 func approvalContent(act permission.Action) []sdk.ToolCallContent {
 	var out []sdk.ToolCallContent
-	if e := act.Edit; e != nil {
+	if e := act.Edit; e != nil && fitsOneMessage(e.Before, e.After) {
 		d := &sdk.ToolCallContentDiff{Type: "diff", Path: e.File, NewText: e.After}
 		if e.Exists {
 			old := e.Before

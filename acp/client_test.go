@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -105,7 +106,24 @@ func (c *testClient) ReadTextFile(_ context.Context, p sdk.ReadTextFileRequest) 
 	if !ok {
 		return sdk.ReadTextFileResponse{}, &sdk.RequestError{Code: -32002, Message: "Resource not found"}
 	}
+	if p.Line != nil || p.Limit != nil {
+		text = linesOf(text, p.Line, p.Limit)
+	}
 	return sdk.ReadTextFileResponse{Content: text}, nil
+}
+
+// linesOf is what a client answers to fs/read_text_file's line (1-based)
+// and limit: those lines, with their newlines.
+func linesOf(text string, line, limit *int) string {
+	lines := strings.SplitAfter(text, "\n")
+	from, n := 0, len(lines)
+	if line != nil {
+		from = min(max(*line-1, 0), len(lines))
+	}
+	if limit != nil {
+		n = *limit
+	}
+	return strings.Join(lines[from:min(from+n, len(lines))], "")
 }
 
 func (c *testClient) WriteTextFile(_ context.Context, p sdk.WriteTextFileRequest) (sdk.WriteTextFileResponse, error) {

@@ -41,8 +41,20 @@ func (d *clientDocs) Read(ctx context.Context, path string) (tools.Doc, error) {
 	if !d.ws.Contains(path) {
 		return tools.Doc{}, fmt.Errorf("%s: outside the workspace", path)
 	}
+	// A buffer's text comes in one message: a file whose disk copy is over
+	// the limit is not asked for (its buffer most likely is too, and an
+	// answer over the SDK's cap would end the connection).
+	if fi, err := d.ws.Stat(path); err == nil {
+		if err := d.checkSize(path, fi.Size(), false); err != nil {
+			return tools.Doc{}, err
+		}
+	}
 	resp, err := d.s.peer.ReadTextFile(ctx, sdk.ReadTextFileRequest{SessionId: d.s.id, Path: path})
 	if err == nil {
+		// The size policy holds for the client's unsaved buffers too.
+		if err := d.checkSize(path, int64(len(resp.Content)), false); err != nil {
+			return tools.Doc{}, err
+		}
 		return tools.Doc{Path: path, Text: resp.Content, Exists: true}, nil
 	}
 	if ctx.Err() != nil {
@@ -53,6 +65,37 @@ func (d *clientDocs) Read(ctx context.Context, path string) (tools.Doc, error) {
 		return tools.Doc{Path: path}, nil
 	}
 	return tools.Doc{}, fmt.Errorf("fs/read_text_file %s: %w", path, err)
+}
+
+// clientTextBytes is the largest text sent to or asked of the client in
+// one fs/* message, below tools.MaxFileBytes: the SDK (v0.13.0,
+// Connection.receive) reads a message of at most 10 MiB and closes the
+// connection on a longer one; 8 MiB leaves room for JSON escaping.
+const clientTextBytes = 8 << 20
+
+// fitsOneMessage reports whether texts sent together (a diff's old and new
+// text) stay within what one message to the client should carry; a diff
+// that does not is shown as the unified diff of the change instead, or
+// not at all.
+func fitsOneMessage(texts ...string) bool {
+	n := 0
+	for _, t := range texts {
+		n += len(t)
+	}
+	return n <= clientTextBytes
+}
+
+// checkSize is the size policy for texts through the client: the tools'
+// limit, lowered to what one message carries.
+func (d *clientDocs) checkSize(path string, size int64, result bool) error {
+	if err := tools.CheckSize(d.ws.Rel(path), size, result); err != nil {
+		return err
+	}
+	if size > clientTextBytes {
+		return &tools.TooLargeError{Path: d.ws.Rel(path), Size: size, Result: result, Limit: clientTextBytes,
+			Why: "through the ACP client: a buffer's text travels in one message"}
+	}
+	return nil
 }
 
 // Apply implements tools.Documents: the edit is rebased on what the
@@ -76,6 +119,9 @@ func (d *clientDocs) Apply(ctx context.Context, edit tools.FileEdit) error {
 	if current.Exists && text == current.Text {
 		return nil
 	}
+	if err := d.checkSize(path, int64(len(text)), true); err != nil {
+		return err
+	}
 	if _, err := d.s.peer.WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: d.s.id, Path: path, Content: text}); err != nil {
 		return fmt.Errorf("fs/write_text_file %s: %w", path, err)
 	}
@@ -95,6 +141,12 @@ func newDiffRecorder(d tools.Documents) *diffRecorder {
 	return &diffRecorder{Documents: d, diffs: map[string][]sdk.ToolCallContent{}}
 }
 
+// ReadLines implements tools.LineReader for the Documents it wraps (an
+// embedded interface would hide it).
+func (r *diffRecorder) ReadLines(ctx context.Context, path string, req tools.LineRequest) (tools.LineWindow, error) {
+	return tools.ReadWindow(ctx, r.Documents, path, req)
+}
+
 // Apply implements tools.Documents.
 func (r *diffRecorder) Apply(ctx context.Context, edit tools.FileEdit) error {
 	if err := r.Documents.Apply(ctx, edit); err != nil {
@@ -103,6 +155,9 @@ func (r *diffRecorder) Apply(ctx context.Context, edit tools.FileEdit) error {
 	ap, ok := tools.ApprovalFrom(ctx)
 	if !ok || ap.Action.CallID == "" {
 		return nil
+	}
+	if !fitsOneMessage(edit.Before.Text, edit.After) {
+		return nil // the approval showed the unified diff; this would end an SDK client's connection
 	}
 	c := sdk.ToolCallContent{Diff: &sdk.ToolCallContentDiff{Type: "diff", Path: edit.Before.Path, NewText: edit.After}}
 	if edit.Before.Exists {

@@ -54,6 +54,10 @@ func (d *editorDocuments) Read(ctx context.Context, path string) (tools.Doc, err
 	}
 	key := canonicalPath(path)
 	if ov, ok := d.s.overlays.get(key); ok {
+		// The size policy holds for open buffers as for the disk.
+		if err := tools.CheckSize(d.ws.Rel(path), int64(len(ov.text)), false); err != nil {
+			return tools.Doc{}, err
+		}
 		v := ov.version
 		return tools.Doc{Path: path, Text: ov.text, Exists: true, Version: &v}, nil
 	}

@@ -6,13 +6,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"strings"
 	"sync"
 )
-
-// maxDocumentBytes is the largest file DiskDocuments reads; beyond it a
-// file is almost surely data, not source, and would flood memory and the
-// model's context.
-const maxDocumentBytes = 32 << 20
 
 // newFileMode is the mode of files the agent creates (umask does not apply:
 // the temp file is chmod-ed explicitly, see Workspace.writeFile).
@@ -115,10 +111,10 @@ func (d *DiskDocuments) check(path string, write bool) (string, error) {
 }
 
 // readFileText reads a regular file whole, through the workspace root.
-// Missing is (“”, false, nil); a directory, a special file or an oversized
-// file is an error.
+// Missing is (“”, false, nil); a directory or a special file is an error,
+// a file over MaxFileBytes a *TooLargeError (size policy).
 func readFileText(ws *Workspace, path string) (string, bool, error) {
-	f, err := ws.Open(path)
+	f, fi, err := ws.openRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, nil
 	}
@@ -126,27 +122,20 @@ func readFileText(ws *Workspace, path string) (string, bool, error) {
 		return "", false, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return "", false, fmt.Errorf("stat %s: %w", path, err)
+	if err := CheckSize(ws.Rel(path), fi.Size(), false); err != nil {
+		return "", false, err
 	}
-	if fi.IsDir() {
-		return "", false, fmt.Errorf("%s is a directory, not a file", path)
-	}
-	if !fi.Mode().IsRegular() {
-		// A FIFO or device would block or never end.
-		return "", false, fmt.Errorf("%s is not a regular file (%s)", path, fi.Mode().Type())
-	}
-	if fi.Size() > maxDocumentBytes {
-		return "", false, fmt.Errorf("%s is too large (%d bytes, limit %d)", path, fi.Size(), maxDocumentBytes)
-	}
-	// Read through a limit in case the file grows while being read.
-	data, err := io.ReadAll(io.LimitReader(f, maxDocumentBytes+1))
+	// Read into a builder sized to the file: the text is the one copy
+	// (io.ReadAll would grow, and string() copy, its buffer). The limit
+	// catches a file growing while it is read.
+	var b strings.Builder
+	b.Grow(int(fi.Size()) + 1)
+	n, err := io.Copy(&b, io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
 		return "", false, fmt.Errorf("read %s: %w", path, err)
 	}
-	if len(data) > maxDocumentBytes {
-		return "", false, fmt.Errorf("%s is too large (over %d bytes)", path, maxDocumentBytes)
+	if err := CheckSize(ws.Rel(path), n, false); err != nil {
+		return "", false, err
 	}
-	return string(data), true, nil
+	return b.String(), true, nil
 }

@@ -96,7 +96,7 @@ func planEdit(ctx context.Context, raw json.RawMessage, env *Env) (editPlan, err
 			return p, fmt.Errorf("old_string is empty but %s is not; give the exact text to replace (or use write_file to replace the whole file)", p.rel)
 		}
 		p.after, p.lines = args.NewString, []int{1}
-		return p, nil
+		return p, CheckSize(p.rel, int64(len(p.after)), true) // size policy
 	}
 	if !p.doc.Exists {
 		return p, fmt.Errorf("file not found: %s; use glob to find the right path (or an empty old_string to create it)", p.rel)
@@ -108,7 +108,7 @@ func planEdit(ctx context.Context, raw json.RawMessage, env *Env) (editPlan, err
 	if err != nil {
 		return p, fmt.Errorf("%s: %w", p.rel, err)
 	}
-	return p, nil
+	return p, CheckSize(p.rel, int64(len(p.after)), true) // size policy
 }
 
 // replaceText applies one edit_file replacement to a file's text, with the

@@ -29,6 +29,7 @@ type grepFile struct {
 	rel     string
 	lines   []grepLine
 	matches int // matching lines held (the first grepMaxMatches of the file)
+	size    int64
 }
 
 // add takes one file's matches; it renders them now because fm.lines is
@@ -36,6 +37,9 @@ type grepFile struct {
 func (c *grepCollector) add(fm *fileMatches) {
 	rel := c.ws.Rel(fm.abs)
 	f := grepFile{rel: rel, lines: grepOutputLines(rel, fm, c.context, c.re), matches: len(fm.nums)}
+	if fi, err := c.ws.Stat(fm.abs); err == nil {
+		f.size = fi.Size()
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.files = append(c.files, f)
@@ -68,9 +72,13 @@ func (c *grepCollector) render(stats SearchStats) string {
 	var b strings.Builder
 	shown := 0
 	full := false
+	var large []grepFile // shown files over the size limit
 	for _, f := range c.files {
 		if full {
 			break
+		}
+		if f.size > MaxFileBytes {
+			large = append(large, f)
 		}
 		if c.context > 0 && b.Len() > 0 {
 			b.WriteString("--\n")
@@ -96,7 +104,31 @@ func (c *grepCollector) render(stats SearchStats) string {
 		fmt.Fprintf(&b, "[%d more matches not shown; %d matching lines in %d files in all. Narrow the pattern, path or glob.]\n",
 			more, stats.MatchedLines, stats.MatchedFiles)
 	}
+	writeLargeNote(&b, large)
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// maxLargeNamed bounds the files named in the note on large files.
+const maxLargeNamed = 5
+
+// writeLargeNote tells the model which files shown are over the size
+// policy's limit: grep streams them (memory bounded by the longest line),
+// but edit_file and write_file refuse them and read_file reads them only a
+// window at a time, which is what the line numbers above are for.
+func writeLargeNote(b *strings.Builder, large []grepFile) {
+	if len(large) == 0 {
+		return
+	}
+	names := make([]string, 0, min(len(large), maxLargeNamed))
+	for _, f := range large[:min(len(large), maxLargeNamed)] {
+		names = append(names, fmt.Sprintf("%s (%s)", f.rel, formatBytes(f.size)))
+	}
+	more := ""
+	if len(large) > maxLargeNamed {
+		more = fmt.Sprintf(" and %d more", len(large)-maxLargeNamed)
+	}
+	fmt.Fprintf(b, "[over the %s size limit: %s%s. read_file with offset and limit reads the lines around a match; edit_file and write_file refuse these files.]\n",
+		formatBytes(MaxFileBytes), strings.Join(names, ", "), more)
 }
 
 // grepOutputLines renders one file's matches with their context as output

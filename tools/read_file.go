@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/agent-lsp/agent-lsp/permission"
 )
@@ -78,23 +77,31 @@ func (readFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Res
 	if fi, err := env.Workspace.Stat(abs); err == nil && fi.IsDir() {
 		return Result{}, directoryError(env.Workspace, abs, rel)
 	}
-	doc, err := env.Docs.Read(ctx, abs)
+	// A window, not the file: a 20 MB file read 5 lines at a time is
+	// streamed to the window's end, an open buffer sliced (LineReader).
+	w, err := ReadWindow(ctx, env.Docs, abs, LineRequest{
+		Offset: args.Offset, Limit: args.Limit, MaxLineBytes: readMaxLineBytes, MaxBytes: readMaxOutput,
+	})
 	if err != nil {
 		return Result{}, fmt.Errorf("read %s: %w", rel, err)
 	}
-	if !doc.Exists {
+	if !w.Exists {
 		return Result{}, notFoundError(rel)
 	}
-	if isBinary(doc.Text) {
-		return Result{}, fmt.Errorf("binary file (%d bytes); not shown", len(doc.Text))
+	if w.Binary {
+		return Result{}, fmt.Errorf("binary file (%d bytes); not shown", w.Size)
 	}
-	out, err := numberLines(doc.Text, rel, args.Offset, args.Limit)
+	out, err := numberLines(w, rel, args.Offset)
 	if err != nil {
 		return Result{}, err
 	}
-	// The whole text, even for a window of it: a later write_file of this
-	// file is based on what the model saw (ReadLog).
-	env.Reads.Record(abs, doc.Text)
+	// The whole text, even for a window of it, when the reader had it: a
+	// later write_file of this file is based on what the model saw
+	// (ReadLog). A streamed window is not the file: nothing is recorded,
+	// and an earlier whole read (if any) stays the base.
+	if w.HasWhole {
+		env.Reads.Record(abs, w.Whole)
+	}
 	return Result{Output: out}, nil
 }
 
@@ -122,55 +129,35 @@ func readFileParse(raw json.RawMessage, env *Env) (readFileArgs, string, error) 
 	return args, abs, nil
 }
 
-// numberLines renders lines offset.. of text as `%6d\t` numbered lines, at
-// most limit of them and readMaxOutput bytes, ending with a note on how to
-// read on when the file goes further.
-func numberLines(text, rel string, offset, limit int) (string, error) {
-	if text == "" {
+// numberLines renders a window read from line offset as `%6d\t` numbered
+// lines, at most readMaxOutput bytes, ending with a note on how to read on
+// when the file goes further.
+func numberLines(w LineWindow, rel string, offset int) (string, error) {
+	if w.Size == 0 {
 		return "(empty file)", nil
 	}
-	total := countLines(text)
-	if offset > total {
-		return "", fmt.Errorf("offset %d is past the end of %s (%d lines)", offset, rel, total)
-	}
-	// Skip to the first wanted line.
-	rest := text
-	for i := 1; i < offset; i++ {
-		nl := strings.IndexByte(rest, '\n')
-		rest = rest[nl+1:] // offset ≤ total, so the newline exists
+	switch {
+	case len(w.Lines) == 0 && w.Total >= 0:
+		return "", fmt.Errorf("offset %d is past the end of %s (%d lines)", offset, rel, w.Total)
+	case len(w.Lines) == 0:
+		return "", fmt.Errorf("offset %d is past the end of %s", offset, rel)
 	}
 	var b strings.Builder
 	line := offset
-	for rest != "" && line < offset+limit {
-		content := rest
-		next := ""
-		if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
-			content, next = rest[:nl], rest[nl+1:]
-		}
-		content = strings.TrimSuffix(content, "\r") // CRLF files read like LF ones
-		rendered := fmt.Sprintf("%6d\t%s\n", line, cutLine(content))
+	for _, l := range w.Lines {
+		rendered := fmt.Sprintf("%6d\t%s\n", line, l)
 		if b.Len()+len(rendered) > readMaxOutput && b.Len() > 0 {
 			break
 		}
 		b.WriteString(rendered)
-		rest = next
 		line++
 	}
-	if remaining := total - line + 1; remaining > 0 {
+	switch remaining := w.Total - line + 1; {
+	case w.Total < 0:
+		// The reader stopped at the window: counting the rest would read it.
+		fmt.Fprintf(&b, "… more lines follow (the file is %s); call read_file with offset %d to read further\n", formatBytes(w.Size), line)
+	case remaining > 0:
 		fmt.Fprintf(&b, "… %d more lines; call read_file with offset %d to read further\n", remaining, line)
 	}
 	return b.String(), nil
-}
-
-// cutLine shortens a line past readMaxLineBytes (minified code, data) at a
-// rune boundary, with a marker saying how much was left out.
-func cutLine(s string) string {
-	if len(s) <= readMaxLineBytes {
-		return s
-	}
-	n := readMaxLineBytes
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return fmt.Sprintf("%s … [line cut: %d more bytes]", s[:n], len(s)-n)
 }

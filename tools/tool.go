@@ -87,3 +87,12 @@ type BatchApplier interface {
 	// why the ones not yet written were not).
 	ApplyAll(ctx context.Context, edits []FileEdit) error
 }
+
+// LineReader is implemented by Documents that can hand out a window of a
+// file's lines without loading, or copying, the whole file: the disk
+// streams up to the window's end, an editor slices the buffer it holds.
+// read_file uses it for offset/limit; without it the file is Read whole
+// (ReadWindow). A window is not subject to the size policy's limit.
+type LineReader interface {
+	ReadLines(ctx context.Context, path string, req LineRequest) (LineWindow, error)
+}

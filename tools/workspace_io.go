@@ -62,6 +62,29 @@ func (w *Workspace) Open(abs string) (*os.File, error) {
 	return loc.root.OpenFile(loc.rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 }
 
+// openRegular opens abs for reading and checks that it is a regular file:
+// a FIFO or a device would block or never end. The caller closes it.
+func (w *Workspace) openRegular(abs string) (*os.File, fs.FileInfo, error) {
+	f, err := w.Open(abs)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("stat %s: %w", abs, err)
+	}
+	if fi.IsDir() {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s is a directory, not a file", abs)
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s is not a regular file (%s)", abs, fi.Mode().Type())
+	}
+	return f, fi, nil
+}
+
 // Stat returns the file info of abs (a final symlink followed, inside the
 // workspace only).
 func (w *Workspace) Stat(abs string) (fs.FileInfo, error) {

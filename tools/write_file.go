@@ -75,6 +75,9 @@ func planWrite(ctx context.Context, raw json.RawMessage, env *Env) (writePlan, e
 		p.doc.Path = abs
 	}
 	p.after, err = rebaseWrite(p.rel, env.Reads, abs, p.doc, p.args.Content)
+	if err == nil {
+		err = CheckSize(p.rel, int64(len(p.after)), true) // size policy
+	}
 	return p, err
 }
 
