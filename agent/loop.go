@@ -101,6 +101,11 @@ func (s *Session) stream(ctx context.Context, round int, msgs []provider.Message
 		Thinking:  m.Thinking,
 	}
 	t := &turn{}
+	// The provider's retries are the prompt's events: a front end says
+	// "retrying (2/4)" instead of waiting in silence.
+	ctx = provider.WithRetryHook(ctx, func(r provider.Retry) {
+		out.emit(Event{Kind: EventRetry, Round: round, Retry: r, Err: r.Err})
+	})
 	for ev := range m.Provider.Stream(ctx, req) {
 		switch ev.Type {
 		case provider.EventText:
