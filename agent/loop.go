@@ -46,7 +46,9 @@ func (s *Session) run(ctx context.Context, out *serialListener) Outcome {
 			}
 			o.StopReason, o.Err = StopError, err
 			out.emit(Event{Kind: EventError, Round: round, Err: err})
-			s.cfg.Logger.Warn("model call failed", zap.Int("round", round), zap.Error(err))
+			// Info, not a warning: the error event tells the user; a
+			// terminal showing warnings would show it twice.
+			s.cfg.Logger.Info("model call failed", zap.Int("round", round), zap.Error(err))
 			return o
 		}
 		o.Usage = o.Usage.Add(t.usage)

@@ -27,7 +27,7 @@ import (
 
 // A session file is JSON Lines, append-only, one record per line:
 //
-//	{"type":"session","id":…,"title":…,"model":…,"created":…}  first line
+//	{"type":"session","id":…,"title":…,"model":…,"created":…,"workspace":…}  first line
 //	{"type":"message","message":{…provider.Message…}}
 //	{"type":"usage","usage":{…},"cost":…,"time":…,"promptMessages":N}
 //	{"type":"compaction","beforeTokens":…,"afterTokens":…,"history":[…]}
@@ -73,6 +73,9 @@ type record struct {
 	Title   string     `json:"title,omitempty"`
 	Model   string     `json:"model,omitempty"`
 	Created *time.Time `json:"created,omitempty"`
+	// Workspace is the session's workspace root (its first), absolute; a
+	// session stored before it was recorded has none.
+	Workspace string `json:"workspace,omitempty"`
 	// message
 	Message *provider.Message `json:"message,omitempty"`
 	// usage
@@ -160,6 +163,9 @@ type SessionInfo struct {
 	Title     string // the first prompt, shortened
 	CreatedAt time.Time
 	UpdatedAt time.Time // when the session was last written
+	// Workspace is the root the session worked in; "" for a session
+	// stored before workspaces were recorded (unknown: it belongs to none).
+	Workspace string
 }
 
 // List returns the stored sessions, most recently updated first.
@@ -180,7 +186,7 @@ func (st *Store) List() ([]SessionInfo, error) {
 		}
 		info := SessionInfo{ID: id, UpdatedAt: fi.ModTime()}
 		if h, err := readHeader(filepath.Join(st.dir, e.Name())); err == nil {
-			info.Title = h.Title
+			info.Title, info.Workspace = h.Title, h.Workspace
 			if h.Created != nil {
 				info.CreatedAt = *h.Created
 			}
@@ -394,4 +400,17 @@ func (l *loaded) apply(r record) {
 	case recCheckpoint, recRewind:
 		l.applyCheckpoint(r)
 	}
+}
+
+// workspaceRoot is the root the session's tools work in ("" without one),
+// stored in its header so that a front end can pick the sessions of a
+// workspace (--continue).
+func (s *Session) workspaceRoot() string {
+	if s.cfg.Env == nil || s.cfg.Env.Workspace == nil {
+		return ""
+	}
+	if roots := s.cfg.Env.Workspace.Roots(); len(roots) > 0 {
+		return roots[0]
+	}
+	return ""
 }
