@@ -224,6 +224,15 @@ func (s *Session) restoreModel() {
 	}
 	base := s.c.o.Model
 	cfg := rec.Config(base)
+	if by := s.c.o.ModelSetBy; by != "" && (cfg.Provider != base.Provider || cfg.BaseURL != base.BaseURL || cfg.Model != base.Model) {
+		// The user's flags and environment win over what the session stored.
+		s.c.log.Info("session model not restored: the run's model is the user's choice", zap.String("session", s.id),
+			zap.String("set_by", by), zap.String("stored_model", cfg.Model), zap.String("stored_base_url", cfg.BaseURL))
+		msg := fmt.Sprintf("model: %s (%s, %s), as %s sets it; the session's stored model %s (%s, %s) is not used",
+			base.Model, base.Provider, base.BaseURL, by, cfg.Model, cfg.Provider, cfg.BaseURL)
+		s.notify(Update{Kind: UpdateModel, Model: infoOf(base), Message: msg})
+		return
+	}
 	client, err := s.c.connect(cfg) // Connect validates cfg
 	if err == nil {
 		err = s.agent.SetModel(rec.Settings(client))
