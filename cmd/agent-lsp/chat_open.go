@@ -89,10 +89,10 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 		Windows:  f.windows(),
 		// The run's flags and environment win over a resumed session's
 		// stored model (the README's promise): a line says which won.
-		ModelSetBy: f.modelSetBy(fs, tools.Getenv),
-		Mode:       f.mode,
-		Budget:     f.budget,
-		Keep:       f.keep,
+		UserModel: f.userModel(fs, tools.Getenv),
+		Mode:      f.mode,
+		Budget:    f.budget,
+		Keep:      f.keep,
 		OnStoreError: func(_ string, err error) {
 			fmt.Fprintf(stderr, "agent-lsp chat: warning: %v; the session goes on unsaved\n", err)
 		},

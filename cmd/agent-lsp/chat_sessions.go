@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"go.uber.org/zap"
@@ -142,21 +141,27 @@ func workspaceRoot(dir string) string {
 	return abs
 }
 
-// modelSetBy names the flags and AGENT_LSP_* variables that chose the
-// model's endpoint for this run ("" when none did): they win over a
-// resumed session's stored model.
-func (m *modelFlags) modelSetBy(fs *flag.FlagSet, getenv func(string) string) string {
-	var by []string
-	fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "provider", "base-url", "model", "api-key-env":
-			by = append(by, "--"+f.Name)
-		}
-	})
-	for _, v := range []string{provider.EnvProvider, provider.EnvBaseURL, provider.EnvModel, provider.EnvAPIKeyEnv} {
-		if getenv(v) != "" {
-			by = append(by, v)
+// userModel names the model settings this run's flags and AGENT_LSP_*
+// variables chose, and which chose each (a flag over its variable): they
+// win over a resumed session's stored model (control.Options.UserModel).
+func (m *modelFlags) userModel(fs *flag.FlagSet, getenv func(string) string) map[string]string {
+	out := map[string]string{}
+	for _, v := range []struct{ key, env string }{
+		{"provider", provider.EnvProvider}, {"baseURL", provider.EnvBaseURL}, {"model", provider.EnvModel},
+	} {
+		if getenv(v.env) != "" {
+			out[v.key] = v.env
 		}
 	}
-	return strings.Join(by, " and ")
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "provider":
+			out["provider"] = "--provider"
+		case "base-url":
+			out["baseURL"] = "--base-url"
+		case "model":
+			out["model"] = "--model"
+		}
+	})
+	return out
 }
