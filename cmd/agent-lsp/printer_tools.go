@@ -71,7 +71,7 @@ func inPath(p string) string {
 
 func quoteIfSpaced(s string) string {
 	if strings.ContainsAny(s, " \t") {
-		return fmt.Sprintf("%q", s)
+		return `"` + s + `"` // as typed: %q would double every backslash of a regexp
 	}
 	return s
 }
