@@ -59,8 +59,9 @@ func (s *Session) run(ctx context.Context, out *serialListener) Outcome {
 		s.cfg.Logger.Debug("round ended", zap.Int("round", round),
 			zap.String("stop", string(t.stop)), zap.Int("tool_calls", len(t.calls)))
 
-		// Seed rule 2: only the stop reason says "go on"; calls that came
-		// with any other stop (max_tokens cutting the arguments) are dropped.
+		// Wire rule 2 (docs/design.md §5): only the stop reason says "go
+		// on"; calls that came with any other stop (max_tokens cutting the
+		// arguments) are dropped.
 		useTools := t.stop == provider.StopToolUse && len(t.calls) > 0
 		msg := t.message(useTools)
 		if !empty(msg) {
