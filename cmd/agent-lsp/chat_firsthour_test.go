@@ -143,6 +143,13 @@ func TestChatContinuePicksThisWorkspace(t *testing.T) {
 	if !strings.Contains(out, "(unknown workspace)") {
 		t.Errorf("--list does not mark the old session:\n%s", out)
 	}
+	// /sessions in the chat lists the same, without a model call.
+	before := len(srv.Requests())
+	code, out, errOut = chatIn(t, srv, a, state, "/sessions\n")
+	if code != 0 || !strings.Contains(out, "sessions of "+workspaceRoot(a)) || !strings.Contains(out, "prompt in A") ||
+		!strings.Contains(out, "(unknown workspace)") || len(srv.Requests()) != before {
+		t.Errorf("/sessions: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
 }
 
 func mustJSON(t *testing.T, v any) string {

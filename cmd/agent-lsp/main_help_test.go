@@ -33,6 +33,13 @@ func TestHelpOnStdoutUsageErrorsOnStderr(t *testing.T) {
 			t.Errorf("%v: exit %d\nstdout:\n%s\nstderr:\n%s", args, code, out, errOut)
 		}
 	}
+	code, out, errOut := runMain("acp", "-h")
+	if code != 0 || errOut != "" || !strings.Contains(out, "usage: agent-lsp acp") || !strings.Contains(out, "-state-dir") {
+		t.Errorf("acp -h: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if code, out, errOut := runMain("acp", "--no-such-flag"); code != 2 || out != "" || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("acp --no-such-flag: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
 	for _, args := range [][]string{{"--no-such-flag"}, {"no-such-command"}} {
 		code, out, errOut := runMain(args...)
 		if code != 2 || out != "" || !strings.Contains(errOut, "no-such") || !strings.Contains(errOut, "usage:") {
