@@ -162,7 +162,7 @@ func (p *printer) toolResultLine(e agent.Event) string {
 	first, lines := summarize(e.Output)
 	more := ""
 	if lines > 1 {
-		more = fmt.Sprintf(" (+%d lines)", lines-1)
+		more = " (+" + plural(lines-1, "line") + ")"
 	}
 	switch e.Status {
 	case tools.StatusCompleted:
