@@ -193,8 +193,8 @@ func parseChatFlags(args []string, _ io.Writer) (*chatFlags, *flag.FlagSet, erro
 }
 
 // chatCommandsHelp lists the REPL's commands, for -h and the banner.
-const chatCommandsHelp = `commands in the chat (/help lists them with the MCP prompts, /mcp__<server>__<prompt>):
-  /help /mode [m] /model [m] /compact /clear /rewind [n] /session /sessions /exit
+const chatCommandsHelp = `commands: /help /mode [m] /model [m] /compact /clear /rewind [n] /session /sessions /exit
+  (/help describes them, and lists the MCP prompts as /mcp__<server>__<prompt>)
 `
 
 // chatUsage is -h's text: the usage, the commands and the flags.
