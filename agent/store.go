@@ -69,13 +69,11 @@ const (
 type record struct {
 	Type string `json:"type"`
 	// session
-	ID      string     `json:"id,omitempty"`
-	Title   string     `json:"title,omitempty"`
-	Model   string     `json:"model,omitempty"`
-	Created *time.Time `json:"created,omitempty"`
-	// Workspace is the session's workspace root (its first), absolute; a
-	// session stored before it was recorded has none.
-	Workspace string `json:"workspace,omitempty"`
+	ID        string     `json:"id,omitempty"`
+	Title     string     `json:"title,omitempty"`
+	Model     string     `json:"model,omitempty"`
+	Created   *time.Time `json:"created,omitempty"`
+	Workspace string     `json:"workspace,omitempty"` // the first root; none in older sessions
 	// message
 	Message *provider.Message `json:"message,omitempty"`
 	// usage
@@ -163,9 +161,7 @@ type SessionInfo struct {
 	Title     string // the first prompt, shortened
 	CreatedAt time.Time
 	UpdatedAt time.Time // when the session was last written
-	// Workspace is the root the session worked in; "" for a session
-	// stored before workspaces were recorded (unknown: it belongs to none).
-	Workspace string
+	Workspace string    // the root it works in; "" (unknown) for older sessions
 }
 
 // List returns the stored sessions, most recently updated first.
