@@ -121,6 +121,9 @@ func (st *stream) OnEvent(e agent.Event) {
 		s.send(st.ctx, sdk.UpdatePlan(planEntries(e.Plan)...))
 	case agent.EventRoundEnd, agent.EventCompacted:
 		s.send(st.ctx, s.usageUpdate(e.Usage, e.Totals))
+	case agent.EventRetry: // ACP has no update for it; the prompt's end tells the outcome
+		s.log.Debug("retrying the model call", zap.String("session", string(s.id)),
+			zap.Int("attempt", e.Retry.Attempt), zap.Int("max", e.Retry.Max), zap.Error(e.Err))
 	case agent.EventError:
 		s.log.Debug("model call failed", zap.String("session", string(s.id)), zap.Error(e.Err))
 	}

@@ -60,6 +60,10 @@ const (
 	// EventError: the model call failed; Err says why. A prompt_end with
 	// StopReason "error" follows.
 	EventError EventKind = "error"
+	// EventRetry: the model call of Round failed and is tried again:
+	// Retry says which attempt comes, of how many, after what wait, and
+	// why. The failed attempt yielded nothing the listener saw.
+	EventRetry EventKind = "retry"
 	// EventPlan: todo_write replaced the session's plan: Plan is the whole
 	// list. It comes between the call's tool_call and tool_result.
 	EventPlan EventKind = "plan"
@@ -95,7 +99,9 @@ type Event struct {
 	AfterTokens  int
 	// Plan is set on plan.
 	Plan []tools.TodoItem
-	Err  error
+	// Retry is set on retry (Retry.Err is the failed attempt's error).
+	Retry provider.Retry
+	Err   error
 }
 
 // Listener receives a prompt's events.

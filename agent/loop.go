@@ -46,7 +46,9 @@ func (s *Session) run(ctx context.Context, out *serialListener) Outcome {
 			}
 			o.StopReason, o.Err = StopError, err
 			out.emit(Event{Kind: EventError, Round: round, Err: err})
-			s.cfg.Logger.Warn("model call failed", zap.Int("round", round), zap.Error(err))
+			// Info, not a warning: the error event tells the user; a
+			// terminal showing warnings would show it twice.
+			s.cfg.Logger.Info("model call failed", zap.Int("round", round), zap.Error(err))
 			return o
 		}
 		o.Usage = o.Usage.Add(t.usage)
@@ -57,8 +59,9 @@ func (s *Session) run(ctx context.Context, out *serialListener) Outcome {
 		s.cfg.Logger.Debug("round ended", zap.Int("round", round),
 			zap.String("stop", string(t.stop)), zap.Int("tool_calls", len(t.calls)))
 
-		// Seed rule 2: only the stop reason says "go on"; calls that came
-		// with any other stop (max_tokens cutting the arguments) are dropped.
+		// Wire rule 2 (docs/design.md §5): only the stop reason says "go
+		// on"; calls that came with any other stop (max_tokens cutting the
+		// arguments) are dropped.
 		useTools := t.stop == provider.StopToolUse && len(t.calls) > 0
 		msg := t.message(useTools)
 		if !empty(msg) {
@@ -101,6 +104,11 @@ func (s *Session) stream(ctx context.Context, round int, msgs []provider.Message
 		Thinking:  m.Thinking,
 	}
 	t := &turn{}
+	// The provider's retries are the prompt's events: a front end says
+	// "retrying (2/4)" instead of waiting in silence.
+	ctx = provider.WithRetryHook(ctx, func(r provider.Retry) {
+		out.emit(Event{Kind: EventRetry, Round: round, Retry: r, Err: r.Err})
+	})
 	for ev := range m.Provider.Stream(ctx, req) {
 		switch ev.Type {
 		case provider.EventText:

@@ -27,7 +27,7 @@ import (
 
 // A session file is JSON Lines, append-only, one record per line:
 //
-//	{"type":"session","id":…,"title":…,"model":…,"created":…}  first line
+//	{"type":"session","id":…,"title":…,"model":…,"created":…,"workspace":…}  first line
 //	{"type":"message","message":{…provider.Message…}}
 //	{"type":"usage","usage":{…},"cost":…,"time":…,"promptMessages":N}
 //	{"type":"compaction","beforeTokens":…,"afterTokens":…,"history":[…]}
@@ -70,10 +70,11 @@ const (
 type record struct {
 	Type string `json:"type"`
 	// session
-	ID      string     `json:"id,omitempty"`
-	Title   string     `json:"title,omitempty"`
-	Model   string     `json:"model,omitempty"`
-	Created *time.Time `json:"created,omitempty"`
+	ID        string     `json:"id,omitempty"`
+	Title     string     `json:"title,omitempty"`
+	Model     string     `json:"model,omitempty"`
+	Created   *time.Time `json:"created,omitempty"`
+	Workspace string     `json:"workspace,omitempty"` // the first root; none in older sessions
 	// message
 	Message *provider.Message `json:"message,omitempty"`
 	// usage
@@ -161,6 +162,7 @@ type SessionInfo struct {
 	Title     string // the first prompt, shortened
 	CreatedAt time.Time
 	UpdatedAt time.Time // when the session was last written
+	Workspace string    // the root it works in; "" (unknown) for older sessions
 }
 
 // List returns the stored sessions, most recently updated first.
@@ -181,7 +183,7 @@ func (st *Store) List() ([]SessionInfo, error) {
 		}
 		info := SessionInfo{ID: id, UpdatedAt: fi.ModTime()}
 		if h, err := readHeader(filepath.Join(st.dir, e.Name())); err == nil {
-			info.Title = h.Title
+			info.Title, info.Workspace = h.Title, h.Workspace
 			if h.Created != nil {
 				info.CreatedAt = *h.Created
 			}

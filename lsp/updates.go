@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 
@@ -53,6 +54,15 @@ type (
 		Cost         *float64 `json:"cost,omitempty"` // absent: the summary's model has no price
 		CostKnown    bool     `json:"costKnown"`
 		Totals       totals   `json:"totals"`
+	}
+	retryUpdate struct {
+		SessionID   string `json:"sessionId"`
+		Seq         int64  `json:"seq"`
+		Kind        string `json:"kind"`
+		Attempt     int    `json:"attempt"`     // the attempt about to be made, from 2
+		MaxAttempts int    `json:"maxAttempts"` // retries included
+		DelayMs     int64  `json:"delayMs"`
+		Message     string `json:"message"` // why the previous attempt failed
 	}
 	errorUpdate struct {
 		SessionID string `json:"sessionId"`
@@ -158,6 +168,14 @@ func (l *updateListener) OnEvent(e agent.Event) {
 	case agent.EventCompacted:
 		l.sendLocked(&compactedUpdate{Kind: "compacted", BeforeTokens: e.BeforeTokens, AfterTokens: e.AfterTokens,
 			Cost: costOf(e.Cost, !e.CostUnknown), CostKnown: !e.CostUnknown, Totals: totalsOf(e.Totals)})
+	case agent.EventRetry:
+		msg := "model call failed"
+		if e.Err != nil {
+			msg = e.Err.Error()
+		}
+		l.prog.report(fmt.Sprintf("Retrying (%d/%d)", e.Retry.Attempt, e.Retry.Max))
+		l.sendLocked(&retryUpdate{Kind: "retry", Attempt: e.Retry.Attempt, MaxAttempts: e.Retry.Max,
+			DelayMs: e.Retry.Delay.Milliseconds(), Message: msg})
 	case agent.EventError:
 		msg := "model call failed"
 		if e.Err != nil {
@@ -255,6 +273,8 @@ func (l *updateListener) write(p *pendingUpdate) {
 		case *roundEndUpdate:
 			u.SessionID, u.Seq = l.sess.id, seq
 		case *compactedUpdate:
+			u.SessionID, u.Seq = l.sess.id, seq
+		case *retryUpdate:
 			u.SessionID, u.Seq = l.sess.id, seq
 		case *errorUpdate:
 			u.SessionID, u.Seq = l.sess.id, seq

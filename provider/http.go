@@ -129,6 +129,7 @@ func (p *HTTPProvider) stream(ctx context.Context, req Request, yield func(Event
 			p.log.Info("retrying model API request", zap.String("dialect", p.dialect),
 				zap.Int("attempt", attempt), zap.Duration("delay", delay), p.errField(out.err))
 			x.retry(attempt, delay, out.err)
+			notifyRetry(ctx, Retry{Attempt: attempt + 1, Max: p.o.MaxAttempts, Delay: delay, Err: out.err})
 			if err := p.o.Sleep(ctx, delay); err == nil {
 				continue
 			} else if ctx.Err() == nil {

@@ -34,9 +34,15 @@ type Options struct {
 	// Windows asks a server for the context window of a model the tables
 	// do not know (once per model); nil: such a model keeps the default.
 	Windows *provider.WindowCache
-	Mode    agent.Mode // initial mode of new sessions ("": default)
-	Budget  int        // context budget in tokens; 0: the agent's default
-	Keep    int        // messages kept by compaction; 0: the default
+	// UserModel names the settings of Model the user chose for this run,
+	// and where: keys "provider", "baseURL", "model", values a flag or a
+	// variable ("--base-url", "AGENT_LSP_MODEL"). A resumed session's
+	// stored model that differs in one of them is not restored: the
+	// user's choice wins, and a model update says so.
+	UserModel map[string]string
+	Mode      agent.Mode // initial mode of new sessions ("": default)
+	Budget    int        // context budget in tokens; 0: the agent's default
+	Keep      int        // messages kept by compaction; 0: the default
 	// OnStoreError is told, once per session, that its file could not be
 	// written and it goes on in memory only. nil: only logged.
 	OnStoreError func(sessionID string, err error)

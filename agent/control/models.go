@@ -224,6 +224,15 @@ func (s *Session) restoreModel() {
 	}
 	base := s.c.o.Model
 	cfg := rec.Config(base)
+	if by := s.userChoiceDiffers(cfg, base); by != "" {
+		// The user's flags and environment win over what the session stored.
+		s.c.log.Info("session model not restored: the run's model is the user's choice", zap.String("session", s.id),
+			zap.String("set_by", by), zap.String("stored_model", cfg.Model), zap.String("stored_base_url", cfg.BaseURL))
+		msg := fmt.Sprintf("model: %s (%s, %s), as %s sets it; the session's stored model %s (%s, %s) is not used",
+			base.Model, base.Provider, base.BaseURL, by, cfg.Model, cfg.Provider, cfg.BaseURL)
+		s.notify(Update{Kind: UpdateModel, Model: infoOf(base), Message: msg})
+		return
+	}
 	client, err := s.c.connect(cfg) // Connect validates cfg
 	if err == nil {
 		err = s.agent.SetModel(rec.Settings(client))
@@ -238,6 +247,23 @@ func (s *Session) restoreModel() {
 	msg := fmt.Sprintf("the session's model %s (%s, %s) cannot be used now: %v; the session talks to the configured model %s until it is switched again",
 		cfg.Model, cfg.Provider, cfg.BaseURL, err, base.Model)
 	s.notify(Update{Kind: UpdateModel, Model: infoOf(base), Message: msg})
+}
+
+// userChoiceDiffers names where the user chose the settings of base that
+// the stored cfg does not have ("--base-url and --model"); "" when the
+// stored model agrees with every setting the user chose.
+func (s *Session) userChoiceDiffers(stored, base provider.Config) string {
+	var by []string
+	for _, f := range []struct{ key, stored, now string }{
+		{"provider", stored.Provider, base.Provider},
+		{"baseURL", stored.BaseURL, base.BaseURL},
+		{"model", stored.Model, base.Model},
+	} {
+		if src, ok := s.c.o.UserModel[f.key]; ok && f.stored != f.now {
+			by = append(by, src)
+		}
+	}
+	return strings.Join(by, " and ")
 }
 
 // describeModels is the text of a bare /model: the current model and the presets.

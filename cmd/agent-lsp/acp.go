@@ -31,7 +31,8 @@ const acpIndexFile = "acp-sessions.json"
 // defaults, AGENT_LSP_* variables, then these flags.
 func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("agent-lsp acp", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard) // help goes to stdout (it serves nothing then), a usage error to stderr, each once
+	fs.Usage = func() {}
 	var m modelFlags
 	m.register(fs)
 	logFile := fs.String("log-file", "", "write debug logs to this file (default: warnings to stderr)")
@@ -63,8 +64,12 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Bool("stdio", true, "serve on stdin/stdout (the only transport; accepted as the daemon accepts it)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, "usage: agent-lsp acp [flags]\n\nflags:\n")
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
 			return 0
 		}
+		fmt.Fprintf(stderr, "agent-lsp acp: %v (agent-lsp acp -h lists the flags)\n", err)
 		return 2
 	}
 	log, err := newLogger(*logFile, stderr)

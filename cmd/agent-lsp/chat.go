@@ -32,10 +32,14 @@ func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f, fs, err := parseChatFlags(args, stderr)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			chatUsage(stdout, fs)
 			return 0
 		}
-		fmt.Fprintf(stderr, "agent-lsp chat: %v\n", err)
+		fmt.Fprintf(stderr, "agent-lsp chat: %v (agent-lsp chat -h lists the flags)\n", err)
 		return 2
+	}
+	if f.list {
+		return listSessions(f, stdout, stderr)
 	}
 	log, err := newLogger(f.logFile, stderr)
 	if err != nil {
@@ -74,8 +78,7 @@ func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 		if !handled && (o.StopReason == agent.StopError || o.StopReason == agent.StopCancelled) {
-			fmt.Fprintf(stderr, "agent-lsp chat: %s: %v\n", o.StopReason, o.Err)
-			return 1
+			return 1 // the printer said why, once
 		}
 		return 0
 	}
@@ -122,6 +125,7 @@ func (c *chat) repl(ctx context.Context, stdout io.Writer, interactive bool) int
 	p := c.p
 	if interactive {
 		fmt.Fprintln(stdout, "agent-lsp chat — Ctrl-C cancels a running answer, Ctrl-D or /exit quits.")
+		fmt.Fprint(stdout, chatCommandsHelp)
 		fmt.Fprintln(stdout, c.ctl.windowLine(ctx))
 	}
 	// While idle, Ctrl-C only prints a hint: quitting is Ctrl-D.
@@ -145,9 +149,6 @@ func (c *chat) repl(ctx context.Context, stdout io.Writer, interactive bool) int
 			continue
 		case "/exit", "/quit":
 			return 0
-		case "/session":
-			fmt.Fprintf(stdout, "session %s\n", c.ctl.sess.ID())
-			continue
 		}
 		if _, _, err := c.runLine(ctx, line); err != nil {
 			p.OnEvent(agent.Event{Kind: agent.EventError, Err: err})

@@ -22,6 +22,9 @@ type chatControl struct {
 	sess *control.Session
 	ws   *tools.Workspace
 	p    *printer // where updates and command answers are shown
+	// store and root list the sessions (/sessions): this workspace's first.
+	store *agent.Store
+	root  string
 
 	mu sync.Mutex
 	// opening is set while the session is opened: a model update then is
@@ -37,7 +40,8 @@ type chatControl struct {
 // open starts the session: a new one, or the stored one --resume or
 // --continue names, with the model it was switched to.
 func (c *chatControl) open(f *chatFlags, store *agent.Store, b control.Binding) error {
-	id, err := sessionToOpen(f, store)
+	c.store, c.root = store, workspaceRoot(f.dir)
+	id, err := sessionToOpen(f, store, c.root)
 	if err != nil {
 		return err
 	}
@@ -62,6 +66,11 @@ func (c *chatControl) open(f *chatFlags, store *agent.Store, b control.Binding) 
 	if _, stored := s.Agent().StoredModel(); stored && !fellBack {
 		m := s.Model()
 		c.p.line(fmt.Sprintf("model: %s (%s, %s), as the session left it", m.Model, m.Provider, m.BaseURL))
+	}
+	if m := s.Mode(); m != agent.ModeDefault && m != f.mode {
+		// A resumed session keeps its mode: say so, or "ask" refusing
+		// edits would look like a bug.
+		c.p.line(fmt.Sprintf("mode: %s (%s), as the session left it; /mode default changes it", m, m.Description()))
 	}
 	return nil
 }
@@ -151,8 +160,89 @@ func (c *chatControl) command(ctx context.Context, line string) (handled bool, e
 	case "/help":
 		c.help()
 		return true, nil
+	case "/session":
+		c.p.line(fmt.Sprintf("session %s", c.sess.ID()))
+		return true, nil
+	case "/sessions":
+		return true, c.sessions()
 	}
-	return false, nil
+	// Anything else the session does not know is refused here, as the
+	// daemon refuses it (-32602): never sent to the model as a prompt.
+	for _, cmd := range c.sess.Commands() {
+		if cmd.Name == name {
+			return false, nil
+		}
+	}
+	return true, unknownCommand(name, c.commandNames())
+}
+
+// terminalCommands are the commands only the terminal has.
+var terminalCommands = []struct{ name, desc string }{
+	{"/help", "List the commands"},
+	{"/session", "Show this session's id (--resume takes it)"},
+	{"/sessions", "List the stored sessions, this workspace's first"},
+	{"/exit", "Quit (Ctrl-D too)"},
+}
+
+func (c *chatControl) commandNames() []string {
+	var names []string
+	for _, cmd := range c.sess.Commands() {
+		names = append(names, cmd.Name)
+	}
+	for _, t := range terminalCommands {
+		names = append(names, t.name)
+	}
+	return append(names, "/quit")
+}
+
+// unknownCommand refuses a command, naming the closest known one.
+func unknownCommand(name string, known []string) error {
+	best, bestD := "", 3 // a suggestion within two edits
+	for _, k := range known {
+		if d := editDistance(strings.ToLower(name), k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if best != "" {
+		return fmt.Errorf("unknown command %s: did you mean %s? (/help lists the commands; nothing was sent)", name, best)
+	}
+	return fmt.Errorf("unknown command %s (/help lists the commands; nothing was sent)", name)
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// sessions lists the stored sessions.
+func (c *chatControl) sessions() error {
+	if c.store == nil {
+		return fmt.Errorf("/sessions: sessions are not stored (--no-save)")
+	}
+	list, err := c.store.List()
+	if err != nil {
+		return fmt.Errorf("/sessions: %w", err)
+	}
+	var b strings.Builder
+	writeSessions(&b, list, c.root, time.Now())
+	c.p.line(strings.TrimRight(b.String(), "\n"))
+	return nil
 }
 
 func (c *chatControl) mode(arg string) error {
@@ -213,8 +303,9 @@ func (c *chatControl) help() {
 	for _, cmd := range c.sess.Commands() {
 		fmt.Fprintf(&b, "\n  %-24s %s", cmd.Name, firstLine(cmd.Description))
 	}
-	fmt.Fprintf(&b, "\n  %-24s %s", "/session", "Show this session's id (--resume takes it)")
-	fmt.Fprintf(&b, "\n  %-24s %s", "/exit", "Quit (Ctrl-D too)")
+	for _, t := range terminalCommands {
+		fmt.Fprintf(&b, "\n  %-24s %s", t.name, t.desc)
+	}
 	c.p.line(b.String())
 }
 

@@ -115,9 +115,13 @@ func TestChatContinueKeepsSwitchedModel(t *testing.T) {
 	}
 }
 
-// When the stored model's key is not set any more, `--continue` says so
-// and talks to the configured model; the key itself was never stored.
-func TestChatContinueFallsBackWhenTheKeyIsGone(t *testing.T) {
+// A session switched to a preset on another endpoint (gpt-4.1 at OpenAI)
+// stores the preset's key variable, never the key. A run whose --base-url
+// names another endpoint talks to that one without trying the stored
+// preset (its key unset now or not), and says so. (When the run names no
+// other endpoint and the stored one cannot be reached, the session falls
+// back to the configured model: agent/control's TestModelRestore.)
+func TestChatContinueOnAnotherEndpointSkipsTheStoredPreset(t *testing.T) {
 	const secret = "sk-chat-test-never-stored-55e1"
 	t.Setenv("OPENAI_API_KEY", secret)
 	state := t.TempDir()
@@ -143,8 +147,8 @@ func TestChatContinueFallsBackWhenTheKeyIsGone(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "two") {
 		t.Fatalf("continued run: exit %d\n%s\n%s", code, out, errOut)
 	}
-	if !strings.Contains(errOut, "gpt-4.1") || !strings.Contains(errOut, "OPENAI_API_KEY") || !strings.Contains(errOut, "cannot be used now") {
-		t.Errorf("the fallback was not told: %s", errOut)
+	if !strings.Contains(errOut, "as --base-url sets it; the session's stored model gpt-4.1 (openai, https://api.openai.com/v1) is not used") {
+		t.Errorf("the run's choice was not told: %s", errOut)
 	}
 	if reqs := srv.Requests(); len(reqs) != 2 || reqs[1].Rejected != "" {
 		t.Fatalf("the continued request did not reach the configured model: %+v", reqs)

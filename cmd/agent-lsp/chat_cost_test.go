@@ -8,7 +8,7 @@ import (
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
 
-// The chat's usage line tells what a round cost: "unknown" for a model the
+// The chat's usage line, one at the end of a prompt, tells what it cost: "unknown" for a model the
 // price table does not know (it used to print deepseek-flash's price), $0
 // with --free (a local server the user says is free), and the table's
 // price for a known model: gpt-4.1, $2.00 per million fresh prompt tokens.
@@ -18,9 +18,9 @@ func TestChatUsageLineCost(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"unknown model", []string{"--model", "qwen3-local"}, "cost=unknown total=unknown]"},
-		{"free", []string{"--model", "qwen3-local", "--free"}, "cost=$0.000000 total=$0.000000]"},
-		{"known model", []string{"--model", "gpt-4.1"}, "cost=$2.000000 total=$2.000000]"},
+		{"unknown model", []string{"--model", "qwen3-local"}, "cost unknown · session unknown]"},
+		{"free", []string{"--model", "qwen3-local", "--free"}, "cost $0.0000 · session $0.0000]"},
+		{"known model", []string{"--model", "gpt-4.1"}, "cost $2.0000 · session $2.0000]"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			srv := providertest.NewServer(t, providertest.Script{
@@ -33,7 +33,7 @@ func TestChatUsageLineCost(t *testing.T) {
 			if code != 0 || !strings.Contains(stdout, "hello") {
 				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 			}
-			if !strings.Contains(stderr, "[round end END_TURN in=1000000 out=0 cache=0 "+c.want) {
+			if !strings.Contains(stderr, "[tokens: 1000000 in, 0 out · "+c.want) || strings.Contains(stderr, "[round end") {
 				t.Errorf("usage line lacks %q:\n%s", c.want, stderr)
 			}
 		})

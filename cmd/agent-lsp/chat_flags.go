@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -95,15 +96,19 @@ func (m *modelFlags) config(fs *flag.FlagSet, getenv func(string) string) provid
 // chatFlags are the terminal chat's flags.
 type chatFlags struct {
 	modelFlags
-	yes     bool
-	dir     string
-	prompt  string
-	logFile string
-	noColor bool
+	yes bool
+	// replayDenied: with --replay, the recording to answer from once a
+	// tool call is denied (the offline demo's other branch).
+	replayDenied string
+	dir          string
+	prompt       string
+	logFile      string
+	noColor      bool
 	// Context and sessions.
 	budget, keep int
 	resume       string
 	cont         bool
+	list         bool
 	stateDir     string
 	noSave       bool
 	mcp          mcpFlags
@@ -117,9 +122,12 @@ type chatFlags struct {
 	sandboxAutoAllow bool
 }
 
-func parseChatFlags(args []string, stderr io.Writer) (*chatFlags, *flag.FlagSet, error) {
+// parseChatFlags parses the chat's flags. It prints nothing: -h returns
+// flag.ErrHelp with the flag set (chatUsage shows it, on stdout), a
+// usage error returns the error alone.
+func parseChatFlags(args []string, _ io.Writer) (*chatFlags, *flag.FlagSet, error) {
 	fs := flag.NewFlagSet("agent-lsp chat", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard)
 	c := &chatFlags{}
 	c.modelFlags.register(fs)
 	fs.BoolVar(&c.yes, "yes", false, "approve every action without asking (CRITICAL ones are still refused)")
@@ -130,7 +138,7 @@ func parseChatFlags(args []string, stderr io.Writer) (*chatFlags, *flag.FlagSet,
 	fs.IntVar(&c.budget, "budget", 0, "context budget in tokens; compaction keeps requests under it (default: 80% of the model's context window)")
 	fs.IntVar(&c.keep, "keep", 0, "recent messages kept verbatim by compaction (default 8)")
 	fs.StringVar(&c.resume, "resume", "", "resume the stored session with this ID")
-	fs.BoolVar(&c.cont, "continue", false, "resume the most recent stored session")
+	fs.BoolVar(&c.cont, "continue", false, "resume the most recent stored session of this workspace")
 	fs.StringVar(&c.stateDir, "state-dir", "", "where sessions are stored (default $XDG_STATE_HOME/agent-lsp/sessions)")
 	fs.BoolVar(&c.trustWorkspace, "trust-workspace", false, "start the workspace's .mcp.json servers without asking, for this run (--yes does not)")
 	fs.Var(&c.mcp, "mcp", "mount an MCP server: demo, a command line, or name=command line (repeatable; .mcp.json in the workspace is read too)")
@@ -156,11 +164,13 @@ func parseChatFlags(args []string, stderr io.Writer) (*chatFlags, *flag.FlagSet,
 		return nil
 	})
 	fs.BoolVar(&c.sandboxAutoAllow, "sandbox-auto-allow", false, "run sandboxed commands below HIGH risk without asking (HIGH still asks)")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: agent-lsp chat [flags]\n\n")
-		fs.PrintDefaults()
-	}
+	fs.StringVar(&c.replayDenied, "replay-denied", "", "with --replay: once a tool call is denied, answer from this recording (made with that call denied) instead")
+	fs.BoolVar(&c.list, "list", false, "list the stored sessions (this workspace's first) and exit")
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, fs, err
+		}
 		return nil, nil, err
 	}
 	if fs.NArg() > 0 {
@@ -180,4 +190,17 @@ func parseChatFlags(args []string, stderr io.Writer) (*chatFlags, *flag.FlagSet,
 		c.dir = wd
 	}
 	return c, fs, nil
+}
+
+// chatCommandsHelp lists the REPL's commands, for -h and the banner.
+const chatCommandsHelp = `commands: /help /mode [m] /model [m] /compact /clear /rewind [n] /session /sessions /exit
+  (/help describes them, and lists the MCP prompts as /mcp__<server>__<prompt>)
+`
+
+// chatUsage is -h's text: the usage, the commands and the flags.
+func chatUsage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: agent-lsp chat [flags]\n\n%s\nflags:\n", chatCommandsHelp)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
 }

@@ -45,7 +45,7 @@ type mcpMount struct {
 
 // mountMCP starts the configured MCP servers (--mcp flags, and the
 // workspace's .mcp.json entries the user trusts), waits for them, and
-// prints one line per server like the seeds: MCP[<server>] mounted N tools.
+// prints one line per server: MCP[<server>] mounted N tools.
 // Each workspace entry not trusted always is asked about on the terminal
 // (allow, always, deny); no answer is deny. Bad configuration is reported
 // and skipped; it never stops the chat.

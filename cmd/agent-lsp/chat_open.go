@@ -35,6 +35,12 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 	if err != nil {
 		return nil, err
 	}
+	if f.replay != "" && f.replayDenied != "" {
+		if model, err = newBranchingReplay(model, f.replayDenied); err != nil {
+			_ = closeModel()
+			return nil, err
+		}
+	}
 	ws, err := tools.NewWorkspace(f.dir)
 	if err != nil {
 		_ = closeModel()
@@ -81,9 +87,12 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 		Provider: model,
 		Connect:  switchConnector(f, model, rawDump, log),
 		Windows:  f.windows(),
-		Mode:     f.mode,
-		Budget:   f.budget,
-		Keep:     f.keep,
+		// The run's flags and environment win over a resumed session's
+		// stored model (the README's promise): a line says which won.
+		UserModel: f.userModel(fs, tools.Getenv),
+		Mode:      f.mode,
+		Budget:    f.budget,
+		Keep:      f.keep,
 		OnStoreError: func(_ string, err error) {
 			fmt.Fprintf(stderr, "agent-lsp chat: warning: %v; the session goes on unsaved\n", err)
 		},
@@ -138,20 +147,4 @@ func openStore(f *chatFlags, log *zap.Logger) (*agent.Store, error) {
 		dir = d
 	}
 	return agent.NewStore(dir, log)
-}
-
-// sessionToOpen is the stored session --resume or --continue names; ""
-// for a new one.
-func sessionToOpen(f *chatFlags, store *agent.Store) (string, error) {
-	if !f.cont {
-		return f.resume, nil
-	}
-	list, err := store.List()
-	if err != nil {
-		return "", err
-	}
-	if len(list) == 0 {
-		return "", fmt.Errorf("--continue: no stored session in %s", store.Dir())
-	}
-	return list[0].ID, nil
 }

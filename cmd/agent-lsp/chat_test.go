@@ -164,11 +164,13 @@ func TestChatOneShotEditScenario(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(root, "NOTES.md")); !os.IsNotExist(err) {
 				t.Errorf("denied write_file created NOTES.md (stat err %v)", err)
 			}
-			if !strings.Contains(stderr, "[round end TOOL_USE in=1600 out=40 cache=1408 cost=$") {
-				t.Errorf("round line missing from stderr:\n%s", stderr)
+			if strings.Count(stderr, "[tokens: ") != 1 || !strings.Contains(stderr, " cached), ") || !strings.Contains(stderr, "· cost $") || strings.Contains(stderr, "[round end") {
+				t.Errorf("want one usage line at the prompt's end, no round lines:\n%s", stderr)
 			}
-			if !strings.Contains(stderr, "⚙ edit_file") {
-				t.Errorf("tool call line missing from stderr:\n%s", stderr)
+			// The edit reads like the diff does: the file and its size, no
+			// escaped argument JSON.
+			if !strings.Contains(stderr, "⚙ edit_file src/main/java/demo/Calculator.java (-1 line +1 line)\n") || strings.Contains(stderr, `"old_string"`) {
+				t.Errorf("tool call line missing or raw JSON from stderr:\n%s", stderr)
 			}
 		})
 	}

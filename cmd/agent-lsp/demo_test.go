@@ -19,8 +19,11 @@ var updateDemo = flag.Bool("update-demo", false, "record testdata/demo/session.j
 
 const (
 	demoRecording = "../../testdata/demo/session.jsonl"
-	demoFixture   = "../../testdata/java-project"
-	demoPrompt    = "How many .java files are in this project, and what does Calculator.add do? Then add a multiply method."
+	// demoDenied is the same session with the edit denied: the replay
+	// answers from it once the user denies (--replay-denied).
+	demoDenied  = "../../testdata/demo/session-denied.jsonl"
+	demoFixture = "../../testdata/java-project"
+	demoPrompt  = "How many .java files are in this project, and what does Calculator.add do? Then add a multiply method."
 )
 
 func demoScript() providertest.Script {
@@ -46,7 +49,28 @@ func demoScript() providertest.Script {
 	}
 }
 
+// demoScriptDenied is demoScript up to the edit, which the user denies:
+// the answer says so.
+func demoScriptDenied() providertest.Script {
+	return append(demoScript()[:3], providertest.Turn{
+		Text: "There are 3 .java files (the build/ directory is ignored by .gitignore).\n\n" +
+			"`Calculator.add(int a, int b)` returns the sum `a + b`.\n\n" +
+			"You declined the edit, so Calculator.java is unchanged: it has no multiply method.",
+		Usage: provider.Usage{PromptTokens: 2050, CompletionTokens: 55, CachedTokens: 1920}})
+}
+
 func TestDemoRecordingReplays(t *testing.T) {
+	if *updateDemo {
+		srv := providertest.NewServer(t, demoScriptDenied(), providertest.WithSeed(7))
+		if err := os.Remove(demoDenied); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := runChatCmd(t, "n\n", "--base-url", srv.OpenAIBaseURL(), "--api-key-env", "none",
+			"--dir", copyTree(t, demoFixture), "--record", demoDenied, "-p", demoPrompt)
+		if code != 0 {
+			t.Fatalf("recording the denied run: exit %d\n%s\n%s", code, stdout, stderr)
+		}
+	}
 	if *updateDemo {
 		srv := providertest.NewServer(t, demoScript(), providertest.WithSeed(7))
 		if err := os.Remove(demoRecording); err != nil && !os.IsNotExist(err) {
@@ -73,7 +97,7 @@ func TestDemoRecordingReplays(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "build", "Generated.java"), []byte("class Generated {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := runChatCmd(t, "y\ny\n", "--replay", demoRecording, "--dir", root, "-p", demoPrompt)
+	code, stdout, stderr := runChatCmd(t, "y\ny\n", "--replay", demoRecording, "--replay-denied", demoDenied, "--dir", root, "-p", demoPrompt)
 	if code != 0 {
 		t.Fatalf("replay: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -81,7 +105,7 @@ func TestDemoRecordingReplays(t *testing.T) {
 		t.Errorf("replayed answer missing:\n%s", stdout)
 	}
 	for _, want := range []string{"⚙ glob", "⚙ grep", "⚙ read_file", "⚙ edit_file", "⚙ run_bash",
-		"[y] allow", "[round end END_TURN in=2190 out=60 cache=2048 cost=$"} {
+		"[y] allow", "[tokens: 9668 in (8704 cached), 317 out · cost $"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("replay progress lacks %q:\n%s", want, stderr)
 		}
@@ -92,5 +116,30 @@ func TestDemoRecordingReplays(t *testing.T) {
 	}
 	if !strings.Contains(string(calc), "public int multiply(int a, int b)") {
 		t.Errorf("the replayed edit did not land:\n%s", calc)
+	}
+}
+
+// Denying the demo's edit replays the branch recorded with it denied: the
+// answer says the file is unchanged, and it is.
+func TestDemoReplayFollowsADeniedEdit(t *testing.T) {
+	root := copyTree(t, demoFixture)
+	calcPath := filepath.Join(root, "src/main/java/demo/Calculator.java")
+	before, err := os.ReadFile(calcPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runChatCmd(t, "n\n", "--replay", demoRecording, "--replay-denied", demoDenied, "--dir", root, "-p", demoPrompt)
+	if code != 0 {
+		t.Fatalf("replay: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "You declined the edit") || strings.Contains(stdout, "I added") {
+		t.Errorf("the answer after a denied edit:\n%s", stdout)
+	}
+	if strings.Contains(stderr, "⚙ run_bash") {
+		t.Errorf("the denied branch still ran the check:\n%s", stderr)
+	}
+	after, err := os.ReadFile(calcPath)
+	if err != nil || string(after) != string(before) {
+		t.Errorf("Calculator.java changed after a denied edit (%v):\n%s", err, after)
 	}
 }

@@ -2,7 +2,7 @@
 //
 //	agent-lsp            serve LSP on stdin/stdout (an editor starts this)
 //	agent-lsp chat       the terminal chat
-//	agent-lsp version    print the version
+//	agent-lsp version    print the version (--version too)
 //
 // This package is wiring and flags only: the behaviour lives in the
 // packages it connects.
@@ -41,7 +41,8 @@ usage:
   agent-lsp chat [flags]      chat in the terminal (agent-lsp chat -h for flags)
   agent-lsp acp [flags]       serve the Agent Client Protocol on stdin/stdout (Zed, JetBrains, ACP clients)
   agent-lsp mcp-demo          serve the demo MCP server on stdio (--mcp=demo mounts it)
-  agent-lsp version           print the version
+  agent-lsp version           print the version (--version too)
+  agent-lsp help              this text and the serve flags (--help, -h too)
 `
 
 func main() {
@@ -57,6 +58,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
 		cmd, args = args[0], args[1:]
 	}
+	if cmd == "" && len(args) > 0 {
+		switch args[0] {
+		case "--version", "-version", "-v":
+			cmd = "version"
+		}
+	}
 	switch cmd {
 	case "chat":
 		return runChat(args, stdin, stdout, stderr)
@@ -70,8 +77,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "agent-lsp %s\n", buildVersion())
 		return 0
 	case "help":
-		fmt.Fprint(stdout, usage)
-		return 0
+		return runServe([]string{"-h"}, stdin, stdout, stderr) // the usage and the serve flags, on stdout
 	default:
 		fmt.Fprintf(stderr, "agent-lsp: unknown command %q\n\n%s", cmd, usage)
 		return 2

@@ -3,12 +3,16 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agent-lsp/agent-lsp/agent"
+	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
@@ -34,6 +38,13 @@ type printer struct {
 	// the next block starts on a fresh one.
 	midLine   bool
 	reasoning bool // inside a run of reasoning deltas
+	// The prompt's model calls so far, for its usage line: their cost
+	// (known while every call's is) and the session's totals after them.
+	rounds    int
+	cost      float64
+	costKnown bool
+	totals    agent.Totals
+	sawTotals bool
 }
 
 func newPrinter(answer, progress io.Writer, color bool) *printer {
@@ -80,17 +91,19 @@ func (p *printer) OnEvent(e agent.Event) {
 		p.write(p.progress, p.style(ansiDim, e.Text))
 	case agent.EventToolCall:
 		p.freshLine(p.answer)
-		p.write(p.progress, fmt.Sprintf("⚙ %s %s\n", e.ToolName, compactArgs(e.Arguments)))
+		p.write(p.progress, "⚙ "+toolCallText(e.ToolName, e.Arguments)+"\n")
 	case agent.EventToolResult:
 		p.freshLine(p.progress)
 		p.write(p.progress, p.toolResultLine(e)+"\n")
-	case agent.EventRoundEnd:
+	case agent.EventRoundEnd: // told once, at the prompt's end
+		p.addCall(e)
+	case agent.EventRetry:
 		p.freshLine(p.answer)
-		line := fmt.Sprintf("[round end %s in=%d out=%d cache=%d cost=%s total=%s]", strings.ToUpper(string(e.ModelStop)),
-			e.Usage.PromptTokens, e.Usage.CompletionTokens, e.Usage.CachedTokens,
-			dollars(e.Cost, !e.CostUnknown), dollars(e.Totals.Cost, e.Totals.CostKnown()))
+		line := fmt.Sprintf("retrying (%d/%d) in %s: %s", e.Retry.Attempt, e.Retry.Max,
+			e.Retry.Delay.Round(100*time.Millisecond), errText(e.Err))
 		p.write(p.progress, p.style(ansiDim, line)+"\n")
 	case agent.EventCompacted:
+		p.addCall(e)
 		p.freshLine(p.answer)
 		line := fmt.Sprintf("[compacted %d → %d tokens]", e.BeforeTokens, e.AfterTokens)
 		p.write(p.progress, p.style(ansiDim, line)+"\n")
@@ -99,6 +112,9 @@ func (p *printer) OnEvent(e agent.Event) {
 		p.write(p.progress, p.style(ansiRed, "error: "+errText(e.Err))+"\n")
 	case agent.EventPromptEnd:
 		p.freshLine(p.answer)
+		if line := p.usageLine(e.Usage); line != "" {
+			p.write(p.progress, p.style(ansiDim, line)+"\n")
+		}
 		if e.StopReason == agent.StopCancelled {
 			p.write(p.progress, p.style(ansiDim, "[cancelled]")+"\n")
 		} else if e.StopReason == agent.StopMaxRounds || e.StopReason == agent.StopMaxTokens {
@@ -146,7 +162,7 @@ func (p *printer) toolResultLine(e agent.Event) string {
 	first, lines := summarize(e.Output)
 	more := ""
 	if lines > 1 {
-		more = fmt.Sprintf(" (+%d lines)", lines-1)
+		more = " (+" + plural(lines-1, "line") + ")"
 	}
 	switch e.Status {
 	case tools.StatusCompleted:
@@ -186,18 +202,95 @@ func compactArgs(raw json.RawMessage) string {
 	return s
 }
 
+// errText is an error on one line: a model API's refusal as its status
+// and the message its JSON body carries, not the body's escaped JSON.
 func errText(err error) string {
 	if err == nil {
 		return "unknown error"
 	}
-	return err.Error()
+	var h *provider.HTTPError
+	if errors.As(err, &h) {
+		text := fmt.Sprintf("the model API answered %d", h.Status)
+		if st := http.StatusText(h.Status); st != "" {
+			text += " " + st
+		} else if h.Status == 529 {
+			text += " Overloaded"
+		}
+		if h.Attempts > 1 {
+			text += fmt.Sprintf(" (after %d attempts)", h.Attempts)
+		}
+		if msg := apiMessage(h.Body); msg != "" {
+			text += ": " + msg
+		}
+		return text
+	}
+	return strings.ReplaceAll(err.Error(), "\n", " ")
+}
+
+// apiMessage is the message of an API error body ({"error":{"message"}}
+// in both dialects, {"message"} elsewhere), else the body as it came.
+func apiMessage(body string) string {
+	var b struct {
+		Message string `json:"message"`
+		Error   struct {
+			Message string `json:"message"`
+			Type    string `json:"type"`
+		} `json:"error"`
+	}
+	if json.Unmarshal([]byte(body), &b) != nil {
+		return body
+	}
+	switch {
+	case b.Error.Message != "":
+		return b.Error.Message
+	case b.Message != "":
+		return b.Message
+	case b.Error.Type != "":
+		return b.Error.Type
+	}
+	return body
 }
 
 // dollars is a cost for the usage line; "unknown" for a model without a
-// price, never $0 (a free model's calls are priced, at $0).
+// price, never $0 (a free model's calls are priced, at $0). Small costs
+// keep the digits that make them non-zero.
 func dollars(cost float64, known bool) string {
 	if !known {
 		return "unknown"
 	}
-	return fmt.Sprintf("$%.6f", cost)
+	if cost != 0 && cost < 0.01 {
+		return fmt.Sprintf("$%.6f", cost)
+	}
+	return fmt.Sprintf("$%.4f", cost)
+}
+
+// addCall counts a model call (a round, or a compaction's summary) into
+// the prompt's usage line.
+func (p *printer) addCall(e agent.Event) {
+	if p.rounds == 0 {
+		p.cost, p.costKnown = 0, true
+	}
+	p.rounds++
+	p.cost += e.Cost
+	p.costKnown = p.costKnown && !e.CostUnknown
+	p.totals, p.sawTotals = e.Totals, true
+}
+
+// usageLine is the prompt's one line of usage ("" when it made no model
+// call): its tokens summed over its calls, its cost and the session's.
+// It resets the count for the next prompt.
+func (p *printer) usageLine(u provider.Usage) string {
+	if p.rounds == 0 {
+		return ""
+	}
+	p.rounds = 0
+	line := fmt.Sprintf("[tokens: %d in", u.PromptTokens)
+	if u.CachedTokens > 0 {
+		line += fmt.Sprintf(" (%d cached)", u.CachedTokens)
+	}
+	line += fmt.Sprintf(", %d out · cost %s", u.CompletionTokens, dollars(p.cost, p.costKnown))
+	if p.sawTotals {
+		line += " · session " + dollars(p.totals.Cost, p.totals.CostKnown())
+	}
+	return line + "]"
 }

@@ -22,7 +22,7 @@ import (
 // initializationOptions (which win).
 func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("agent-lsp", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard) // help goes to stdout, a usage error to stderr, each once
 	var m modelFlags
 	m.register(fs)
 	logFile := fs.String("log-file", "", "write debug logs to this file (default: warnings to stderr)")
@@ -31,14 +31,15 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&mcpServers, "mcp", "mount an MCP server: demo, a command line, or name=command line (repeatable; .mcp.json and initializationOptions.mcpServers are read too)")
 	yes := fs.Bool("yes", false, "approve every action without asking (CRITICAL ones are still refused)")
 	fs.Bool("stdio", true, "serve on stdin/stdout (the only transport; accepted for editors that pass it)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage+"\nserve flags:\n")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage+"\nserve flags:\n")
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
 			return 0
 		}
+		fmt.Fprintf(stderr, "agent-lsp: %v\n\n%s", err, usage)
 		return 2
 	}
 	log, err := newLogger(*logFile, stderr)

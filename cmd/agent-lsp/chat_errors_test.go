@@ -1,0 +1,90 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agent-lsp/agent-lsp/provider/providertest"
+)
+
+// An overloaded model is retried, and each retry is a line while it waits
+// ("retrying (2/4)"); the answer that follows is shown as usual.
+func TestChatShowsRetries(t *testing.T) {
+	srv := providertest.NewServer(t, providertest.Script{
+		{Fault: &providertest.Fault{Status: 529, RetryAfter: "0"}},
+		{Fault: &providertest.Fault{Status: 503, RetryAfter: "0"}},
+		{Text: "Back again."},
+	})
+	code, out, errOut := chatIn(t, srv, t.TempDir(), t.TempDir(), "", "-p", "hello")
+	if code != 0 || !strings.Contains(out, "Back again.") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"retrying (2/4) in 0s: the model API answered 529 Overloaded",
+		"retrying (3/4) in 0s: the model API answered 503 Service Unavailable"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Contains(errOut, "error:") {
+		t.Errorf("a retried call that succeeded printed an error:\n%s", errOut)
+	}
+}
+
+// A failed model call is one line: the status and the API's message, not
+// the body's escaped JSON, no log line beside it, not repeated at exit.
+func TestChatModelErrorIsOneLine(t *testing.T) {
+	srv := providertest.NewServer(t, providertest.Script{{Fault: &providertest.Fault{Status: 401}}})
+	code, out, errOut := chatIn(t, srv, t.TempDir(), t.TempDir(), "", "-p", "hello")
+	if code != 1 || out != "" {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	lines := strings.Split(strings.TrimRight(errOut, "\n"), "\n")
+	var errLines []string
+	for _, l := range lines {
+		if strings.Contains(l, "401") {
+			errLines = append(errLines, l)
+		}
+	}
+	if len(errLines) != 1 || !strings.HasPrefix(errLines[0], "error: the model API answered 401 Unauthorized") ||
+		strings.Contains(errOut, `\"`) || strings.Contains(errOut, "WARN") || strings.Contains(errOut, "{") {
+		t.Errorf("want one readable error line, got:\n%s", errOut)
+	}
+}
+
+// apiMessage reads both dialects' error bodies; anything else stays as it came.
+func TestAPIMessage(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"error":{"message":"Invalid API key","type":"authentication_error"}}`:       "Invalid API key",
+		`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`: "Overloaded",
+		`{"error":{"type":"overloaded_error"}}`:                                       "overloaded_error",
+		`{"message":"no such model"}`:                                                 "no such model",
+		`upstream timed out`:                                                          "upstream timed out",
+		`{"error":{"message":"cut`:                                                    `{"error":{"message":"cut`,
+	} {
+		if got := apiMessage(body); got != want {
+			t.Errorf("apiMessage(%s) = %q, want %q", body, got, want)
+		}
+	}
+}
+
+// Tool calls read like the diff does: what they touch and how much, not
+// the argument JSON with its escaped newlines.
+func TestToolCallText(t *testing.T) {
+	for _, c := range []struct{ name, args, want string }{
+		{"read_file", `{"path":"a/B.java"}`, "read_file a/B.java"},
+		{"read_file", `{"path":"a/B.java","offset":10,"limit":20}`, "read_file a/B.java (from line 10, 20 lines)"},
+		{"edit_file", `{"path":"B.java","old_string":"x\ny\n","new_string":"x\ny\nz\n"}`, "edit_file B.java (-2 lines +3 lines)"},
+		{"edit_file", `{"path":"B.java","old_string":"a","new_string":"b","replace_all":true}`, "edit_file B.java (-1 line +1 line), every occurrence"},
+		{"write_file", `{"path":"N.md","content":"# t\n\nbody\n"}`, "write_file N.md (3 lines)"},
+		{"glob", `{"pattern":"**/*.java"}`, "glob **/*.java"},
+		{"grep", `{"pattern":"int add\\(","glob":"**/*.java","path":"src"}`, `grep "int add\(" in src (**/*.java)`},
+		{"run_bash", `{"command":"go test ./...\necho done"}`, "run_bash $ go test ./... …"},
+		{"todo_write", `{"items":[{"content":"a","status":"pending"}]}`, "todo_write (1 item)"},
+		{"mcp__fs__stat", `{"path": "x"}`, `mcp__fs__stat {"path":"x"}`},
+		{"edit_file", `"not json"`, `edit_file "not json"`},
+	} {
+		if got := toolCallText(c.name, []byte(c.args)); got != c.want {
+			t.Errorf("toolCallText(%s, %s) = %q, want %q", c.name, c.args, got, c.want)
+		}
+	}
+}

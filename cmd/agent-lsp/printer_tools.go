@@ -1,0 +1,105 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// toolCallText is a tool call as a person reads it: what it touches and
+// how much, never the raw argument JSON with its escaped newlines (an edit's
+// text is shown by the review's diff, not here). A tool the chat does not
+// know (an MCP tool) shows its arguments compacted.
+func toolCallText(name string, raw json.RawMessage) string {
+	var a struct {
+		Path       string `json:"path"`
+		Offset     int    `json:"offset"`
+		Limit      int    `json:"limit"`
+		OldString  string `json:"old_string"`
+		NewString  string `json:"new_string"`
+		ReplaceAll bool   `json:"replace_all"`
+		Content    string `json:"content"`
+		Pattern    string `json:"pattern"`
+		Glob       string `json:"glob"`
+		Command    string `json:"command"`
+		Items      []any  `json:"items"`
+	}
+	if json.Unmarshal(raw, &a) != nil {
+		return name + " " + compactArgs(raw)
+	}
+	switch name {
+	case "read_file":
+		s := "read_file " + a.Path
+		if a.Offset > 0 || a.Limit > 0 {
+			s += fmt.Sprintf(" (from line %d", max(a.Offset, 1))
+			if a.Limit > 0 {
+				s += fmt.Sprintf(", %d lines", a.Limit)
+			}
+			s += ")"
+		}
+		return s
+	case "edit_file":
+		s := fmt.Sprintf("edit_file %s (-%s +%s)", a.Path, plural(lineCount(a.OldString), "line"), plural(lineCount(a.NewString), "line"))
+		if a.ReplaceAll {
+			s += ", every occurrence"
+		}
+		return s
+	case "write_file":
+		return fmt.Sprintf("write_file %s (%s)", a.Path, plural(lineCount(a.Content), "line"))
+	case "glob":
+		return "glob " + a.Pattern + inPath(a.Path)
+	case "grep":
+		s := "grep " + quoteIfSpaced(a.Pattern) + inPath(a.Path)
+		if a.Glob != "" {
+			s += " (" + a.Glob + ")"
+		}
+		return s
+	case "run_bash":
+		return "run_bash $ " + firstLineMarked(a.Command)
+	case "todo_write":
+		return fmt.Sprintf("todo_write (%s)", plural(len(a.Items), "item"))
+	}
+	return name + " " + compactArgs(raw)
+}
+
+func inPath(p string) string {
+	if p == "" || p == "." {
+		return ""
+	}
+	return " in " + p
+}
+
+func quoteIfSpaced(s string) string {
+	if strings.ContainsAny(s, " \t") {
+		return `"` + s + `"` // as typed: %q would double every backslash of a regexp
+	}
+	return s
+}
+
+// firstLineMarked is a command's first line, "…" marking the lines cut.
+func firstLineMarked(s string) string {
+	s = strings.TrimSpace(s)
+	first, _, more := strings.Cut(s, "\n")
+	if r := []rune(first); len(r) > 160 {
+		return string(r[:160]) + "…"
+	}
+	if more {
+		return first + " …"
+	}
+	return first
+}
+
+// lineCount counts the lines of s, a last line without its newline too.
+func lineCount(s string) int {
+	if s == "" {
+		return 0
+	}
+	return strings.Count(strings.TrimSuffix(s, "\n"), "\n") + 1
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
