@@ -14,6 +14,14 @@ const DefaultKeep = 8
 // rest is margin for the answer and for the estimate's error.
 const budgetShare = 0.8
 
+// budgetCap bounds the default budget whatever the window. Past it a long
+// session pays more for re-reading its cached prefix every round than
+// compaction costs, and uploads (and waits for the prefill of) more than it
+// needs: see docs/context-budget.md for the cost model and the measurements
+// (bench/longsession) this number comes from. A user who wants the whole
+// window says so with --budget.
+const budgetCap = 128_000
+
 // defaultContextWindow is assumed for a model the table does not know: a
 // window every current model has, so the default budget errs on the safe side.
 const defaultContextWindow = 128_000
@@ -46,8 +54,13 @@ func ContextWindow(model string) int {
 }
 
 // DefaultBudget is the budget for a model when Config.Budget is 0: 80% of
-// its context window.
-func DefaultBudget(model string) int { return int(float64(ContextWindow(model)) * budgetShare) }
+// its context window, at most budgetCap tokens.
+func DefaultBudget(model string) int { return WindowBudget(ContextWindow(model)) }
+
+// WindowBudget is the default budget for a context window of window tokens:
+// budgetShare of it (the margin matters in a small window), at most
+// budgetCap (the cap matters in a large one).
+func WindowBudget(window int) int { return min(int(float64(window)*budgetShare), budgetCap) }
 
 // compactTarget is where compaction aims, below the budget, so that the
 // next few rounds fit without compacting again: each compaction costs the

@@ -98,18 +98,19 @@ func TestRoundEndCarriesCostAndTotals(t *testing.T) {
 }
 
 func TestDefaultBudget(t *testing.T) {
+	// 80% of the window, at most 128K tokens (docs/context-budget.md).
 	for model, want := range map[string]int{
-		"deepseek-flash":    800_000,
-		"deepseek-chat":     102_400,
-		"claude-sonnet-4-5": 160_000,
-		"something-new":     102_400,
+		"deepseek-flash":    128_000, // 1M window: the cap
+		"deepseek-chat":     102_400, // 128K window: the share
+		"claude-sonnet-4-5": 128_000, // 200K window: the cap
+		"something-new":     102_400, // unknown: the 128K guess's share
 	} {
 		if got := DefaultBudget(model); got != want {
 			t.Errorf("DefaultBudget(%q) = %d, want %d", model, got, want)
 		}
 	}
 	s := NewSession(Config{Model: "deepseek-flash"}, "")
-	if s.cfg.Budget != 800_000 || s.cfg.Keep != DefaultKeep {
+	if s.cfg.Budget != 128_000 || s.cfg.Keep != DefaultKeep {
 		t.Errorf("defaults: budget %d, keep %d", s.cfg.Budget, s.cfg.Keep)
 	}
 }
