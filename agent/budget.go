@@ -20,7 +20,7 @@ const budgetShare = 0.8
 // needs: see docs/context-budget.md for the cost model and the measurements
 // (bench/longsession) this number comes from. A user who wants the whole
 // window says so with --budget.
-const budgetCap = 128_000
+const budgetCap = 64_000
 
 // defaultContextWindow is assumed for a model the table does not know: a
 // window every current model has, so the default budget errs on the safe side.
