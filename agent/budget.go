@@ -74,7 +74,13 @@ type calibration struct {
 	valid    bool // tokens and messages describe a prefix of the current history
 	tokens   int  // the provider's prompt token count for that request
 	messages int  // how many history messages that request held
-	tools    int  // the estimate of that request's tool list
+	// msgsEst is the from-scratch estimate of those messages: the next
+	// calibration estimates only the messages added since, so that a
+	// round's cost does not grow with the history (in a 200-round session
+	// without a budget, re-estimating the whole history was half of the
+	// agent's CPU).
+	msgsEst int
+	tools   int // the estimate of that request's tool list
 	// ratio is true/estimated for the last calibrated request: it scales a
 	// from-scratch estimate (after a compaction, or after a restart).
 	ratio float64
@@ -88,9 +94,15 @@ func (c *calibration) calibrate(u provider.Usage, msgs []provider.Message, tools
 	if u.PromptTokens <= 0 {
 		return
 	}
-	raw := tools + estimateMessages(msgs)
+	var est int
+	if c.valid && c.messages <= len(msgs) {
+		est = c.msgsEst + estimateMessages(msgs[c.messages:]) // the history only grew since
+	} else {
+		est = estimateMessages(msgs)
+	}
+	raw := tools + est
 	ratio := float64(u.PromptTokens) / float64(max(raw, 1))
-	*c = calibration{valid: true, tokens: u.PromptTokens, messages: len(msgs), tools: tools,
+	*c = calibration{valid: true, tokens: u.PromptTokens, messages: len(msgs), msgsEst: est, tools: tools,
 		ratio: min(max(ratio, 0.25), 4)} // a wild ratio is a provider bug, not a tokenizer
 }
 

@@ -28,6 +28,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -53,6 +54,7 @@ const noBudget = 1_000_000_000
 func main() {
 	rounds := flag.Int("rounds", 200, "tool rounds of the session")
 	budgets := flag.String("budgets", "default,none", "comma-separated settings: default, none, or a budget in tokens")
+	n := flag.Int("n", 3, "sessions per setting; a round's time is the median of its runs")
 	serveFlag := flag.Bool("serve", false, "run the fake model (internal)")
 	flag.Parse()
 	if *serveFlag {
@@ -69,14 +71,18 @@ func main() {
 			fmt.Fprintln(os.Stderr, "bench/longsession:", err)
 			os.Exit(2)
 		}
-		r, err := run(s, *rounds)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "bench/longsession:", err)
-			os.Exit(1)
+		var runs []result
+		for range max(*n, 1) {
+			r, err := run(s, *rounds)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "bench/longsession:", err)
+				os.Exit(1)
+			}
+			runs = append(runs, r)
 		}
-		results = append(results, r)
+		results = append(results, medianRuns(runs))
 	}
-	report(os.Stdout, results, *rounds)
+	report(os.Stdout, results, *rounds, max(*n, 1))
 }
 
 // setting is one budget to run with.
@@ -103,6 +109,7 @@ func parseSetting(s string) (setting, error) {
 type result struct {
 	setting
 	cpu         []time.Duration // per round r (index r-1): CPU between round end r and r+1
+	wall        []time.Duration // per round r: wall overhead (overheads of records)
 	records     []record        // the fake's view of every request
 	compactions int
 	resultBytes int // tool result bytes, all rounds
@@ -150,7 +157,33 @@ func run(s setting, rounds int) (result, error) {
 		res.cpu = append(res.cpu, ends[i]-ends[i-1])
 	}
 	res.records, err = fetchStats(url)
+	res.wall = overheads(res.records)
 	return res, err
+}
+
+// medianRuns is the first run with each round's CPU and wall overhead
+// replaced by the median over the runs: a single round's time on a shared
+// machine is at the mercy of a scheduler tick or a GC cycle. The token
+// and byte counts are the same in every run.
+func medianRuns(runs []result) result {
+	r := runs[0]
+	med := func(get func(result) []time.Duration) []time.Duration {
+		out := make([]time.Duration, len(get(r)))
+		for i := range out {
+			v := make([]time.Duration, 0, len(runs))
+			for _, x := range runs {
+				if i < len(get(x)) {
+					v = append(v, get(x)[i])
+				}
+			}
+			slices.Sort(v)
+			out[i] = v[len(v)/2]
+		}
+		return out
+	}
+	r.cpu = med(func(x result) []time.Duration { return x.cpu })
+	r.wall = med(func(x result) []time.Duration { return x.wall })
+	return r
 }
 
 func newSession(root, state, url string, budget, rounds int) (*agent.Session, error) {
