@@ -15,7 +15,7 @@ import (
 const flatGoal = 2.0
 
 // window is the rounds (1-based, inclusive) a "round N" figure is the
-// mean of (each round itself a median over the runs): the mean keeps the
+// mean of (each round itself the least over the runs): the mean keeps the
 // garbage collector's share, which comes in bursts.
 type window struct{ from, to int }
 
@@ -156,7 +156,7 @@ func report(w io.Writer, results []result, rounds, n int) {
 	row(fmt.Sprintf("cost at Anthropic's (read $%.2f, write $%.2f)", anthropicRead, anthropicIn*1.25), func(r result) string {
 		return usd(r.records, anthropicCost)
 	})
-	fmt.Fprintf(w, "Per round: the median of %d sessions, averaged over the rounds named. CPU: getrusage of the agent's process\n", n)
+	fmt.Fprintf(w, "Per round: the least of %d sessions, averaged over the rounds named. CPU: getrusage of the agent's process\n", n)
 	fmt.Fprintln(w, "between two round ends (the fake model is another process). Wall overhead: the fake's answer flushed → the")
 	fmt.Fprintln(w, "next request read, a summary call's answer time excluded.")
 	fmt.Fprintln(w, "Cost: the fake's token counts (bytes/4) with a simulated prefix cache (128-token units, the last 4 prompts), off-peak, per session.")
