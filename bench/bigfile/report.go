@@ -15,7 +15,7 @@ const (
 
 func report(w io.Writer, rows []row, settle time.Duration, n int) {
 	fmt.Fprintln(w, "one-character edit_file on a big file: agent-lsp (daemon with an applyEdit client, chat -p --yes)")
-	fmt.Fprintf(w, "vs a plain read-replace-write in Go (ref), same machine, same file size; medians of %d run(s)\n", n)
+	fmt.Fprintf(w, "vs a plain read-replace-write in Go (ref), same machine, same file size; %d run(s): CPU the least, memory the median\n", n)
 	head := "%-8s %-6s | %9s %8s %6s %4s | %10s %9s %6s %5s %4s | %10s %9s %4s\n"
 	line := "%-8s %-6s | %9s %8s %6s %4s | %10s %9s %6s %5.1f %4s | %10s %9s %4s\n"
 	fmt.Fprintf(w, head, "", "", "CPU/MiB", "", "", "", "peak RSS", "above", "idle", "", "", "RSS after", "above", "idle")
@@ -49,6 +49,8 @@ func report(w io.Writer, rows []row, settle time.Duration, n int) {
 	fmt.Fprintf(w, "CPU: the edit's prompt minus the same prompt editing a 1 KiB file (daemon: /proc schedstat before the prompt and %s after\n", settle)
 	fmt.Fprintln(w, "its answer; chat: rusage at exit); ref: getrusage around read+replace+write. Idle: RSS before the prompt (daemon) or at")
 	fmt.Fprintf(w, "the chat's first model request; peak: VmHWM since then (clear_refs); after: RSS %s after the edit.\n", settle)
+	fmt.Fprintln(w, "The daemon's client writes each applyEdit to disk and reports the file saved (didSave) when the daemon's")
+	fmt.Fprintln(w, "next model request shows it has moved on: the daemon has no reason to keep the text.")
 }
 
 func verdict(ok bool) string {

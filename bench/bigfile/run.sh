@@ -14,6 +14,5 @@ out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 go build -o "$out/agent-lsp" ./cmd/agent-lsp
 go build -o "$out/bigfile" ./bench/bigfile
-args=(-n 3)
-if [ "$#" -gt 0 ]; then args=("$@"); fi
-"$out/bigfile" -bin "$out/agent-lsp" "${args[@]}"
+# Later flags win: -n 3 is only the default.
+"$out/bigfile" -bin "$out/agent-lsp" -n 3 "$@"
