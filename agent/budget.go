@@ -14,6 +14,14 @@ const DefaultKeep = 8
 // rest is margin for the answer and for the estimate's error.
 const budgetShare = 0.8
 
+// budgetCap bounds the default budget whatever the window. Past it a long
+// session pays more for re-reading its cached prefix every round than
+// compaction costs, and uploads (and waits for the prefill of) more than it
+// needs: see docs/context-budget.md for the cost model and the measurements
+// (bench/longsession) this number comes from. A user who wants the whole
+// window says so with --budget.
+const budgetCap = 64_000
+
 // defaultContextWindow is assumed for a model the table does not know: a
 // window every current model has, so the default budget errs on the safe side.
 const defaultContextWindow = 128_000
@@ -46,8 +54,13 @@ func ContextWindow(model string) int {
 }
 
 // DefaultBudget is the budget for a model when Config.Budget is 0: 80% of
-// its context window.
-func DefaultBudget(model string) int { return int(float64(ContextWindow(model)) * budgetShare) }
+// its context window, at most budgetCap tokens.
+func DefaultBudget(model string) int { return WindowBudget(ContextWindow(model)) }
+
+// WindowBudget is the default budget for a context window of window tokens:
+// budgetShare of it (the margin matters in a small window), at most
+// budgetCap (the cap matters in a large one).
+func WindowBudget(window int) int { return min(int(float64(window)*budgetShare), budgetCap) }
 
 // compactTarget is where compaction aims, below the budget, so that the
 // next few rounds fit without compacting again: each compaction costs the
@@ -61,7 +74,13 @@ type calibration struct {
 	valid    bool // tokens and messages describe a prefix of the current history
 	tokens   int  // the provider's prompt token count for that request
 	messages int  // how many history messages that request held
-	tools    int  // the estimate of that request's tool list
+	// msgsEst is the from-scratch estimate of those messages: the next
+	// calibration estimates only the messages added since, so that a
+	// round's cost does not grow with the history (in a 200-round session
+	// without a budget, re-estimating the whole history was half of the
+	// agent's CPU).
+	msgsEst int
+	tools   int // the estimate of that request's tool list
 	// ratio is true/estimated for the last calibrated request: it scales a
 	// from-scratch estimate (after a compaction, or after a restart).
 	ratio float64
@@ -75,9 +94,15 @@ func (c *calibration) calibrate(u provider.Usage, msgs []provider.Message, tools
 	if u.PromptTokens <= 0 {
 		return
 	}
-	raw := tools + estimateMessages(msgs)
+	var est int
+	if c.valid && c.messages <= len(msgs) {
+		est = c.msgsEst + estimateMessages(msgs[c.messages:]) // the history only grew since
+	} else {
+		est = estimateMessages(msgs)
+	}
+	raw := tools + est
 	ratio := float64(u.PromptTokens) / float64(max(raw, 1))
-	*c = calibration{valid: true, tokens: u.PromptTokens, messages: len(msgs), tools: tools,
+	*c = calibration{valid: true, tokens: u.PromptTokens, messages: len(msgs), msgsEst: est, tools: tools,
 		ratio: min(max(ratio, 0.25), 4)} // a wild ratio is a provider bug, not a tokenizer
 }
 

@@ -98,18 +98,25 @@ func TestRoundEndCarriesCostAndTotals(t *testing.T) {
 }
 
 func TestDefaultBudget(t *testing.T) {
+	// 80% of the window, at most 64K tokens (docs/context-budget.md).
 	for model, want := range map[string]int{
-		"deepseek-flash":    800_000,
-		"deepseek-chat":     102_400,
-		"claude-sonnet-4-5": 160_000,
-		"something-new":     102_400,
+		"deepseek-flash":    64_000, // 1M window: the cap
+		"deepseek-chat":     64_000, // 128K window: the cap
+		"claude-sonnet-4-5": 64_000, // 200K window: the cap
+		"something-new":     64_000, // unknown: the 128K guess, capped
 	} {
 		if got := DefaultBudget(model); got != want {
 			t.Errorf("DefaultBudget(%q) = %d, want %d", model, got, want)
 		}
 	}
+	// A small window keeps its margin: the share applies below 80K.
+	for window, want := range map[int]int{4096: 3276, 32_000: 25_600, 80_000: 64_000, 1_000_000: 64_000} {
+		if got := WindowBudget(window); got != want {
+			t.Errorf("WindowBudget(%d) = %d, want %d", window, got, want)
+		}
+	}
 	s := NewSession(Config{Model: "deepseek-flash"}, "")
-	if s.cfg.Budget != 800_000 || s.cfg.Keep != DefaultKeep {
+	if s.cfg.Budget != 64_000 || s.cfg.Keep != DefaultKeep {
 		t.Errorf("defaults: budget %d, keep %d", s.cfg.Budget, s.cfg.Keep)
 	}
 }

@@ -54,7 +54,7 @@ func (s *Session) SetModel(m ModelSettings) error {
 	if !s.budgetFixed {
 		st.budget = DefaultBudget(m.Model)
 		if m.ContextWindow > 0 {
-			st.budget = int(float64(m.ContextWindow) * budgetShare)
+			st.budget = WindowBudget(m.ContextWindow)
 		}
 	}
 	if !s.pricingFixed {

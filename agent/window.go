@@ -2,7 +2,7 @@ package agent
 
 // UseContextWindow sets the budget from a context window learnt after the
 // model was set (the server's answer to a discovery, which comes in the
-// background): budgetShare of window. It applies only while the session
+// background): WindowBudget(window). It applies only while the session
 // still talks to model and neither the session's Config (a fixed budget)
 // nor the model settings (a preset's window) said otherwise; the result
 // says whether it did. Nothing is stored: a resumed session learns again.
@@ -15,7 +15,7 @@ func (s *Session) UseContextWindow(model string, window int) bool {
 	if s.budgetFixed || s.model.Model != model || s.model.ContextWindow > 0 {
 		return false
 	}
-	s.model.budget = int(float64(window) * budgetShare)
+	s.model.budget = WindowBudget(window)
 	return true
 }
 

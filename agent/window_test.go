@@ -23,4 +23,15 @@ func TestUseContextWindow(t *testing.T) {
 	if preset.UseContextWindow("local-model", 4096) || preset.Budget() != windowShare(32000) {
 		t.Fatalf("the preset's window lost to a discovered one: budget %d", preset.Budget())
 	}
+	// A large window, discovered or preset, gets the cap, not 80% of it.
+	large := NewSession(Config{Model: "local-model"}, "sys")
+	if !large.UseContextWindow("local-model", 1_000_000) || large.Budget() != 64_000 {
+		t.Fatalf("budget %d after a 1M-token window, want the 64K cap", large.Budget())
+	}
+	if err := preset.SetModel(ModelSettings{Provider: newFakeModel(), Model: "local-model", ContextWindow: 1_000_000}); err != nil {
+		t.Fatal(err)
+	}
+	if preset.Budget() != 64_000 {
+		t.Fatalf("budget %d with a 1M-token preset window, want the 64K cap", preset.Budget())
+	}
 }

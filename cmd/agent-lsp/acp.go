@@ -39,7 +39,7 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	stateDir := fs.String("state-dir", "", "where sessions are stored (default $XDG_STATE_HOME/agent-lsp/sessions)")
 	noSave := fs.Bool("no-save", false, "keep sessions in memory only (session/load then knows only this run's)")
 	yes := fs.Bool("yes", false, "approve every action without asking (CRITICAL ones are still refused)")
-	budget := fs.Int("budget", 0, "context budget in tokens (default: 80% of the model's context window)")
+	budget := fs.Int("budget", 0, "context budget in tokens (default: 80% of the model's context window, at most 64000)")
 	keep := fs.Int("keep", 0, "recent messages kept verbatim by compaction (default 8)")
 	var mode agent.Mode
 	fs.Func("mode", "starting mode: ask, plan, default, auto-edit", func(v string) error {

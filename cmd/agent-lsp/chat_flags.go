@@ -135,7 +135,7 @@ func parseChatFlags(args []string, _ io.Writer) (*chatFlags, *flag.FlagSet, erro
 	fs.StringVar(&c.prompt, "p", "", "one-shot prompt: print the answer and exit")
 	fs.StringVar(&c.logFile, "log-file", "", "write debug logs to this file (default: warnings to stderr)")
 	fs.BoolVar(&c.noColor, "no-color", false, "no ANSI colours")
-	fs.IntVar(&c.budget, "budget", 0, "context budget in tokens; compaction keeps requests under it (default: 80% of the model's context window)")
+	fs.IntVar(&c.budget, "budget", 0, "context budget in tokens; compaction keeps requests under it (default: 80% of the model's context window, at most 64000)")
 	fs.IntVar(&c.keep, "keep", 0, "recent messages kept verbatim by compaction (default 8)")
 	fs.StringVar(&c.resume, "resume", "", "resume the stored session with this ID")
 	fs.BoolVar(&c.cont, "continue", false, "resume the most recent stored session of this workspace")
