@@ -185,7 +185,7 @@ func (s *server) initialize(_ context.Context, r *request) (any, error) {
 			CodeActionProvider:     true,
 			CodeLensProvider:       &protocol.CodeLensOptions{},
 			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{Commands: []string{CommandAsk, CommandCancel, CommandRevert}},
-			Experimental:           map[string]any{"agent": map[string]any{"protocolVersion": ProtocolVersion}},
+			Experimental:           map[string]any{"agent": map[string]any{"protocolVersion": ProtocolVersion, "pid": os.Getpid()}},
 		},
 		ServerInfo: &protocol.ServerInfo{Name: "agent-lsp", Version: Version},
 	}, nil
