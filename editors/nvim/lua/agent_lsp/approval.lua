@@ -140,7 +140,7 @@ end
 local function save(uris)
   for _, uri in ipairs(uris) do
     local bufnr = vim.uri_to_bufnr(uri)
-    if vim.api.nvim_buf_is_loaded(bufnr) and vim.api.nvim_buf_get_option(bufnr, 'modified') then
+    if vim.api.nvim_buf_is_loaded(bufnr) and vim.bo[bufnr].modified then
       local ok, err = pcall(vim.api.nvim_buf_call, bufnr, function()
         vim.cmd('silent update')
       end)

@@ -5,6 +5,7 @@
 -- model call go into the transcript window's status line.
 local config = require('agent_lsp.config')
 local plan = require('agent_lsp.plan')
+local compat = require('agent_lsp.compat')
 
 local M = {}
 
@@ -60,11 +61,11 @@ end
 local function make_transcript()
   local buf = vim.api.nvim_create_buf(false, true)
   vim.api.nvim_buf_set_name(buf, 'agent-lsp://chat')
-  vim.api.nvim_buf_set_option(buf, 'buftype', 'nofile')
-  vim.api.nvim_buf_set_option(buf, 'bufhidden', 'hide')
-  vim.api.nvim_buf_set_option(buf, 'swapfile', false)
-  vim.api.nvim_buf_set_option(buf, 'filetype', 'agent_lsp_chat')
-  vim.api.nvim_buf_set_option(buf, 'modifiable', false)
+  vim.bo[buf].buftype = 'nofile'
+  vim.bo[buf].bufhidden = 'hide'
+  vim.bo[buf].swapfile = false
+  vim.bo[buf].filetype = 'agent_lsp_chat'
+  vim.bo[buf].modifiable = false
   chat.buf, chat.kind, chat.tool_lines = buf, nil, {}
   plan.forget_block()
   return buf
@@ -73,9 +74,9 @@ end
 local function make_input()
   local buf = vim.api.nvim_create_buf(false, true)
   vim.api.nvim_buf_set_name(buf, 'agent-lsp://prompt')
-  vim.api.nvim_buf_set_option(buf, 'buftype', 'prompt')
-  vim.api.nvim_buf_set_option(buf, 'bufhidden', 'hide')
-  vim.api.nvim_buf_set_option(buf, 'swapfile', false)
+  vim.bo[buf].buftype = 'prompt'
+  vim.bo[buf].bufhidden = 'hide'
+  vim.bo[buf].swapfile = false
   vim.fn.prompt_setprompt(buf, 'Ask> ')
   vim.fn.prompt_setcallback(buf, function(text)
     -- Keep the prompt buffer to one line: the transcript holds the history.
@@ -133,7 +134,7 @@ function M.open(enter)
     vim.api.nvim_win_set_width(win, opts.width)
     for option, value in pairs({ wrap = true, linebreak = true, number = false, relativenumber = false,
       signcolumn = 'no', winfixwidth = true }) do
-      vim.api.nvim_win_set_option(win, option, value)
+      vim.wo[win][option] = value
     end
   end
   local input_win = window_of(input)
@@ -143,10 +144,10 @@ function M.open(enter)
     input_win = vim.api.nvim_get_current_win()
     vim.api.nvim_win_set_buf(input_win, input)
     vim.api.nvim_win_set_height(input_win, opts.input_height)
-    vim.api.nvim_win_set_option(input_win, 'winfixheight', true)
-    vim.api.nvim_win_set_option(input_win, 'number', false)
-    vim.api.nvim_win_set_option(input_win, 'relativenumber', false)
-    vim.api.nvim_win_set_option(input_win, 'statusline', ' agent-lsp: Enter sends, /<C-x><C-o> commands, @ files')
+    vim.wo[input_win].winfixheight = true
+    vim.wo[input_win].number = false
+    vim.wo[input_win].relativenumber = false
+    vim.wo[input_win].statusline = ' agent-lsp: Enter sends, /<C-x><C-o> commands, @ files'
   end
   M.refresh_statusline()
   M.scroll()
@@ -161,9 +162,9 @@ end
 -- with_modifiable runs fn with the transcript writable.
 function M.with_modifiable(fn)
   local buf = M.buffer()
-  vim.api.nvim_buf_set_option(buf, 'modifiable', true)
+  vim.bo[buf].modifiable = true
   local ok, err = pcall(fn, buf)
-  vim.api.nvim_buf_set_option(buf, 'modifiable', false)
+  vim.bo[buf].modifiable = false
   if not ok then
     error(err)
   end
@@ -191,7 +192,7 @@ function M.add_lines(lines, hl)
     end
     if hl then
       for i = 0, #lines - 1 do
-        vim.api.nvim_buf_add_highlight(buf, ns, hl, first + i, 0, -1)
+        compat.highlight(buf, ns, hl, first + i, 0, -1)
       end
     end
   end)
@@ -242,7 +243,7 @@ local function stream(kind, delta)
     end
     if hl then
       for i = row, row + #parts - 1 do
-        vim.api.nvim_buf_add_highlight(buf, ns, hl, i, 0, -1)
+        compat.highlight(buf, ns, hl, i, 0, -1)
       end
     end
   end)
@@ -260,7 +261,7 @@ local function describe_arguments(args)
       table.insert(parts, (key == 'command' and '$ ' or '') .. args[key])
     end
   end
-  if #parts == 0 and vim.tbl_islist(args.items) then
+  if #parts == 0 and compat.islist(args.items) then
     parts = { #args.items .. (#args.items == 1 and ' item' or ' items') } -- todo_write: the plan block shows them
   end
   if #parts == 0 then
@@ -296,8 +297,8 @@ local function set_tool_status(id, status)
     -- Text, not the line: replacing whole lines would move the marks.
     local old = vim.api.nvim_buf_get_lines(buf, row, row + 1, true)[1]
     vim.api.nvim_buf_set_text(buf, row, 0, row, #old, { text })
-    vim.api.nvim_buf_add_highlight(buf, ns, 'AgentLspTool', row, 0, #entry.head)
-    vim.api.nvim_buf_add_highlight(buf, ns, mark[2], row, #entry.head, -1)
+    compat.highlight(buf, ns, 'AgentLspTool', row, 0, #entry.head)
+    compat.highlight(buf, ns, mark[2], row, #entry.head, -1)
   end)
 end
 
@@ -344,7 +345,7 @@ end
 function M.refresh_statusline()
   local win = chat.buf and window_of(chat.buf)
   if win then
-    vim.api.nvim_win_set_option(win, 'statusline', status_text())
+    vim.wo[win].statusline = status_text()
   end
 end
 

@@ -201,7 +201,7 @@ end
 
 -- attach sets the prompt buffer's omnifunc.
 function M.attach(buf)
-  vim.api.nvim_buf_set_option(buf, 'omnifunc', "v:lua.require'agent_lsp.complete'.omnifunc")
+  vim.bo[buf].omnifunc = "v:lua.require'agent_lsp.complete'.omnifunc"
 end
 
 return M

@@ -4,6 +4,7 @@
 -- per workspace root.
 local chat = require('agent_lsp.chat')
 local daemon = require('agent_lsp.daemon')
+local compat = require('agent_lsp.compat')
 
 local M = {}
 
@@ -35,7 +36,7 @@ local function request(st, method, params, cb, quiet)
       end
       return
     end
-    client.request(method, params, function(rpc_err, result)
+    compat.request(client, method, params, function(rpc_err, result)
       if rpc_err then
         if not quiet then
           report(method, rpc_err)

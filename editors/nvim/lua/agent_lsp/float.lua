@@ -8,9 +8,9 @@ local M = {}
 function M.open(lines, opts)
   local buf = vim.api.nvim_create_buf(false, true)
   vim.api.nvim_buf_set_lines(buf, 0, -1, true, lines)
-  vim.api.nvim_buf_set_option(buf, 'filetype', opts.filetype)
-  vim.api.nvim_buf_set_option(buf, 'modifiable', false)
-  vim.api.nvim_buf_set_option(buf, 'bufhidden', 'wipe')
+  vim.bo[buf].filetype = opts.filetype
+  vim.bo[buf].modifiable = false
+  vim.bo[buf].bufhidden = 'wipe'
   local width = opts.min_width or 20
   for _, line in ipairs(lines) do
     width = math.max(width, vim.fn.strdisplaywidth(line))
@@ -31,7 +31,7 @@ function M.open(lines, opts)
     win_opts.title = ' ' .. opts.title .. ' '
   end
   local win = vim.api.nvim_open_win(buf, opts.enter == true, win_opts)
-  vim.api.nvim_win_set_option(win, 'wrap', false)
+  vim.wo[win].wrap = false
   return win, buf
 end
 

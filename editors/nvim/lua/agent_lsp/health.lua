@@ -3,6 +3,7 @@
 -- warn/error, 0.8–0.9 vim.health.report_*, 0.7 require('health').report_*.
 local config = require('agent_lsp.config')
 local daemon = require('agent_lsp.daemon')
+local compat = require('agent_lsp.compat')
 
 local M = {}
 
@@ -53,7 +54,7 @@ function M.check()
     local client = daemon.client(st)
     if client then
       any = true
-      local result = client.request_sync('agent/tools', vim.empty_dict(), 3000)
+      local result = compat.request_sync(client, 'agent/tools', vim.empty_dict(), 3000)
       if result and result.result then
         report.ok(string.format('daemon for %s (pid %s) answers: %d tools', root, tostring(st.pid), #(result.result.tools or {})))
       else

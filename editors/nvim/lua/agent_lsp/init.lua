@@ -4,6 +4,7 @@
 -- model switching and slash command completion. See :help agent_lsp.
 local approval = require('agent_lsp.approval')
 local chat = require('agent_lsp.chat')
+local compat = require('agent_lsp.compat')
 local complete = require('agent_lsp.complete')
 local config = require('agent_lsp.config')
 local control = require('agent_lsp.control')
@@ -87,7 +88,7 @@ function M.inline(bufnr, line1, line2, text)
   local st = daemon.state(daemon.root_of(bufnr))
   chat_root = st.root
   local last = vim.api.nvim_buf_get_lines(bufnr, line2 - 1, line2, true)[1] or ''
-  local _, last_utf16 = vim.str_utfindex(last)
+  local last_utf16 = compat.utf16_len(last)
   local range = {
     start = { line = line1 - 1, character = 0 },
     ['end'] = { line = line2 - 1, character = last_utf16 },

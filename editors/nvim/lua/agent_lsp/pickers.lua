@@ -3,6 +3,7 @@
 local chat = require('agent_lsp.chat')
 local control = require('agent_lsp.control')
 local daemon = require('agent_lsp.daemon')
+local compat = require('agent_lsp.compat')
 
 local M = {}
 
@@ -12,7 +13,7 @@ local function request(st, method, cb)
       vim.notify('agent-lsp: ' .. tostring(err), vim.log.levels.ERROR)
       return
     end
-    client.request(method, vim.empty_dict(), function(rpc_err, result)
+    compat.request(client, method, vim.empty_dict(), function(rpc_err, result)
       if rpc_err then
         vim.notify('agent-lsp: ' .. method .. ': ' .. tostring(rpc_err.message), vim.log.levels.ERROR)
         return
@@ -65,7 +66,7 @@ function M.tools(st)
     vim.api.nvim_buf_set_lines(buf, 0, -1, true, lines)
     for option, value in pairs({ buftype = 'nofile', bufhidden = 'wipe', swapfile = false, modifiable = false,
       filetype = 'agent_lsp_tools' }) do
-      vim.api.nvim_buf_set_option(buf, option, value)
+      vim.bo[buf][option] = value
     end
     pcall(vim.api.nvim_buf_set_name, buf, 'agent-lsp://tools')
     vim.api.nvim_win_set_height(0, math.min(#lines, 15))

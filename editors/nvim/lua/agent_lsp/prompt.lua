@@ -5,6 +5,7 @@ local chat = require('agent_lsp.chat')
 local control = require('agent_lsp.control')
 local daemon = require('agent_lsp.daemon')
 local inline = require('agent_lsp.inline')
+local compat = require('agent_lsp.compat')
 
 local M = {}
 
@@ -88,7 +89,7 @@ function M.on_crash(st, client_id, code, signal)
 end
 
 local function send(st, client, run, params, retried)
-  local ok, request_id = client.request('agent/prompt', params, function(err, result)
+  local ok, request_id = compat.request(client, 'agent/prompt', params, function(err, result)
     if err then
       -- A session id the restarted daemon never stored (created but
       -- never prompted) is unknown to it: start afresh, once.
@@ -172,9 +173,9 @@ function M.cancel(st)
   end
   local client = run.client_id and vim.lsp.get_client_by_id(run.client_id)
   if client and st.session_id then
-    client.notify('agent/cancel', { sessionId = st.session_id })
+    compat.notify(client, 'agent/cancel', { sessionId = st.session_id })
   elseif client and run.request_id then
-    client.cancel_request(run.request_id)
+    compat.cancel_request(client, run.request_id)
   end
   chat.set_state('cancelling')
   local wait = client and 2000 or 0
