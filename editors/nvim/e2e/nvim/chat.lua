@@ -18,7 +18,7 @@ H.run(function()
   local input_buf = H.buffer_named('agent-lsp://prompt')
   H.check(chat_buf and window_of(chat_buf), 'the chat window is not shown')
   H.check(input_buf and window_of(input_buf), 'the prompt line is not shown')
-  H.check(input_buf and vim.api.nvim_buf_get_option(input_buf, 'buftype') == 'prompt', 'the prompt line is no prompt buffer')
+  H.check(input_buf and vim.bo[input_buf].buftype == 'prompt', 'the prompt line is no prompt buffer')
   -- :AgentChat leaves the cursor in the prompt line; come back to the file.
   vim.cmd('stopinsert')
   vim.cmd('wincmd t')
@@ -31,7 +31,7 @@ H.run(function()
   end, 'the first prompt to end')
   H.report.first_last = H.status().last
   H.report.streamed_while_running = streamed
-  H.report.statusline = vim.api.nvim_win_get_option(window_of(chat_buf), 'statusline')
+  H.report.statusline = vim.wo[window_of(chat_buf)].statusline
 
   -- A second prompt typed into the prompt line.
   vim.api.nvim_set_current_win(window_of(input_buf))

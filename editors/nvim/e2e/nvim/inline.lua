@@ -42,12 +42,12 @@ H.run(function()
 
   if cfg.expect_saved then
     H.wait(3000, function()
-      return not vim.api.nvim_buf_get_option(bufnr, 'modified')
+      return not vim.bo[bufnr].modified
     end, 'the edited buffer to be saved')
   else
     vim.wait(300) -- an unwanted write would land by now
   end
   H.report.buffer_text = H.buffer_text(bufnr)
-  H.report.modified = vim.api.nvim_buf_get_option(bufnr, 'modified')
+  H.report.modified = vim.bo[bufnr].modified
   H.report.disk_text = H.read_file(path)
 end)
