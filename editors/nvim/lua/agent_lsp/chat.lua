@@ -437,17 +437,17 @@ end
 -- model changes out of the transcript.
 function M.update(u, quiet)
   if u.kind == 'text' or u.kind == 'reasoning' then
-    stream(u.kind, u.text or '')
+    stream(u.kind, compat.str(u.text))
     M.set_state(u.kind == 'text' and 'answering' or 'thinking')
   elseif u.kind == 'tool_call' then
     local head = '⚙ ' .. tostring(u.name) .. ' ' .. describe_arguments(u.arguments)
     local line = M.add_lines({ head })
     local mark = vim.api.nvim_buf_set_extmark(M.buffer(), marks, line, 0, {})
-    chat.tool_lines[u.toolCallId or ''] = { mark = mark, head = head }
-    set_tool_status(u.toolCallId or '', 'running')
+    chat.tool_lines[compat.str(u.toolCallId)] = { mark = mark, head = head }
+    set_tool_status(compat.str(u.toolCallId), 'running')
     M.set_state('running ' .. tostring(u.name))
   elseif u.kind == 'tool_result' then
-    set_tool_status(u.toolCallId or '', u.status)
+    set_tool_status(compat.str(u.toolCallId), u.status)
     M.set_state('thinking')
   elseif u.kind == 'round_end' then
     chat.status.usage, chat.status.cost, chat.status.totals = u.usage, u.cost, u.totals
@@ -458,7 +458,7 @@ function M.update(u, quiet)
   elseif u.kind == 'error' then
     M.note('✗ ' .. tostring(u.message), 'AgentLspError')
   elseif u.kind == 'plan' then
-    plan.render(M, u.items or {})
+    plan.render(M, compat.tbl(u.items))
   elseif u.kind == 'mode' or u.kind == 'model' then
     control_update(u, quiet)
   elseif u.kind == 'mention' then

@@ -8,6 +8,7 @@
 -- in the prompt line, and on the next <Tab> on the command line.
 local control = require('agent_lsp.control')
 local daemon = require('agent_lsp.daemon')
+local compat = require('agent_lsp.compat')
 
 local M = {}
 
@@ -57,7 +58,7 @@ local function from_commands(commands, word)
       table.insert(out, {
         word = c.name,
         abbr = args ~= '' and (c.name .. ' ' .. args) or c.name,
-        menu = vim.split(c.description or '', '\n', { plain = true })[1],
+        menu = vim.split(compat.str(c.description), '\n', { plain = true })[1],
       })
     end
   end

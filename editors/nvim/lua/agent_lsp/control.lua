@@ -100,12 +100,12 @@ end
 -- not worth a message.
 function M.fetch_models(st, cb, quiet)
   request(st, 'agent/models', st.session_id and { sessionId = st.session_id } or vim.empty_dict(), function(result)
-    st.models = result.models or {}
+    st.models = compat.tbl(result.models)
     if result.current and result.current.model then
       chat.set_session_info({ model = result.current.model })
     end
     if cb then
-      cb(st.models, result.current or {})
+      cb(st.models, compat.tbl(result.current))
     end
   end, quiet)
 end
@@ -168,7 +168,7 @@ end
 -- (agent/commands); cb(commands) when given.
 function M.fetch_commands(st, cb, quiet)
   request(st, 'agent/commands', vim.empty_dict(), function(result)
-    st.commands = result.commands or {}
+    st.commands = compat.tbl(result.commands)
     if cb then
       cb(st.commands)
     end

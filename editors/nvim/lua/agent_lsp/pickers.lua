@@ -29,7 +29,7 @@ end
 
 function M.sessions(st, on_pick)
   request(st, 'agent/sessions', function(result)
-    local sessions = result and result.sessions or {}
+    local sessions = compat.tbl(compat.get(result, 'sessions'))
     if #sessions == 0 then
       vim.notify('agent-lsp: no sessions yet', vim.log.levels.INFO)
       return
@@ -51,14 +51,14 @@ end
 
 function M.tools(st)
   request(st, 'agent/tools', function(result)
-    local tools = result and result.tools or {}
+    local tools = compat.tbl(compat.get(result, 'tools'))
     local width = 0
     for _, t in ipairs(tools) do
       width = math.max(width, #t.name)
     end
     local lines = { string.format('agent-lsp tools in %s (%d)', st.root, #tools), '' }
     for _, t in ipairs(tools) do
-      local description = vim.split(t.description or '', '\n', { plain = true })[1]
+      local description = vim.split(compat.str(t.description), '\n', { plain = true })[1]
       table.insert(lines, string.format('%-' .. width .. 's  [%s]  %s', t.name, t.source or 'builtin', description))
     end
     vim.cmd('botright new')
@@ -78,7 +78,7 @@ function M.resume(st, session)
   st.session_id = session.sessionId
   chat.reset_status()
   chat.open(false)
-  chat.note(string.format('— continuing session %s: %s', session.sessionId, session.title or ''))
+  chat.note(string.format('— continuing session %s: %s', session.sessionId, compat.str(session.title)))
   control.refresh_session(st, true)
 end
 

@@ -35,7 +35,7 @@ function M.lines(items)
   local groups = { 'AgentLspPlan' }
   for _, item in ipairs(items) do
     local marker = markers[item.status] or { '[?]', nil }
-    local content = tostring(item.content or ''):gsub('%s*\n%s*', ' ')
+    local content = compat.str(item.content):gsub('%s*\n%s*', ' ')
     table.insert(lines, '  ' .. marker[1] .. ' ' .. content)
     table.insert(groups, marker[2] or false)
   end

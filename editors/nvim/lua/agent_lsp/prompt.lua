@@ -25,7 +25,7 @@ local function settle(st, run, stop_reason, message, result)
   st.running = nil
   st.last = { stopReason = stop_reason, error = message, text = result and result.text, sessionId = st.session_id }
   -- A built-in slash command streams nothing: its answer is the result.
-  if result and result.command and not run.streamed and (result.text or '') ~= '' then
+  if result and result.command and not run.streamed and (compat.str(result.text)) ~= '' then
     chat.answer(result.text)
   end
   chat.finish(stop_reason, message)

@@ -71,7 +71,7 @@ local function layout(view)
   for i, hunk in ipairs(view.hunks) do
     view.rows[i] = #lines
     table.insert(lines, mark_line(view, i))
-    local diff = vim.split(tostring(hunk.diff or ''), '\n', { plain = true })
+    local diff = vim.split(compat.str(hunk.diff), '\n', { plain = true })
     if diff[#diff] == '' then
       table.remove(diff)
     end
@@ -108,7 +108,7 @@ local function open(view)
   view.previous_win = vim.api.nvim_get_current_win()
   -- Entered, so the cursor shows which hunk the keys act on.
   view.win, view.buf = require('agent_lsp.float').open(lines, { filetype = 'diff', min_width = 40, enter = true,
-    title = 'agent-lsp: review ' .. tostring(view.params.path or '') })
+    title = 'agent-lsp: review ' .. compat.str(view.params.path) })
   vim.wo[view.win].cursorline = true
   vim.api.nvim_win_set_cursor(view.win, { view.rows[1] + 1, 0 })
 end
