@@ -185,7 +185,9 @@ func (s *server) initialize(_ context.Context, r *request) (any, error) {
 			CodeActionProvider:     true,
 			CodeLensProvider:       &protocol.CodeLensOptions{},
 			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{Commands: []string{CommandAsk, CommandCancel, CommandRevert}},
-			Experimental:           map[string]any{"agent": map[string]any{"protocolVersion": ProtocolVersion, "pid": os.Getpid()}},
+			// pid: editors whose client no longer exposes the child's pid
+			// (Neovim 0.10+) read it here, to check on or signal the daemon.
+			Experimental: map[string]any{"agent": map[string]any{"protocolVersion": ProtocolVersion, "pid": os.Getpid()}},
 		},
 		ServerInfo: &protocol.ServerInfo{Name: "agent-lsp", Version: Version},
 	}, nil

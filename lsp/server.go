@@ -142,6 +142,7 @@ func init() {
 		"agent/models":     {serve: (*server).listModels},
 		"agent/commands":   {serve: (*server).listCommands},
 		"agent/session":    {serve: (*server).sessionState},
+		"agent/transcript": {serve: (*server).transcript}, // transcript.go
 
 		// Checkpoints (checkpoint.go, codelens.go).
 		"agent/checkpoints":     {serve: (*server).listCheckpoints},
