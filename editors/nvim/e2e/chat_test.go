@@ -19,20 +19,20 @@ type promptEnd struct {
 
 // chatReport is what nvim/chat.lua writes.
 type chatReport struct {
-	FirstLast            promptEnd `json:"first_last"`
-	SecondLast           promptEnd `json:"second_last"`
-	StreamedWhileRunning bool      `json:"streamed_while_running"`
-	Statusline           string    `json:"statusline"`
-	Transcript           []struct {
-		Text   string   `json:"text"`
-		Groups []string `json:"groups"`
-	} `json:"transcript"`
-	InputLines []string `json:"input_lines"`
-	Tools      []string `json:"tools"`
-	Sessions   []string `json:"sessions"`
-	SessionID  string   `json:"session_id"`
-	Picked     string   `json:"picked"`
-	Health     []string `json:"health"`
+	FirstLast            promptEnd        `json:"first_last"`
+	SecondLast           promptEnd        `json:"second_last"`
+	StreamedWhileRunning bool             `json:"streamed_while_running"`
+	Statusline           string           `json:"statusline"`
+	Transcript           []transcriptLine `json:"transcript"`
+	AfterPick            []transcriptLine `json:"after_pick"`
+	Reopened             []transcriptLine `json:"reopened"`
+	Restarted            bool             `json:"restarted"`
+	InputLines           []string         `json:"input_lines"`
+	Tools                []string         `json:"tools"`
+	Sessions             []string         `json:"sessions"`
+	SessionID            string           `json:"session_id"`
+	Picked               string           `json:"picked"`
+	Health               []string         `json:"health"`
 }
 
 // The chat: :AgentAsk streams reasoning (dimmed), a tool call whose line
@@ -104,6 +104,18 @@ func TestChatStreamsIntoChatBuffer(t *testing.T) {
 			t.Errorf("the prompt line kept the sent text: %q", got)
 		}
 
+		// Redrawn from agent/transcript on a pick, and after the chat was wiped
+		// and the daemon restarted: the same lines the live updates drew.
+		if n := len(rep.AfterPick); n == 0 || !strings.HasPrefix(rep.AfterPick[n-1].Text, "— continuing session "+rep.SessionID) {
+			t.Errorf("after the pick the chat does not end with the continuing line:\n%s", linesText(rep.AfterPick))
+		} else {
+			sameTranscript(t, "chat redrawn on pick", rep.AfterPick[:n-1], rep.Transcript)
+		}
+		sameTranscript(t, "chat reopened after a restart", rep.Reopened, rep.Transcript)
+		if !rep.Restarted {
+			t.Errorf("the daemon was not restarted before the chat was reopened")
+		}
+
 		tools := strings.Join(rep.Tools, "\n")
 		for _, w := range []string{"read_file", "edit_file", "run_bash", "[builtin]"} {
 			if !strings.Contains(tools, w) {
@@ -131,9 +143,31 @@ func TestChatStreamsIntoChatBuffer(t *testing.T) {
 	})
 }
 
-func transcriptText(rep chatReport) string {
+// sameTranscript fails unless got has want's lines, in order, each with
+// the groups want's line has (a redraw may stack a group twice).
+func sameTranscript(t *testing.T, what string, got, want []transcriptLine) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s: %d lines, want %d:\n%s\nwant:\n%s", what, len(got), len(want), linesText(got), linesText(want))
+		return
+	}
+	for i := range want {
+		if got[i].Text != want[i].Text {
+			t.Errorf("%s: line %d = %q, want %q", what, i, got[i].Text, want[i].Text)
+		}
+		for _, g := range want[i].Groups {
+			if !slices.Contains(got[i].Groups, g) {
+				t.Errorf("%s: line %q has groups %q, want %s", what, got[i].Text, got[i].Groups, g)
+			}
+		}
+	}
+}
+
+func transcriptText(rep chatReport) string { return linesText(rep.Transcript) }
+
+func linesText(lines []transcriptLine) string {
 	var b strings.Builder
-	for _, l := range rep.Transcript {
+	for _, l := range lines {
 		b.WriteString(l.Text + "   " + strings.Join(l.Groups, ",") + "\n")
 	}
 	return b.String()

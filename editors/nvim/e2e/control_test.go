@@ -47,6 +47,7 @@ func (r modelRequest) toolNames() []string {
 	return names
 }
 
+// transcriptLine is a chat line with its highlight groups.
 type transcriptLine struct {
 	Text   string   `json:"text"`
 	Groups []string `json:"groups"`

@@ -67,6 +67,31 @@ H.run(function()
   end, 'the sessions picker')
   H.report.session_id = H.status().session_id
   H.report.picked = picked and picked.sessionId
+  -- The pick redraws the chat from agent/transcript.
+  H.wait(5000, function()
+    return H.chat_text():find('— continuing session', 1, true) ~= nil
+  end, 'the picked session redrawn')
+  H.report.after_pick = transcript()
+
+  -- The chat wiped and the daemon restarted: :AgentChat redraws the
+  -- session from the new daemon's store.
+  local daemon = require('agent_lsp.daemon')
+  local st = daemon.state(H.status().root)
+  local old_pid = H.status().pid
+  daemon.stop(st)
+  H.wait(5000, function()
+    return not H.status().daemon_running
+  end, 'the daemon to stop')
+  vim.cmd('bwipeout! agent-lsp://chat')
+  vim.cmd('bwipeout! agent-lsp://prompt')
+  vim.cmd('AgentChat')
+  vim.cmd('stopinsert')
+  H.wait(10000, function()
+    return H.chat_text():find(cfg.second_answer, 1, true) ~= nil
+  end, 'the reopened chat redrawn')
+  H.report.reopened = transcript()
+  H.report.restarted = H.status().pid ~= old_pid
+  vim.cmd('wincmd t')
 
   vim.cmd('checkhealth agent_lsp')
   H.report.health = vim.api.nvim_buf_get_lines(0, 0, -1, true)

@@ -66,7 +66,7 @@ local function make_transcript()
   vim.bo[buf].swapfile = false
   vim.bo[buf].filetype = 'agent_lsp_chat'
   vim.bo[buf].modifiable = false
-  chat.buf, chat.kind, chat.tool_lines = buf, nil, {}
+  chat.buf, chat.kind, chat.tool_lines, chat.fresh = buf, nil, {}, true
   plan.forget_block()
   return buf
 end
@@ -362,8 +362,8 @@ end
 -- set_session_info shows a session's mode and model ({mode?, model?}) in
 -- the status line.
 function M.set_session_info(info)
-  chat.status.mode = info.mode or chat.status.mode
-  chat.status.model = info.model or chat.status.model
+  chat.status.mode = compat.nonnull(info.mode) or chat.status.mode
+  chat.status.model = compat.nonnull(info.model) or chat.status.model
   M.refresh_statusline()
 end
 
@@ -478,6 +478,34 @@ function M.finish(stop_reason, message)
     M.note(text, stop_reason == 'cancelled' and 'AgentLspToolDenied' or 'AgentLspError')
   end
   M.set_state('idle')
+end
+
+-- clear empties the transcript (it is about to be redrawn from a stored
+-- session) and forgets the plan shown.
+function M.clear()
+  M.with_modifiable(function(buf)
+    vim.api.nvim_buf_clear_namespace(buf, ns, 0, -1)
+    vim.api.nvim_buf_clear_namespace(buf, marks, 0, -1)
+    vim.api.nvim_buf_set_lines(buf, 0, -1, true, {})
+  end)
+  chat.kind, chat.tool_lines = nil, {}
+  plan.forget()
+end
+
+-- set_totals shows a session's totals ({cost, ...}) in the status line.
+function M.set_totals(totals)
+  if type(totals) == 'table' then
+    chat.status.totals = totals
+    M.refresh_statusline()
+  end
+end
+
+-- fresh reports whether the transcript buffer was made since the last call
+-- (the chat was wiped): its session's transcript must be redrawn.
+function M.fresh()
+  local was = chat.fresh
+  chat.fresh = false
+  return was
 end
 
 -- reset_status forgets the usage shown (another session was picked).

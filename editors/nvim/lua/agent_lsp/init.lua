@@ -13,6 +13,7 @@ local pickers = require('agent_lsp.pickers')
 local plan = require('agent_lsp.plan')
 local prompt = require('agent_lsp.prompt')
 local review = require('agent_lsp.review')
+local transcript = require('agent_lsp.transcript')
 local rewind = require('agent_lsp.rewind')
 
 local M = {}
@@ -55,6 +56,10 @@ end
 function M.chat()
   local st = current_state()
   chat.open(true)
+  if chat.fresh() then
+    -- A chat reopened after its transcript was wiped: redraw the session.
+    transcript.load(st)
+  end
   daemon.ensure(st, function() end)
 end
 

@@ -4,6 +4,7 @@ local chat = require('agent_lsp.chat')
 local control = require('agent_lsp.control')
 local daemon = require('agent_lsp.daemon')
 local compat = require('agent_lsp.compat')
+local transcript = require('agent_lsp.transcript')
 
 local M = {}
 
@@ -78,8 +79,11 @@ function M.resume(st, session)
   st.session_id = session.sessionId
   chat.reset_status()
   chat.open(false)
-  chat.note(string.format('— continuing session %s: %s', session.sessionId, compat.str(session.title)))
-  control.refresh_session(st, true)
+  -- The session's conversation (and plan), then the line saying it goes on.
+  transcript.load(st, function()
+    chat.note(string.format('— continuing session %s: %s', session.sessionId, compat.str(session.title)))
+  end)
+  control.refresh_session(st, false)
 end
 
 return M
