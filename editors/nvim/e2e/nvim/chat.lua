@@ -13,6 +13,8 @@ H.run(function()
   H.setup()
   vim.cmd('edit ' .. vim.fn.fnameescape(cfg.root .. '/main.go'))
 
+  -- The 100-column terminal where a fixed 80-column chat left the code 19.
+  vim.o.columns = 100
   vim.cmd('AgentChat')
   local chat_buf = H.buffer_named('agent-lsp://chat')
   local input_buf = H.buffer_named('agent-lsp://prompt')
@@ -32,6 +34,14 @@ H.run(function()
   H.report.first_last = H.status().last
   H.report.streamed_while_running = streamed
   H.report.statusline = vim.wo[window_of(chat_buf)].statusline
+  H.report.chat_width = vim.api.nvim_win_get_width(window_of(chat_buf))
+  H.report.code_width = vim.api.nvim_win_get_width(vim.fn.win_getid(1))
+  -- The status line as drawn in a narrow (36-column) window.
+  H.report.narrow_statusline = vim.api.nvim_eval_statusline(H.report.statusline,
+    { winid = window_of(chat_buf), maxwidth = 36 }).str
+  vim.o.columns = 200
+  vim.cmd('doautocmd VimResized')
+  H.report.wide_chat_width = vim.api.nvim_win_get_width(window_of(chat_buf))
 
   -- A second prompt typed into the prompt line.
   vim.api.nvim_set_current_win(window_of(input_buf))

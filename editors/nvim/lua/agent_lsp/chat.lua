@@ -116,6 +116,14 @@ local function window_of(buf)
   end
 end
 
+-- resize fits the chat column to the editor's width again (VimResized).
+function M.resize()
+  local win = chat.buf and window_of(chat.buf)
+  if win then
+    vim.api.nvim_win_set_width(win, config.chat_width(vim.o.columns))
+  end
+end
+
 function M.is_chat_buffer(bufnr)
   return bufnr == chat.buf or bufnr == chat.input
 end
@@ -131,7 +139,7 @@ function M.open(enter)
     vim.cmd('botright vsplit')
     win = vim.api.nvim_get_current_win()
     vim.api.nvim_win_set_buf(win, buf)
-    vim.api.nvim_win_set_width(win, opts.width)
+    vim.api.nvim_win_set_width(win, config.chat_width(vim.o.columns, opts))
     for option, value in pairs({ wrap = true, linebreak = true, number = false, relativenumber = false,
       signcolumn = 'no', winfixwidth = true }) do
       vim.wo[win][option] = value
@@ -313,10 +321,11 @@ end
 -- status_text is the transcript window's status line.
 local function status_text()
   local s = chat.status
-  local parts = { 'agent-lsp: ' .. s.state }
+  local head = 'agent-lsp: ' .. s.state
   if s.mode then
-    table.insert(parts, 'mode ' .. s.mode)
+    head = head .. ' │ mode ' .. s.mode
   end
+  local parts = {}
   if s.model then
     table.insert(parts, s.model)
   end
@@ -335,7 +344,14 @@ local function status_text()
   if s.totals then
     table.insert(parts, string.format('session $%.4f', tonumber(s.totals.cost) or 0))
   end
-  return ' ' .. table.concat(parts, ' │ '):gsub('%%', '%%%%')
+  -- %< cuts what follows it when the window is narrow: the state and the
+  -- mode stay, the model and the costs go first.
+  local tail = table.concat(parts, ' │ ')
+  local line = ' ' .. head:gsub('%%', '%%%%')
+  if tail ~= '' then
+    line = line .. ' │ %<' .. tail:gsub('%%', '%%%%')
+  end
+  return line
 end
 
 function M.status_text()

@@ -35,7 +35,11 @@ M.defaults = {
     cancel = '<leader>ax', -- normal: :AgentCancel
   },
   chat = {
-    width = 80, -- of the chat column (vertical split on the right)
+    -- Of the chat column (vertical split on the right): a fraction of the
+    -- editor's width (or columns, when > 1), at least min_width, and never
+    -- so wide the code window gets fewer than min_width columns.
+    width = 0.4,
+    min_width = 40,
     input_height = 2,
   },
   -- How long an approval waits for an answer before it counts as Deny.
@@ -43,6 +47,14 @@ M.defaults = {
 }
 
 M.options = vim.deepcopy(M.defaults)
+
+-- chat_width is the chat column's width for an editor `columns` wide.
+function M.chat_width(columns, opts)
+  opts = opts or M.options.chat
+  local want = opts.width <= 1 and math.floor(columns * opts.width) or opts.width
+  want = math.max(want, opts.min_width)
+  return math.max(1, math.min(want, columns - opts.min_width - 1))
+end
 
 function M.set(user)
   user = user or {}

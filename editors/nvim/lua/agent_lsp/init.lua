@@ -268,6 +268,7 @@ local function create_autocmds(opts)
       review.define_highlights()
     end,
   })
+  vim.api.nvim_create_autocmd('VimResized', { group = group, callback = chat.resize })
 end
 
 --- setup({cmd, provider, model, base_url, api_key_env, mcp_servers,
