@@ -105,14 +105,14 @@ func TestChatStreamsIntoChatBuffer(t *testing.T) {
 			}
 		}
 		// A 100-column editor: the chat takes 40% (its minimum, 40), the code
-	// keeps the rest; at 200 columns the chat grows to 80.
-	if rep.ChatWidth != 40 || rep.CodeWidth < 55 || rep.WideChatWidth != 80 {
-		t.Errorf("chat %d and code %d columns of 100, chat %d of 200", rep.ChatWidth, rep.CodeWidth, rep.WideChatWidth)
-	}
-	if !strings.HasPrefix(rep.NarrowStatusline, " agent-lsp: idle │ mode ") {
-		t.Errorf("a narrow chat's status line lost the state or mode: %q", rep.NarrowStatusline)
-	}
-	if got := strings.Join(rep.InputLines, "|"); strings.Contains(got, "And again?") {
+		// keeps the rest; at 200 columns the chat grows to 80.
+		if rep.ChatWidth != 40 || rep.CodeWidth < 55 || rep.WideChatWidth != 80 {
+			t.Errorf("chat %d and code %d columns of 100, chat %d of 200", rep.ChatWidth, rep.CodeWidth, rep.WideChatWidth)
+		}
+		if !strings.HasPrefix(rep.NarrowStatusline, " agent-lsp: idle │ mode ") {
+			t.Errorf("a narrow chat's status line lost the state or mode: %q", rep.NarrowStatusline)
+		}
+		if got := strings.Join(rep.InputLines, "|"); strings.Contains(got, "And again?") {
 			t.Errorf("the prompt line kept the sent text: %q", got)
 		}
 

@@ -1,12 +1,12 @@
 package e2e
 
 import (
-	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
 
@@ -22,12 +22,10 @@ type inlineReport struct {
 	Popups []struct {
 		Prompt string   `json:"prompt"`
 		Items  []string `json:"items"`
-		Floats []struct {
-			Filetype string   `json:"filetype"`
-			Lines    []string `json:"lines"`
-		} `json:"floats"`
+		Floats []float  `json:"floats"`
 	} `json:"popups"`
-	Progress []struct {
+	FloatsAfter []float `json:"floats_after"`
+	Progress    []struct {
 		Line int    `json:"line"`
 		Text string `json:"text"`
 	} `json:"progress"`
@@ -38,6 +36,20 @@ type inlineReport struct {
 	BufferText string `json:"buffer_text"`
 	Modified   bool   `json:"modified"`
 	DiskText   string `json:"disk_text"`
+}
+
+// float is a floating window open at some point (harness.lua's H.floats).
+type float struct {
+	Winhighlight string   `json:"winhighlight"`
+	Filetype     string   `json:"filetype"`
+	Lines        []string `json:"lines"`
+}
+
+// ownColours reports whether a float is drawn in the plugin's groups
+// (not 0.7's NormalFloat, pink on magenta).
+func ownColours(f float) bool {
+	return strings.Contains(f.Winhighlight, "Normal:AgentLspFloat") &&
+		strings.Contains(f.Winhighlight, "FloatBorder:AgentLspFloatBorder")
 }
 
 // :'<,'>AgentInline on the selected function: the model answers with an
@@ -88,6 +100,13 @@ func TestInlineEdit(t *testing.T) {
 				if len(p.Floats) != 1 || p.Floats[0].Filetype != "diff" ||
 					!strings.Contains(strings.Join(p.Floats[0].Lines, "\n"), "+\treturn \"Hello, \" + name + \"!\"") {
 					t.Errorf("diff float while asking = %+v", p.Floats)
+				} else if !ownColours(p.Floats[0]) {
+					t.Errorf("the approval float's winhighlight is %q", p.Floats[0].Winhighlight)
+				}
+				// The edit made, the answer is in the chat; not made, its
+				// words are shown where the question was asked.
+				if n := len(rep.FloatsAfter); (tt.answer == "Allow") != (n == 0) {
+					t.Errorf("floats after the prompt = %+v", rep.FloatsAfter)
 				}
 				var progress []string
 				for _, pr := range rep.Progress {
@@ -114,6 +133,27 @@ func TestInlineEdit(t *testing.T) {
 					t.Errorf("tool result the model read = %+v, want it to mention %q", tool, tt.wantResult)
 				}
 			})
+		}
+	})
+}
+
+// :'<,'>AgentInline with a question: the answer in words is shown in a
+// float next to the selection, in the plugin's colours, not only as
+// "done".
+func TestInlineTextAnswer(t *testing.T) {
+	eachNvim(t, func(t *testing.T, nvim lsptest.Nvim) {
+		const answer = "greet prefixes the name with \"hello \".\nIt has no other effect."
+		model := providertest.NewServer(t, providertest.Script{{Text: answer}})
+		root := workspace(t, map[string]string{"main.go": greetBefore})
+		var rep inlineReport
+		scenario{nvim: nvim, script: "inline.lua", root: root, model: model, config: map[string]any{
+			"file": "main.go", "line1": 5, "line2": 7, "prompt": "What does this do?",
+		}}.run(t, &rep)
+		if rep.Last.StopReason != "end_turn" || rep.Last.Text != answer || rep.BufferText != greetBefore {
+			t.Errorf("prompt ended with %+v, buffer %q", rep.Last, rep.BufferText)
+		}
+		if len(rep.FloatsAfter) != 1 || strings.Join(rep.FloatsAfter[0].Lines, "\n") != answer || !ownColours(rep.FloatsAfter[0]) {
+			t.Errorf("floats after the answer = %+v, want one with %q", rep.FloatsAfter, answer)
 		}
 	})
 }

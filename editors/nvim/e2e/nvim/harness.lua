@@ -157,6 +157,7 @@ function H.floats()
     if vim.api.nvim_win_get_config(win).relative ~= '' then
       local buf = vim.api.nvim_win_get_buf(win)
       table.insert(floats, {
+        winhighlight = vim.wo[win].winhighlight,
         filetype = vim.bo[buf].filetype,
         lines = vim.api.nvim_buf_get_lines(buf, 0, -1, true),
       })

@@ -38,6 +38,7 @@ H.run(function()
   end, 'the inline prompt to end')
   sample()
   H.report.progress = progress
+  H.report.floats_after = H.floats()
   H.report.last = H.status().last
 
   if cfg.expect_saved then

@@ -32,6 +32,12 @@ local function settle(st, run, stop_reason, message, result)
   if run.marker then
     if stop_reason == 'end_turn' then
       inline.done(run.marker, 'done', 'AgentLspToolOk', '✓')
+      -- An answer in words (a question, or an edit not made): shown where
+      -- it was asked, not only in the chat.
+      local text = compat.str(result and result.text)
+      if not run.edited and vim.trim(text) ~= '' and vim.api.nvim_get_current_buf() == run.marker.bufnr then
+        require('agent_lsp.float').answer(text)
+      end
     else
       inline.done(run.marker, stop_reason .. (message and (': ' .. message) or ''), 'AgentLspToolFailed', '✗')
     end
@@ -56,6 +62,10 @@ function M.on_update(st, params)
   end
   if run and params.kind == 'text' then
     run.streamed = true
+  end
+  if run and params.kind == 'tool_result' and params.status == 'completed'
+    and (params.name == 'edit_file' or params.name == 'write_file') then
+    run.edited = true
   end
   -- A slash command's answer says what it changed.
   chat.update(params, run and run.slash)
