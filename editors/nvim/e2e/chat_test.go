@@ -1,12 +1,12 @@
 package e2e
 
 import (
-	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )

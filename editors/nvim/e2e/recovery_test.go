@@ -1,11 +1,11 @@
 package e2e
 
 import (
-	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
 

@@ -1,13 +1,13 @@
 package e2e
 
 import (
-	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
 
