@@ -109,7 +109,7 @@ func TestChatStreamsIntoChatBuffer(t *testing.T) {
 		if rep.ChatWidth != 40 || rep.CodeWidth < 55 || rep.WideChatWidth != 80 {
 			t.Errorf("chat %d and code %d columns of 100, chat %d of 200", rep.ChatWidth, rep.CodeWidth, rep.WideChatWidth)
 		}
-		if !strings.HasPrefix(rep.NarrowStatusline, " agent-lsp: idle │ mode ") {
+		if !strings.HasPrefix(rep.NarrowStatusline, " idle │ mode default") {
 			t.Errorf("a narrow chat's status line lost the state or mode: %q", rep.NarrowStatusline)
 		}
 		if got := strings.Join(rep.InputLines, "|"); strings.Contains(got, "And again?") {

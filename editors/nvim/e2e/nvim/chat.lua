@@ -33,12 +33,13 @@ H.run(function()
   end, 'the first prompt to end')
   H.report.first_last = H.status().last
   H.report.streamed_while_running = streamed
-  H.report.statusline = vim.wo[window_of(chat_buf)].statusline
+  H.report.statusline = require('agent_lsp').statusline()
   H.report.chat_width = vim.api.nvim_win_get_width(window_of(chat_buf))
   H.report.code_width = vim.api.nvim_win_get_width(vim.fn.win_getid(1))
-  -- The status line as drawn in a narrow (36-column) window.
-  H.report.narrow_statusline = vim.api.nvim_eval_statusline(H.report.statusline,
-    { winid = window_of(chat_buf), maxwidth = 36 }).str
+  -- The status line as drawn in the chat window made narrow (36 columns).
+  vim.api.nvim_win_set_width(window_of(chat_buf), 36)
+  H.report.narrow_statusline = vim.api.nvim_eval_statusline(vim.wo[window_of(chat_buf)].statusline,
+    { winid = window_of(chat_buf) }).str
   vim.o.columns = 200
   vim.cmd('doautocmd VimResized')
   H.report.wide_chat_width = vim.api.nvim_win_get_width(window_of(chat_buf))

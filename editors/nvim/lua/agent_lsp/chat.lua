@@ -318,50 +318,78 @@ local function short_number(n)
   return tostring(n)
 end
 
--- status_text is the transcript window's status line.
-local function status_text()
+-- status_text is the chat's status line for a window `width` columns wide
+-- (nil: everything), with % escaped. The state and the mode always show;
+-- what does not fit goes: the last call's usage first, then the
+-- "agent-lsp:" label, the session's cost, the model.
+local function status_text(width)
   local s = chat.status
-  local head = 'agent-lsp: ' .. s.state
+  local label = 'agent-lsp: '
+  local head = s.state
   if s.mode then
     head = head .. ' │ mode ' .. s.mode
   end
-  local parts = {}
-  if s.model then
-    table.insert(parts, s.model)
-  end
+  local model, usage, totals = s.model, nil, nil
   if s.usage then
-    table.insert(
-      parts,
-      string.format(
-        'in %s (%s cached) out %s $%.4f',
-        short_number(s.usage.promptTokens),
-        short_number(s.usage.cachedTokens),
-        short_number(s.usage.completionTokens),
-        tonumber(s.cost) or 0
-      )
+    usage = string.format(
+      'in %s (%s cached) out %s $%.4f',
+      short_number(s.usage.promptTokens),
+      short_number(s.usage.cachedTokens),
+      short_number(s.usage.completionTokens),
+      tonumber(s.cost) or 0
     )
   end
   if s.totals then
-    table.insert(parts, string.format('session $%.4f', tonumber(s.totals.cost) or 0))
+    totals = string.format('session $%.4f', tonumber(s.totals.cost) or 0)
   end
-  -- %< cuts what follows it when the window is narrow: the state and the
-  -- mode stay, the model and the costs go first.
-  local tail = table.concat(parts, ' │ ')
-  local line = ' ' .. head:gsub('%%', '%%%%')
-  if tail ~= '' then
-    line = line .. ' │ %<' .. tail:gsub('%%', '%%%%')
+  local function join()
+    local parts = { label .. head }
+    for _, p in ipairs({ model or false, usage or false, totals or false }) do
+      if p then
+        table.insert(parts, p)
+      end
+    end
+    return ' ' .. table.concat(parts, ' │ ')
   end
-  return line
+  local line = join()
+  if width then
+    for _, drop in ipairs({ 'usage', 'label', 'totals', 'model' }) do
+      if vim.fn.strdisplaywidth(line) <= width then
+        break
+      end
+      if drop == 'usage' then
+        usage = nil
+      elseif drop == 'label' then
+        label = ''
+      elseif drop == 'model' then
+        model = nil
+      else
+        totals = nil
+      end
+      line = join()
+    end
+  end
+  return (line:gsub('%%', '%%%%'))
 end
 
+-- status_text is the whole status text (the statusline() component).
 function M.status_text()
   return status_text()
+end
+
+-- window_statusline is the chat window's 'statusline' (%!): fitted to the
+-- window it is drawn for, so a narrow chat keeps its state and mode.
+function M.window_statusline()
+  local win = vim.g.statusline_winid
+  local ok, width = pcall(vim.api.nvim_win_get_width, win or 0)
+  return status_text(ok and width or nil)
 end
 
 function M.refresh_statusline()
   local win = chat.buf and window_of(chat.buf)
   if win then
-    vim.wo[win].statusline = status_text()
+    -- Set again at each change: that redraws the status line.
+    vim.wo[win].statusline = "%!v:lua.require'agent_lsp.chat'.window_statusline()"
   end
 end
 
