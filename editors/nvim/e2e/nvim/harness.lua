@@ -225,6 +225,17 @@ local function check_messages()
   H.check(not text:find('WARNING', 1, true), 'checkhealth vim.deprecated lists:\n' .. text)
 end
 
+-- setup_bare configures the plugin as `setup({})` does, with the model
+-- given as the daemon's flags: no initializationOptions at all, which must
+-- reach the daemon as {} (an empty Lua table encodes as [], which it
+-- warns about).
+function H.setup_bare()
+  local cmd = vim.deepcopy(H.config.command)
+  vim.list_extend(cmd, { '--provider', 'openai', '--base-url', H.config.base_url, '--api-key-env', 'none',
+    '--model', 'deepseek-flash' })
+  require('agent_lsp').setup({ cmd = cmd })
+end
+
 -- run runs main under a watchdog and exits Neovim with the outcome.
 function H.run(main)
   -- A libuv timer fires even while vim.wait or a stuck handler holds the
