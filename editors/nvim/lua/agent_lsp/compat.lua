@@ -1,6 +1,6 @@
 -- The one place that knows Neovim versions apart (0.7.2 to 0.12): the LSP
 -- client's method calls and start, highlights, libuv, list checks, UTF-16
--- lengths, option validation and JSON null. The rest of the plugin calls
+-- lengths, option validation, :checkhealth's reporter and JSON null. The rest of the plugin calls
 -- these and never checks a version itself, so `:checkhealth vim.deprecated`
 -- on 0.12 lists nothing of ours.
 local M = {}
@@ -11,6 +11,10 @@ local M = {}
 local has_011 = vim.fn.has('nvim-0.11') == 1
 
 M.uv = vim.uv or vim.loop
+
+-- float_title: nvim_open_win takes a title, and FloatTitle exists (0.9+;
+-- naming an unknown group in 'winhighlight' is E474).
+M.float_title = vim.fn.has('nvim-0.9') == 1
 
 M.islist = vim.islist or vim.tbl_islist
 
@@ -49,7 +53,19 @@ function M.get(x, ...)
     end
     x = x[key]
   end
-  return M.nonnull(x)
+  -- health returns :checkhealth's reporter {start, ok, warn, error, info}:
+-- vim.health.start/ok/... on 0.10+, vim.health.report_* on 0.8-0.9 (then
+-- deprecated), require('health').report_* on 0.7.
+function M.health()
+  local h = vim.health
+  if h and h.start then
+    return { start = h.start, ok = h.ok, warn = h.warn, error = h.error, info = h.info }
+  end
+  h = (h and h.report_start) and h or require('health')
+  return { start = h.report_start, ok = h.report_ok, warn = h.report_warn, error = h.report_error, info = h.report_info }
+end
+
+return M.nonnull(x)
 end
 
 if has_011 then
@@ -139,6 +155,18 @@ function M.highlight(buf, ns, group, row, col_start, col_end)
     end_col = col_end,
     hl_group = group,
   })
+end
+
+-- health returns :checkhealth's reporter {start, ok, warn, error, info}:
+-- vim.health.start/ok/... on 0.10+, vim.health.report_* on 0.8-0.9 (then
+-- deprecated), require('health').report_* on 0.7.
+function M.health()
+  local h = vim.health
+  if h and h.start then
+    return { start = h.start, ok = h.ok, warn = h.warn, error = h.error, info = h.info }
+  end
+  h = (h and h.report_start) and h or require('health')
+  return { start = h.report_start, ok = h.report_ok, warn = h.report_warn, error = h.report_error, info = h.report_info }
 end
 
 return M

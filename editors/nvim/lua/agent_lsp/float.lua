@@ -1,15 +1,16 @@
 -- Floating windows: a centred one over a scratch buffer, shared by the
 -- approval and review views, and the inline answer next to the cursor;
 -- all drawn in the AgentLspFloat* groups.
+local compat = require('agent_lsp.compat')
+
 local M = {}
 
 -- The floats' own groups, linked to the editor's normal colours: 0.7's
 -- NormalFloat is Pmenu (light pink on magenta in the default scheme).
 -- A colour scheme or the user can set them (they are defined default).
--- (FloatTitle is 0.9+; naming an unknown group in 'winhighlight' is E474.)
 M.winhighlight = 'Normal:AgentLspFloat,NormalNC:AgentLspFloat,FloatBorder:AgentLspFloatBorder,'
   .. 'CursorLine:AgentLspFloatCursorLine'
-  .. (vim.fn.hlexists('FloatTitle') == 1 and ',FloatTitle:AgentLspFloatTitle' or '')
+  .. (compat.float_title and ',FloatTitle:AgentLspFloatTitle' or '')
 
 function M.define_highlights()
   local links = {
@@ -48,7 +49,7 @@ function M.open(lines, opts)
     border = 'rounded',
     focusable = opts.enter == true,
   }
-  if opts.title and vim.fn.has('nvim-0.9') == 1 then
+  if opts.title and compat.float_title then
     win_opts.title = ' ' .. opts.title .. ' '
   end
   local win = vim.api.nvim_open_win(buf, opts.enter == true, win_opts)
