@@ -4,7 +4,9 @@
 -- column on the right. The mode, the model, usage and cost of the last
 -- model call go into the transcript window's status line.
 local config = require('agent_lsp.config')
+local chat_lines = require('agent_lsp.chat_lines')
 local plan = require('agent_lsp.plan')
+local statusline = require('agent_lsp.statusline')
 local compat = require('agent_lsp.compat')
 
 local M = {}
@@ -258,44 +260,12 @@ local function stream(kind, delta)
   chat.kind = kind
 end
 
--- describe_arguments is the short form of a tool call's arguments.
-local function describe_arguments(args)
-  if type(args) ~= 'table' then
-    return tostring(args or '')
-  end
-  local parts = {}
-  for _, key in ipairs({ 'path', 'pattern', 'command', 'query' }) do
-    if type(args[key]) == 'string' then
-      table.insert(parts, (key == 'command' and '$ ' or '') .. args[key])
-    end
-  end
-  if #parts == 0 and compat.islist(args.items) then
-    parts = { #args.items .. (#args.items == 1 and ' item' or ' items') } -- todo_write: the plan block shows them
-  end
-  if #parts == 0 then
-    local ok, text = pcall(vim.json.encode, args)
-    parts = { ok and text or '' }
-  end
-  local text = table.concat(parts, ' '):gsub('\n', ' ')
-  if #text > 60 then
-    text = text:sub(1, 57) .. '...'
-  end
-  return text
-end
-
-local status_marks = {
-  running = { '… running', 'AgentLspTool' },
-  completed = { '✓ completed', 'AgentLspToolOk' },
-  failed = { '✗ failed', 'AgentLspToolFailed' },
-  denied = { '⊘ denied', 'AgentLspToolDenied' },
-}
-
 local function set_tool_status(id, status)
   local entry = chat.tool_lines[id]
   if not entry then
     return
   end
-  local mark = status_marks[status] or { status, 'AgentLspTool' }
+  local mark = chat_lines.status_marks[status] or { status, 'AgentLspTool' }
   M.with_modifiable(function(buf)
     local row = vim.api.nvim_buf_get_extmark_by_id(buf, marks, entry.mark, {})[1]
     if not row then
@@ -310,66 +280,12 @@ local function set_tool_status(id, status)
   end)
 end
 
-local function short_number(n)
-  n = tonumber(n) or 0
-  if n >= 10000 then
-    return string.format('%.1fk', n / 1000)
-  end
-  return tostring(n)
-end
+local short_number = statusline.short_number
 
 -- status_text is the chat's status line for a window `width` columns wide
--- (nil: everything), with % escaped. The state and the mode always show;
--- what does not fit goes: the last call's usage first, then the
--- "agent-lsp:" label, the session's cost, the model.
+-- (nil: everything).
 local function status_text(width)
-  local s = chat.status
-  local label = 'agent-lsp: '
-  local head = s.state
-  if s.mode then
-    head = head .. ' │ mode ' .. s.mode
-  end
-  local model, usage, totals = s.model, nil, nil
-  if s.usage then
-    usage = string.format(
-      'in %s (%s cached) out %s $%.4f',
-      short_number(s.usage.promptTokens),
-      short_number(s.usage.cachedTokens),
-      short_number(s.usage.completionTokens),
-      tonumber(s.cost) or 0
-    )
-  end
-  if s.totals then
-    totals = string.format('session $%.4f', tonumber(s.totals.cost) or 0)
-  end
-  local function join()
-    local parts = { label .. head }
-    for _, p in ipairs({ model or false, usage or false, totals or false }) do
-      if p then
-        table.insert(parts, p)
-      end
-    end
-    return ' ' .. table.concat(parts, ' │ ')
-  end
-  local line = join()
-  if width then
-    for _, drop in ipairs({ 'usage', 'label', 'totals', 'model' }) do
-      if vim.fn.strdisplaywidth(line) <= width then
-        break
-      end
-      if drop == 'usage' then
-        usage = nil
-      elseif drop == 'label' then
-        label = ''
-      elseif drop == 'model' then
-        model = nil
-      else
-        totals = nil
-      end
-      line = join()
-    end
-  end
-  return (line:gsub('%%', '%%%%'))
+  return statusline.text(chat.status, width)
 end
 
 -- status_text is the whole status text (the statusline() component).
@@ -437,30 +353,6 @@ function M.answer(text)
   M.scroll()
 end
 
-local mention_marks = {
-  attached = { '📎', 'AgentLspNote' },
-  missing = { '⚠', 'AgentLspToolDenied' },
-  refused = { '⊘', 'AgentLspToolDenied' },
-  failed = { '✗', 'AgentLspToolFailed' },
-}
-
--- mention_line is the transcript line of a mention update.
-local function mention_line(u)
-  local where = tostring(u.path or '?')
-  if u.startLine then
-    where = where .. '#L' .. u.startLine
-    if u.endLine and u.endLine ~= u.startLine then
-      where = where .. '-' .. u.endLine
-    end
-  end
-  local mark = mention_marks[u.status] or { '?', 'AgentLspNote' }
-  local text = mark[1] .. ' @' .. where .. ' ' .. tostring(u.status)
-  if u.message and u.message ~= '' then
-    text = text .. ': ' .. u.message
-  end
-  return text, mark[2]
-end
-
 -- control_update shows a mode or model change: always in the status line,
 -- in the transcript unless quiet (a slash command's answer says it).
 local function control_update(u, quiet)
@@ -484,7 +376,7 @@ function M.update(u, quiet)
     stream(u.kind, compat.str(u.text))
     M.set_state(u.kind == 'text' and 'answering' or 'thinking')
   elseif u.kind == 'tool_call' then
-    local head = '⚙ ' .. tostring(u.name) .. ' ' .. describe_arguments(u.arguments)
+    local head = '⚙ ' .. tostring(u.name) .. ' ' .. chat_lines.describe_arguments(u.arguments)
     local line = M.add_lines({ head })
     local mark = vim.api.nvim_buf_set_extmark(M.buffer(), marks, line, 0, {})
     chat.tool_lines[compat.str(u.toolCallId)] = { mark = mark, head = head }
@@ -506,7 +398,7 @@ function M.update(u, quiet)
   elseif u.kind == 'mode' or u.kind == 'model' then
     control_update(u, quiet)
   elseif u.kind == 'mention' then
-    local text, hl = mention_line(u)
+    local text, hl = chat_lines.mention_line(u)
     M.note(text, hl)
   end
   M.scroll()
