@@ -274,8 +274,16 @@ end
 
 --- setup({cmd, provider, model, base_url, api_key_env, mcp_servers,
 --- auto_save, keymaps, ...}): see :help agent_lsp-setup.
+local set_up = false
+
+--- Whether setup() has run (plugin/agent_lsp.lua's commands call it).
+function M.is_setup()
+  return set_up
+end
+
 function M.setup(user)
   local opts = config.set(user)
+  set_up = true
   daemon.make_handlers = make_handlers
   daemon.on_crash = prompt.on_crash
   daemon.on_ready = function(st)
