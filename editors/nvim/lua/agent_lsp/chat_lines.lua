@@ -46,17 +46,19 @@ local mention_marks = {
 
 -- mention_line is the transcript line of a mention update.
 function M.mention_line(u)
-  local where = tostring(u.path or '?')
-  if u.startLine then
-    where = where .. '#L' .. u.startLine
-    if u.endLine and u.endLine ~= u.startLine then
-      where = where .. '-' .. u.endLine
+  local where = compat.str(u.path, '?')
+  local first, last = compat.nonnull(u.startLine), compat.nonnull(u.endLine)
+  if first then
+    where = where .. '#L' .. first
+    if last and last ~= first then
+      where = where .. '-' .. last
     end
   end
   local mark = mention_marks[u.status] or { '?', 'AgentLspNote' }
   local text = mark[1] .. ' @' .. where .. ' ' .. tostring(u.status)
-  if u.message and u.message ~= '' then
-    text = text .. ': ' .. u.message
+  local message = compat.str(u.message)
+  if message ~= '' then
+    text = text .. ': ' .. message
   end
   return text, mark[2]
 end

@@ -44,7 +44,7 @@ end
 
 local function describe_arguments(args)
   local names = {}
-  for _, a in ipairs(args or {}) do
+  for _, a in ipairs(compat.tbl(args)) do
     table.insert(names, a.required and a.name or ('[' .. a.name .. ']'))
   end
   return table.concat(names, ' ')

@@ -101,8 +101,9 @@ end
 function M.fetch_models(st, cb, quiet)
   request(st, 'agent/models', st.session_id and { sessionId = st.session_id } or vim.empty_dict(), function(result)
     st.models = compat.tbl(result.models)
-    if result.current and result.current.model then
-      chat.set_session_info({ model = result.current.model })
+    local model = compat.get(result, 'current', 'model')
+    if model then
+      chat.set_session_info({ model = model })
     end
     if cb then
       cb(st.models, compat.tbl(result.current))

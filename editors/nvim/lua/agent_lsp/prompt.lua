@@ -23,9 +23,9 @@ local function settle(st, run, stop_reason, message, result)
   end
   run.settled = true
   st.running = nil
-  st.last = { stopReason = stop_reason, error = message, text = result and result.text, sessionId = st.session_id }
+  st.last = { stopReason = stop_reason, error = message, text = compat.get(result, 'text'), sessionId = st.session_id }
   -- A built-in slash command streams nothing: its answer is the result.
-  if result and result.command and not run.streamed and (compat.str(result.text)) ~= '' then
+  if compat.get(result, 'command') and not run.streamed and compat.str(compat.get(result, 'text')) ~= '' then
     chat.answer(result.text)
   end
   chat.finish(stop_reason, message)
@@ -34,7 +34,7 @@ local function settle(st, run, stop_reason, message, result)
       inline.done(run.marker, 'done', 'AgentLspToolOk', '✓')
       -- An answer in words (a question, or an edit not made): shown where
       -- it was asked, not only in the chat.
-      local text = compat.str(result and result.text)
+      local text = compat.str(compat.get(result, 'text'))
       if not run.edited and vim.trim(text) ~= '' and vim.api.nvim_get_current_buf() == run.marker.bufnr then
         require('agent_lsp.float').answer(text)
       end
@@ -113,11 +113,12 @@ local function send(st, client, run, params, retried)
       settle(st, run, 'error', err.message or vim.inspect(err))
       return
     end
-    if result and result.sessionId and result.sessionId ~= st.session_id then
-      st.session_id = result.sessionId
+    local session_id = compat.get(result, 'sessionId')
+    if session_id and session_id ~= st.session_id then
+      st.session_id = session_id
       control.refresh_session(st, false)
     end
-    settle(st, run, result and result.stopReason or 'error', result and result.error, result)
+    settle(st, run, compat.get(result, 'stopReason') or 'error', compat.get(result, 'error'), result)
   end, run.bufnr)
   if not ok then
     settle(st, run, 'error', 'the daemon is not running')
