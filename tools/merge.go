@@ -42,8 +42,8 @@ func Merge3(base, ours, theirs string) (string, []MergeConflict) {
 	case theirs == base:
 		return ours, nil
 	}
-	o := lineRuns(udiff.Lines(base, ours))
-	t := lineRuns(udiff.Lines(base, theirs))
+	o := lineRuns(LineDiff(base, ours))
+	t := lineRuns(LineDiff(base, theirs))
 	var merged []udiff.Edit
 	var conflicts []MergeConflict
 	for i, j := 0, 0; i < len(o) || j < len(t); {
