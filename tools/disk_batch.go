@@ -44,7 +44,7 @@ func (d *DiskDocuments) ApplyAll(ctx context.Context, edits []FileEdit) error {
 			}
 			continue
 		}
-		if err := d.Workspace.writeFile(paths[i], []byte(e.After)); err != nil {
+		if err := d.Workspace.writeFile(paths[i], e.After); err != nil {
 			return err
 		}
 	}
