@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -91,4 +92,42 @@ func utf16Len(s string) int {
 		}
 	}
 	return n
+}
+
+// positionCursor maps byte offsets of a text, mostly increasing, to
+// positions as positionOf does, counting line breaks on from the offset
+// it mapped last rather than indexing every line start first: a few
+// offsets in a large text cost one pass over the part before them.
+type positionCursor struct {
+	text      string
+	off       int // the offset mapped last
+	line      int // its line
+	lineStart int // where that line starts
+}
+
+// position maps offset (on a character boundary) to a position.
+func (c *positionCursor) position(offset int) protocol.Position {
+	if offset < c.off {
+		c.off, c.line, c.lineStart = 0, 0, 0
+	}
+	seg := c.text[c.off:offset]
+	if lf := strings.LastIndexByte(seg, '\n'); lf >= 0 {
+		c.line += strings.Count(seg, "\n")
+		c.lineStart = c.off + lf + 1
+	}
+	if cr := strings.LastIndexByte(seg, '\r'); cr >= 0 {
+		// A \r before a \n is part of its break, counted there; a lone \r
+		// is a break of its own. A \r ending seg and followed by \n ends a
+		// line only at that \n: not counted yet.
+		c.line += strings.Count(seg, "\r") - strings.Count(seg, "\r\n")
+		if cr == len(seg)-1 && offset < len(c.text) && c.text[offset] == '\n' {
+			c.line--
+			cr = strings.LastIndexByte(seg[:cr], '\r')
+		}
+		if end := c.off + cr + 1; cr >= 0 && (end == len(c.text) || c.text[end] != '\n') {
+			c.lineStart = max(c.lineStart, end)
+		}
+	}
+	c.off = offset
+	return protocol.Position{Line: uint32(c.line), Character: uint32(utf16Len(c.text[c.lineStart:offset]))}
 }
