@@ -84,3 +84,32 @@ func benchmarkEditFile(b *testing.B, size int) {
 func BenchmarkEditFile1MB(b *testing.B)  { benchmarkEditFile(b, 1<<20) }
 func BenchmarkEditFile5MB(b *testing.B)  { benchmarkEditFile(b, 5<<20) }
 func BenchmarkEditFile20MB(b *testing.B) { benchmarkEditFile(b, 20<<20) }
+
+// benchmarkPlainReplace is the reference the issue measures edit_file
+// against: read the file, replace the string, write the file, in plain Go.
+func benchmarkPlainReplace(b *testing.B, size int) {
+	path := filepath.Join(b.TempDir(), "big.go")
+	if err := os.WriteFile(path, []byte(bigSource(size)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		from, to := "marker = 0", "marker = 1"
+		if i%2 == 1 {
+			from, to = to, from
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(strings.Replace(string(data), from, to, 1)), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkPlainReplace1MB(b *testing.B)  { benchmarkPlainReplace(b, 1<<20) }
+func BenchmarkPlainReplace5MB(b *testing.B)  { benchmarkPlainReplace(b, 5<<20) }
+func BenchmarkPlainReplace20MB(b *testing.B) { benchmarkPlainReplace(b, 20<<20) }
