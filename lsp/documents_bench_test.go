@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
 	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
@@ -122,3 +123,20 @@ func benchmarkEditorEditFile(b *testing.B, size int) {
 func BenchmarkEditorEditFile1MB(b *testing.B)  { benchmarkEditorEditFile(b, 1<<20) }
 func BenchmarkEditorEditFile5MB(b *testing.B)  { benchmarkEditorEditFile(b, 5<<20) }
 func BenchmarkEditorEditFile20MB(b *testing.B) { benchmarkEditorEditFile(b, 20<<20) }
+
+// BenchmarkApplyChange20MB measures one incremental didChange (a
+// one-character range in the middle) applied to a 20 MB buffer: what the
+// daemon does when an editor confirms an edit or the user types.
+func BenchmarkApplyChange20MB(b *testing.B) {
+	text := benchSource(20 << 20)
+	line := uint32(strings.Count(text[:strings.Index(text, "marker = 0")], "\n"))
+	r := &protocol.Range{Start: protocol.Position{Line: line, Character: 10}, End: protocol.Position{Line: line, Character: 11}}
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if got := applyChanges(text, []contentChange{{Range: r, Text: "1"}}); len(got) != len(text) {
+			b.Fatal("wrong length")
+		}
+	}
+}

@@ -159,3 +159,25 @@ func TestMinimalEditsLargeText(t *testing.T) {
 		t.Fatal("the edits do not make the text")
 	}
 }
+
+// offsetAt gives offsetOf's offsets (with every line start indexed) for
+// positions anywhere: inside and past lines, past the text, inside a
+// surrogate pair, on texts with every kind of line break.
+func TestOffsetAtSameAsOffsetOf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 6))
+	pieces := []string{"a", "\n", "\r", "\r\n", "é", "😀", " ", "\xff"}
+	for i := 0; i < 3000; i++ {
+		var b strings.Builder
+		for range rng.IntN(16) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		text := b.String()
+		starts := lineStarts(text)
+		for range 10 {
+			p := protocol.Position{Line: uint32(rng.IntN(len(starts) + 2)), Character: uint32(rng.IntN(8))}
+			if got, want := offsetAt(text, p), offsetOf(text, starts, p); got != want {
+				t.Fatalf("text %q position %+v: offsetAt %d, offsetOf %d", text, p, got, want)
+			}
+		}
+	}
+}
