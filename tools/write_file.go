@@ -93,10 +93,19 @@ func planWrite(ctx context.Context, raw json.RawMessage, env *Env) (writePlan, e
 // The merged text is what Describe shows and Run writes, against the
 // file's current text: FileEdit.Before is that text, so anything typed
 // after the approval is merged again by Documents.Apply.
+//
+// Of a large file the log keeps only a hash of what the model read (ReadLog):
+// when it was changed since, there is no base to merge with, and the write
+// is refused until the model reads the file again.
 func rebaseWrite(rel string, reads *ReadLog, abs string, doc Doc, content string) (string, error) {
-	base, ok := reads.Lookup(abs)
-	if !ok || !doc.Exists || base == doc.Text {
+	known, ok := reads.Lookup(abs)
+	if !ok || !doc.Exists || known.Is(doc.Text) {
 		return content, nil
+	}
+	base, kept := known.Text()
+	if !kept {
+		return "", fmt.Errorf("%w: %s changed since you read it; read it again and redo your write (the agent keeps too little of a file this large to merge your write with the change)",
+			ErrEditConflict, rel)
 	}
 	merged, conflicts := Merge3(base, doc.Text, content)
 	if len(conflicts) > 0 {
