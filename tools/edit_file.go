@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -150,10 +151,12 @@ func (editFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Res
 	if err != nil {
 		return Result{}, fmt.Errorf("edit %s: %w", p.rel, err)
 	}
+	known, read := env.Reads.Lookup(p.abs)
+	held := read && known.Holds(p.doc.Text, func() (fs.FileInfo, error) { return env.Workspace.Stat(p.abs) })
 	if err := env.Docs.Apply(ctx, FileEdit{Tool: "edit_file", Before: p.doc, After: rv.after}); err != nil {
 		return Result{}, fmt.Errorf("edit %s: %w", p.rel, err)
 	}
-	p.recordView(env.Reads, rv.after)
+	p.recordView(env.Reads, rv.after, held)
 	var out string
 	switch {
 	case p.creates():
@@ -175,7 +178,10 @@ func (editFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Res
 // log has only a hash of what the model read: when that is the text the
 // edit was made on, the view is the edit's result; when not, the view
 // cannot be made, and a later write must read the file again.
-func (p editPlan) recordView(reads *ReadLog, wrote string) {
+//
+// held is whether the file held what the model knew when the edit was
+// made (Known.Holds, checked before it landed).
+func (p editPlan) recordView(reads *ReadLog, wrote string, held bool) {
 	known, ok := reads.Lookup(p.abs)
 	if !ok || p.args.OldString == "" { // never read, or created whole
 		reads.Record(p.abs, wrote)
@@ -189,7 +195,7 @@ func (p editPlan) recordView(reads *ReadLog, wrote string) {
 			view = wrote
 		}
 		reads.Record(p.abs, view)
-	case known.Is(p.doc.Text):
+	case held:
 		reads.Record(p.abs, p.after)
 	default:
 		reads.recordUnknown(p.abs)

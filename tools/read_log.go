@@ -2,7 +2,9 @@ package tools
 
 import (
 	"hash/maphash"
+	"io/fs"
 	"sync"
+	"time"
 )
 
 // The texts a ReadLog keeps are bounded, one by one and all together: it
@@ -52,6 +54,11 @@ type Known struct {
 	size    int
 	sum     uint64
 	seed    maphash.Seed
+	// window: the model read a window of a file too large to hold, streamed
+	// from disk; all that is known is the file's size and modification
+	// time then (size, modTime).
+	window  bool
+	modTime time.Time
 }
 
 // Text returns the text when it was kept whole.
@@ -71,6 +78,21 @@ func (k Known) Is(text string) bool {
 	return len(text) == k.size && maphash.String(k.seed, text) == k.sum
 }
 
+// Holds reports whether text, the file's text now, is what the model
+// knew. For a window read, where no text was kept, the file must still
+// have the size and modification time it had then (stat reads them now)
+// and text that size.
+func (k Known) Holds(text string, stat func() (fs.FileInfo, error)) bool {
+	if !k.window {
+		return k.Is(text)
+	}
+	if len(text) != k.size {
+		return false
+	}
+	fi, err := stat()
+	return err == nil && fi.Size() == int64(k.size) && fi.ModTime().Equal(k.modTime)
+}
+
 // NewReadLog returns an empty log.
 func NewReadLog() *ReadLog {
 	return &ReadLog{seed: maphash.MakeSeed(), entries: map[string]*readEntry{}}
@@ -86,6 +108,20 @@ func (l *ReadLog) Record(path, text string) {
 		k = l.hashed(text)
 	}
 	l.put(path, k)
+}
+
+// RecordWindow notes that the model read a window of path, a file streamed
+// from disk whose text was not held: its size and modification time are
+// what a later write checks (Known.Holds). An earlier whole read stays the
+// base when the file is unchanged since.
+func (l *ReadLog) RecordWindow(path string, size int64, modTime time.Time) {
+	if l == nil {
+		return
+	}
+	if k, ok := l.Lookup(path); ok && !k.window && k.size == int(size) {
+		return
+	}
+	l.put(path, Known{window: true, size: int(size), modTime: modTime, seed: l.seed})
 }
 
 // recordUnknown notes that the model's view of path is not known (an edit

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 
 	"github.com/agent-lsp/agent-lsp/permission"
@@ -74,7 +75,7 @@ func planWrite(ctx context.Context, raw json.RawMessage, env *Env) (writePlan, e
 	if p.doc.Path == "" {
 		p.doc.Path = abs
 	}
-	p.after, err = rebaseWrite(p.rel, env.Reads, abs, p.doc, p.args.Content)
+	p.after, err = rebaseWrite(p.rel, env, abs, p.doc, p.args.Content)
 	if err == nil {
 		err = CheckSize(p.rel, int64(len(p.after)), true) // size policy
 	}
@@ -97,9 +98,9 @@ func planWrite(ctx context.Context, raw json.RawMessage, env *Env) (writePlan, e
 // Of a large file the log keeps only a hash of what the model read (ReadLog):
 // when it was changed since, there is no base to merge with, and the write
 // is refused until the model reads the file again.
-func rebaseWrite(rel string, reads *ReadLog, abs string, doc Doc, content string) (string, error) {
-	known, ok := reads.Lookup(abs)
-	if !ok || !doc.Exists || known.Is(doc.Text) {
+func rebaseWrite(rel string, env *Env, abs string, doc Doc, content string) (string, error) {
+	known, ok := env.Reads.Lookup(abs)
+	if !ok || !doc.Exists || known.Holds(doc.Text, func() (fs.FileInfo, error) { return env.Workspace.Stat(abs) }) {
 		return content, nil
 	}
 	base, kept := known.Text()
