@@ -210,9 +210,13 @@ func (d *editorDocuments) forget(path string) {
 		return
 	}
 	d.mu.Lock()
+	dropped := len(d.shadow[path])
 	delete(d.unsaved, path)
 	delete(d.shadow, path)
 	d.mu.Unlock()
+	// The editor has the text now: a large file's copy is returned to the
+	// system rather than kept mapped until the scavenger gets to it.
+	tools.ReleaseMemory(dropped)
 }
 
 // Notes is tools.Env.Notes: which files edited through the editor are not

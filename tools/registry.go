@@ -181,7 +181,7 @@ func (r *Registry) Execute(ctx context.Context, env *Env, calls []Call, opts Exe
 			var handled int // bytes of file text the call's edit carried
 			o, limit := ex.run(ctx, c, &handled)
 			ex.finish(i, o, limit)
-			releaseMemory(handled)
+			ReleaseMemory(handled)
 		}()
 	}
 	wg.Wait()

@@ -19,15 +19,16 @@ func editBytes(a permission.Action) int {
 	return len(a.Edit.Before) + len(a.Edit.After)
 }
 
-// releaseMemory returns the freed heap to the operating system after a
-// call that handled n bytes of file text, when n is large. Go keeps freed
+// ReleaseMemory returns the freed heap to the operating system once n
+// bytes of file text have become garbage (a call that handled them is
+// over, a front end dropped its copy), when n is large. Go keeps freed
 // heap mapped until its background scavenger gives it back, slowly: after
 // a one-character edit of a 20 MB file the process stayed 35–40 MB above
 // idle for seconds with nothing live, and a daemon that edited a large
 // file once would carry that. It runs when the call is over, so the texts
 // it read and wrote are garbage by then; FreeOSMemory collects first, a
 // few milliseconds beside the edit of such a file.
-func releaseMemory(n int) {
+func ReleaseMemory(n int) {
 	if n >= releaseThreshold {
 		debug.FreeOSMemory()
 	}
