@@ -204,10 +204,11 @@ func (e *Engine) request(q Query, text string, cursor int) (fim.Request, shape) 
 	room := min(e.opts.ContextTokens, e.opts.PrefixTokens-len(prefix)/charsPerToken)
 	sh := shapeOf(prefix, suffix)
 	req := fim.Request{
-		Prefix:    header(q.Path, q.Language, q.Others, room) + prefix,
+		Prefix:    prefix,
 		Suffix:    suffix,
 		Path:      q.Path,
 		Language:  q.Language,
+		Extra:     extra(q.Language, q.Others, room),
 		MaxTokens: e.opts.MaxTokens,
 	}
 	if sh.midLine {

@@ -89,7 +89,7 @@ func TestCompleteBuildsTheRequestAndTrims(t *testing.T) {
 		t.Fatalf("suggestions = %+v, want %+v", got, want)
 	}
 	req := m.requests()[0]
-	if !strings.HasSuffix(req.Prefix, "// Compare this snippet from b.go:\n// package main\n// Path: a.go\npackage main\n\nfunc main() {\n\tfmt.Println(") ||
+	if req.Prefix != "package main\n\nfunc main() {\n\tfmt.Println(" || len(req.Extra) != 1 || req.Extra[0] != (fim.File{Path: "b.go", Text: "package main\n"}) ||
 		req.Suffix != ")\n}\n" || req.Language != "go" || req.Path != "a.go" || len(req.Stop) != 1 || req.Stop[0] != "\n" {
 		t.Errorf("request = %+v", req)
 	}

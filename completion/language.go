@@ -11,8 +11,8 @@ var byExtension = map[string]string{
 	".go": "go", ".py": "python", ".js": "javascript", ".jsx": "javascriptreact",
 	".ts": "typescript", ".tsx": "typescriptreact", ".rs": "rust", ".c": "c", ".h": "c",
 	".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp", ".java": "java", ".kt": "kotlin",
-	".cs": "csharp", ".rb": "ruby", ".php": "php", ".lua": "lua", ".sh": "sh",
-	".bash": "sh", ".swift": "swift", ".scala": "scala", ".sql": "sql", ".zig": "zig",
+	".cs": "csharp", ".rb": "ruby", ".php": "php", ".lua": "lua", ".sh": "shellscript",
+	".bash": "shellscript", ".swift": "swift", ".scala": "scala", ".sql": "sql", ".zig": "zig",
 	".md": "markdown", ".json": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml",
 	".html": "html", ".css": "css", ".ex": "elixir", ".exs": "elixir", ".hs": "haskell",
 }
@@ -30,20 +30,4 @@ func Language(languageID, path string) string {
 		return "plaintext"
 	}
 	return languageID
-}
-
-// lineComment is how a language starts a line comment; "" for languages
-// without one (or unknown), which then get no context header: a header
-// the language cannot hold would teach the model to write garbage.
-func lineComment(language string) string {
-	switch language {
-	case "go", "javascript", "javascriptreact", "typescript", "typescriptreact", "rust", "c",
-		"cpp", "java", "kotlin", "csharp", "php", "swift", "scala", "zig":
-		return "//"
-	case "python", "ruby", "sh", "yaml", "toml", "elixir":
-		return "#"
-	case "lua", "sql", "haskell":
-		return "--"
-	}
-	return ""
 }

@@ -74,20 +74,20 @@ func TestCutStopsAtABoundary(t *testing.T) {
 	}
 }
 
-func TestHeaderQuotesSameLanguageBuffers(t *testing.T) {
+func TestExtraQuotesSameLanguageBuffers(t *testing.T) {
 	others := []Buffer{
 		{Path: "notes.md", Language: "markdown", Text: "# notes\n"},
 		{Path: "util.go", Language: "go", Text: "package main\n\nfunc helper() int { return 1 }\n"},
+		{Path: "more.go", Language: "go", Text: "package main\n"},
 	}
-	h := header("main.go", "go", others, 64)
-	want := "// Compare this snippet from util.go:\n// package main\n// \n// func helper() int { return 1 }\n// Path: main.go\n"
-	if h != want {
-		t.Errorf("header = %q", h)
+	got := extra("go", others, 6) // 24 bytes: util.go's first two lines only
+	if len(got) != 1 || got[0].Path != "util.go" || got[0].Text != "package main\n\n" {
+		t.Errorf("extra = %+v", got)
 	}
-	if h := header("main.go", "go", others, 0); h != "// Path: main.go\n" {
-		t.Errorf("header without room = %q", h)
+	if got := extra("go", others, 64); len(got) != 2 || got[1].Path != "more.go" {
+		t.Errorf("extra with room = %+v", got)
 	}
-	if h := header("notes.md", "markdown", others, 64); h != "" {
-		t.Errorf("a language without line comments got %q", h)
+	if got := extra("go", others, 0); len(got) != 0 {
+		t.Errorf("extra without room = %+v", got)
 	}
 }

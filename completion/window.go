@@ -3,6 +3,8 @@ package completion
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agent-lsp/agent-lsp/provider/fim"
 )
 
 // charsPerToken is the token estimate: a budget of n tokens is 4n bytes.
@@ -52,53 +54,38 @@ type Buffer struct {
 	Path, Language, Text string
 }
 
-// maxContextBuffers bounds how many other buffers the header quotes: the
+// maxContextBuffers bounds how many other buffers go with a request: the
 // nearest few help, more only dilute the prompt and cost latency.
 const maxContextBuffers = 2
 
-// header is a comment block naming the file and quoting the start of
-// other open buffers of the same language (their imports and
-// declarations), within budget tokens. Models trained on repositories
-// read a leading path comment as the file's name; quoted buffers show
-// the names the project uses. Languages without a line comment get none.
-func header(path, language string, others []Buffer, budget int) string {
-	c := lineComment(language)
-	if c == "" {
-		return ""
-	}
-	var b strings.Builder
+// extra is the context from other open buffers of the same language:
+// the start of each (imports, declarations: the names the project uses),
+// cut at line boundaries, within budget tokens in all. The dialect puts
+// them where it can (llama.cpp's input_extra, else path comments before
+// the prefix).
+func extra(language string, others []Buffer, budget int) []fim.File {
+	var files []fim.File
 	left := budget * charsPerToken
-	quoted := 0
 	for _, o := range others {
-		if quoted == maxContextBuffers || left <= 0 {
+		if len(files) == maxContextBuffers || left <= 0 {
 			break
 		}
 		if o.Language != language || o.Text == "" {
 			continue
 		}
-		title := c + " Compare this snippet from " + o.Path + ":\n"
-		left -= len(title)
-		if left <= 0 {
-			break
-		}
-		var body strings.Builder
+		left -= len(o.Path) + 1 // the path comment the dialect may add
+		end := 0
 		for line := range strings.Lines(o.Text) {
-			l := c + " " + strings.TrimRight(line, "\r\n") + "\n"
-			if len(l) > left {
+			if end+len(line) > left {
 				break
 			}
-			left -= len(l)
-			body.WriteString(l)
+			end += len(line)
 		}
-		if body.Len() == 0 {
+		if end == 0 {
 			break
 		}
-		b.WriteString(title)
-		b.WriteString(body.String())
-		quoted++
+		left -= end
+		files = append(files, fim.File{Path: o.Path, Text: o.Text[:end]})
 	}
-	if path != "" {
-		b.WriteString(c + " Path: " + path + "\n")
-	}
-	return b.String()
+	return files
 }
