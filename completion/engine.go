@@ -101,7 +101,12 @@ type Engine struct {
 	cache *cache
 
 	mu      sync.Mutex
-	running map[string]*context.CancelCauseFunc // by Doc: the query running
+	running map[string]*running // by Doc: the query running
+}
+
+// running is a query in flight; its pointer tells it from its successor.
+type running struct {
+	cancel context.CancelCauseFunc
 }
 
 func New(opts Options) (*Engine, error) {
@@ -111,7 +116,7 @@ func New(opts Options) (*Engine, error) {
 	if opts.PrefixTokens <= 0 || opts.SuffixTokens < 0 || opts.MaxTokens <= 0 || opts.MaxLines <= 0 {
 		return nil, fmt.Errorf("completion: prefix tokens, max tokens and max lines must be positive, suffix tokens not negative")
 	}
-	return &Engine{opts: opts, cache: newCache(opts.CacheSize), running: map[string]*context.CancelCauseFunc{}}, nil
+	return &Engine{opts: opts, cache: newCache(opts.CacheSize), running: map[string]*running{}}, nil
 }
 
 // Complete returns the suggestions for q (none is not an error). A newer
@@ -123,8 +128,9 @@ func (e *Engine) Complete(ctx context.Context, q Query) ([]Suggestion, error) {
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	e.supersede(q.Doc, &cancel)
-	defer e.done(q.Doc, &cancel)
+	me := &running{cancel: cancel}
+	e.supersede(q.Doc, me)
+	defer e.done(q.Doc, me)
 
 	text, cursor, sel := virtual(q)
 	prefix, suffix := text[:cursor], text[cursor:]
@@ -171,20 +177,20 @@ func (e *Engine) Complete(ctx context.Context, q Query) ([]Suggestion, error) {
 	return suggest(q, sel, insert, overlap), nil
 }
 
-// supersede cancels the document's running query and makes cancel its.
-func (e *Engine) supersede(doc string, cancel *context.CancelCauseFunc) {
+// supersede cancels the document's running query and makes me its.
+func (e *Engine) supersede(doc string, me *running) {
 	e.mu.Lock()
 	prev := e.running[doc]
-	e.running[doc] = cancel
+	e.running[doc] = me
 	e.mu.Unlock()
 	if prev != nil {
-		(*prev)(ErrSuperseded)
+		prev.cancel(ErrSuperseded)
 	}
 }
 
-func (e *Engine) done(doc string, cancel *context.CancelCauseFunc) {
+func (e *Engine) done(doc string, me *running) {
 	e.mu.Lock()
-	if e.running[doc] == cancel {
+	if e.running[doc] == me {
 		delete(e.running, doc)
 	}
 	e.mu.Unlock()

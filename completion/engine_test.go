@@ -204,3 +204,34 @@ type failing struct{}
 func (failing) Complete(context.Context, fim.Request, func(string) bool) (fim.Result, error) {
 	return fim.Result{}, errors.New("model down")
 }
+
+// stopper records how many deltas it streamed before onText said stop.
+type stopper struct{ streamed int }
+
+func (s *stopper) Complete(_ context.Context, _ fim.Request, onText func(string) bool) (fim.Result, error) {
+	for _, d := range []string{"a := 1", "\n\tb := 2", "\n"} {
+		s.streamed++
+		if !onText(d) {
+			return fim.Result{StopReason: fim.StopCancelled}, nil
+		}
+	}
+	return fim.Result{StopReason: fim.StopDone}, nil
+}
+
+func TestAutomaticAnswersAtTheFirstUsableLine(t *testing.T) {
+	m := &stopper{}
+	e := engine(t, m, nil)
+	got, err := e.Complete(context.Background(), query("func f() {\n\t|\n}\n", Automatic))
+	if err != nil || len(got) != 1 || got[0].Text != "a := 1" {
+		t.Fatalf("%+v, %v", got, err)
+	}
+	if m.streamed != 2 {
+		t.Errorf("%d deltas streamed; the stream should stop once the first line ended", m.streamed)
+	}
+	m = &stopper{}
+	e = engine(t, m, nil)
+	got, err = e.Complete(context.Background(), query("func f() {\n\t|\n}\n", Invoked))
+	if err != nil || len(got) != 1 || got[0].Text != "a := 1\n\tb := 2" || m.streamed != 3 {
+		t.Errorf("invoked: %+v, %v after %d deltas", got, err, m.streamed)
+	}
+}
