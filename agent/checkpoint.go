@@ -136,9 +136,10 @@ func (d checkpointDocs) Apply(ctx context.Context, edit tools.FileEdit) error {
 	}
 	// Read back what landed: the editor may have merged the edit with the
 	// user's typing, so edit.After is not necessarily the text now.
-	doc, err := d.inner.Read(ctx, path)
+	landed := tools.Doc{Path: path, Text: edit.After, Exists: !edit.Delete}
+	doc, err := textNow(ctx, d.inner, landed)
 	if err != nil {
-		doc = tools.Doc{Text: edit.After, Exists: !edit.Delete}
+		doc = landed
 	}
 	d.s.noteAfter(path, doc, edit.Before)
 	return nil
@@ -161,7 +162,7 @@ func (s *Session) noteBefore(ctx context.Context, inner tools.Documents, path st
 	if c == nil || seen {
 		return
 	}
-	doc, err := inner.Read(ctx, path)
+	doc, err := textNow(ctx, inner, fallback)
 	if err != nil {
 		doc = fallback
 	}
@@ -182,6 +183,19 @@ func (s *Session) noteBefore(ctx context.Context, inner tools.Documents, path st
 	}
 	c.Files = append(c.Files, f)
 	s.queueCheckpoint(c, []CheckpointFile{f})
+}
+
+// textNow is the file's text now: want itself when the documents can
+// confirm the file holds it without handing out a copy (tools.TextHolder),
+// else what Read gives. A 20 MB edit then holds its before and after texts
+// once each, not twice.
+func textNow(ctx context.Context, inner tools.Documents, want tools.Doc) (tools.Doc, error) {
+	if h, ok := inner.(tools.TextHolder); ok {
+		if same, err := h.Holds(ctx, want); err == nil && same {
+			return want, nil
+		}
+	}
+	return inner.Read(ctx, want.Path)
 }
 
 // lastAgentText is the agent's last text of path in an earlier

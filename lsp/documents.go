@@ -106,7 +106,7 @@ func (d *editorDocuments) applyOnce(ctx context.Context, caps clientCaps, edit t
 	key := canonicalPath(path)
 	rel := d.ws.Rel(path)
 	// One read: the text and the version it has must go together.
-	current, err := d.Read(ctx, path)
+	current, err := d.current(ctx, key, edit.Before)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -91,4 +92,108 @@ func utf16Len(s string) int {
 		}
 	}
 	return n
+}
+
+// positionCursor maps byte offsets of a text, mostly increasing, to
+// positions as positionOf does, counting line breaks on from the offset
+// it mapped last rather than indexing every line start first: a few
+// offsets in a large text cost one pass over the part before them.
+type positionCursor struct {
+	text      string
+	off       int // the offset mapped last
+	line      int // its line
+	lineStart int // where that line starts
+}
+
+// position maps offset (on a character boundary) to a position.
+func (c *positionCursor) position(offset int) protocol.Position {
+	if offset < c.off {
+		c.off, c.line, c.lineStart = 0, 0, 0
+	}
+	seg := c.text[c.off:offset]
+	if lf := strings.LastIndexByte(seg, '\n'); lf >= 0 {
+		c.line += strings.Count(seg, "\n")
+		c.lineStart = c.off + lf + 1
+	}
+	if cr := strings.LastIndexByte(seg, '\r'); cr >= 0 {
+		// A \r before a \n is part of its break, counted there; a lone \r
+		// is a break of its own. A \r ending seg and followed by \n ends a
+		// line only at that \n: not counted yet.
+		c.line += strings.Count(seg, "\r") - strings.Count(seg, "\r\n")
+		if cr == len(seg)-1 && offset < len(c.text) && c.text[offset] == '\n' {
+			c.line--
+			cr = strings.LastIndexByte(seg[:cr], '\r')
+		}
+		if end := c.off + cr + 1; cr >= 0 && (end == len(c.text) || c.text[end] != '\n') {
+			c.lineStart = max(c.lineStart, end)
+		}
+	}
+	c.off = offset
+	return protocol.Position{Line: uint32(c.line), Character: uint32(utf16Len(c.text[c.lineStart:offset]))}
+}
+
+// offsetAt is offsetOf(text, lineStarts(text), p) without indexing every
+// line start: it finds p's line by going from line break to line break
+// (applyChanges maps a didChange's range this way, once per change of a
+// buffer that may be large).
+func offsetAt(text string, p protocol.Position) int {
+	start, ok := lineStartAt(text, int(p.Line))
+	if !ok {
+		return len(text)
+	}
+	end := start + lineBreakAt(text[start:])
+	off, units := start, int(p.Character)
+	for off < end && units > 0 {
+		r, size := utf8.DecodeRuneInString(text[off:end])
+		n := utf16.RuneLen(r)
+		if n < 0 {
+			n = 1 // invalid UTF-8 byte: one replacement character
+		}
+		if n > units {
+			break
+		}
+		units -= n
+		off += size
+	}
+	return off
+}
+
+// lineStartAt returns where 0-based line n of text starts; ok is false
+// when text has fewer lines. A text without \r is walked from \n to \n.
+func lineStartAt(text string, n int) (int, bool) {
+	off := 0
+	if strings.IndexByte(text, '\r') < 0 {
+		for ; n > 0; n-- {
+			i := strings.IndexByte(text[off:], '\n')
+			if i < 0 {
+				return 0, false
+			}
+			off += i + 1
+		}
+		return off, true
+	}
+	for ; n > 0; n-- {
+		i := lineBreakAt(text[off:])
+		if off+i == len(text) {
+			return 0, false
+		}
+		off += i + 1
+		if text[off-1] == '\r' && off < len(text) && text[off] == '\n' {
+			off++
+		}
+	}
+	return off, true
+}
+
+// lineBreakAt is the offset of the first line break (\n or \r) of s, or
+// len(s).
+func lineBreakAt(s string) int {
+	i := strings.IndexByte(s, '\n')
+	if i < 0 {
+		i = len(s)
+	}
+	if j := strings.IndexByte(s[:i], '\r'); j >= 0 {
+		return j
+	}
+	return i
 }

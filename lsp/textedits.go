@@ -3,8 +3,9 @@ package lsp
 import (
 	"unicode/utf8"
 
-	udiff "github.com/aymanbagabas/go-udiff"
 	"go.lsp.dev/protocol"
+
+	"github.com/agent-lsp/agent-lsp/tools"
 )
 
 // minimalEdits returns the text edits that turn before into after, as an
@@ -20,19 +21,19 @@ func minimalEdits(before, after string) []protocol.TextEdit {
 	if before == after {
 		return nil
 	}
-	starts := lineStarts(before)
-	hunks := udiff.Lines(before, after)
+	// tools.LineDiff: the line diff on the lines between the common ends,
+	// and positions counted on from one edit to the next, so a small edit
+	// of a large text costs no slice of its lines.
+	hunks := tools.LineDiff(before, after)
 	edits := make([]protocol.TextEdit, 0, len(hunks))
+	at := positionCursor{text: before}
 	for _, h := range hunks {
 		start, end, text := narrow(before, h.Start, h.End, h.New)
 		if start == end && text == "" {
 			continue
 		}
 		edits = append(edits, protocol.TextEdit{
-			Range: protocol.Range{
-				Start: positionOf(before, starts, start),
-				End:   positionOf(before, starts, end),
-			},
+			Range:   protocol.Range{Start: at.position(start), End: at.position(end)},
 			NewText: text,
 		})
 	}

@@ -1,6 +1,10 @@
 package lsp
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,5 +106,78 @@ func TestApplyChanges(t *testing.T) {
 	// A change without a range is the whole text (not an insert at 0:0).
 	if got := applyChanges(text, []contentChange{{Text: "new"}}); got != "new" {
 		t.Errorf("full change = %q", got)
+	}
+}
+
+// positionCursor gives positionOf's positions, offsets asked in order or
+// not, on texts with every kind of line break and characters of 1 to 4
+// bytes (1 or 2 UTF-16 units).
+func TestPositionCursorSameAsPositionOf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 4))
+	pieces := []string{"a", "\n", "\r", "\r\n", "é", "你", "😀", " "}
+	for i := 0; i < 3000; i++ {
+		var b strings.Builder
+		var bounds []int // character boundaries
+		for range rng.IntN(20) {
+			bounds = append(bounds, b.Len())
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		text := b.String()
+		bounds = append(bounds, len(text))
+		starts := lineStarts(text)
+		c := positionCursor{text: text}
+		offsets := slices.Clone(bounds)
+		if i%2 == 1 { // also out of order, and the same offset twice
+			rng.Shuffle(len(offsets), func(a, b int) { offsets[a], offsets[b] = offsets[b], offsets[a] })
+			offsets = append(offsets, offsets[0])
+		}
+		for _, off := range offsets {
+			if got, want := c.position(off), positionOf(text, starts, off); got != want {
+				t.Fatalf("text %q offset %d (after %v): cursor %+v, positionOf %+v", text, off, offsets, got, want)
+			}
+		}
+	}
+}
+
+// One character changed in the middle of a large text: one edit of one
+// character, at the right line (edits found on the lines between the
+// common ends, positions counted on, not indexed).
+func TestMinimalEditsLargeText(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 50000; i++ {
+		fmt.Fprintf(&b, "line %d\r\n", i)
+	}
+	before := b.String()
+	after := strings.Replace(before, "line 31337\r\n", "line 31338\r\n", 1)
+	edits := minimalEdits(before, after)
+	want := []protocol.TextEdit{{Range: protocol.Range{Start: protocol.Position{Line: 31337, Character: 9},
+		End: protocol.Position{Line: 31337, Character: 10}}, NewText: "8"}}
+	if !reflect.DeepEqual(edits, want) {
+		t.Fatalf("edits = %+v, want %+v", edits, want)
+	}
+	if got := applyTextEdits(t, before, edits); got != after {
+		t.Fatal("the edits do not make the text")
+	}
+}
+
+// offsetAt gives offsetOf's offsets (with every line start indexed) for
+// positions anywhere: inside and past lines, past the text, inside a
+// surrogate pair, on texts with every kind of line break.
+func TestOffsetAtSameAsOffsetOf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 6))
+	pieces := []string{"a", "\n", "\r", "\r\n", "é", "😀", " ", "\xff"}
+	for i := 0; i < 3000; i++ {
+		var b strings.Builder
+		for range rng.IntN(16) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		text := b.String()
+		starts := lineStarts(text)
+		for range 10 {
+			p := protocol.Position{Line: uint32(rng.IntN(len(starts) + 2)), Character: uint32(rng.IntN(8))}
+			if got, want := offsetAt(text, p), offsetOf(text, starts, p); got != want {
+				t.Fatalf("text %q position %+v: offsetAt %d, offsetOf %d", text, p, got, want)
+			}
+		}
 	}
 }

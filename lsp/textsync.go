@@ -164,9 +164,8 @@ func applyChanges(text string, changes []contentChange) string {
 			text = c.Text
 			continue
 		}
-		starts := lineStarts(text)
-		start := offsetOf(text, starts, c.Range.Start)
-		end := offsetOf(text, starts, c.Range.End)
+		start := offsetAt(text, c.Range.Start)
+		end := offsetAt(text, c.Range.End)
 		if end < start {
 			start, end = end, start
 		}

@@ -37,11 +37,19 @@ func ApprovalFrom(ctx context.Context) (Approval, bool) {
 // the agent read — whatever the file holds now: the edit is then merged
 // with any change made since (Documents.Apply). Otherwise it reads the file.
 func readForEdit(ctx context.Context, env *Env, abs string) (Doc, error) {
-	if ap, ok := ApprovalFrom(ctx); ok && ap.Action.Edit != nil && ap.Action.Edit.File == abs {
-		e := ap.Action.Edit
+	if e := approvedEdit(ctx, abs); e != nil {
 		return Doc{Path: abs, Text: e.Before, Exists: e.Exists}, nil
 	}
 	return env.Docs.Read(ctx, abs)
+}
+
+// approvedEdit is the edit proposal of abs the call ctx runs was approved
+// with, if any.
+func approvedEdit(ctx context.Context, abs string) *permission.EditProposal {
+	if ap, ok := ApprovalFrom(ctx); ok && ap.Action.Edit != nil && ap.Action.Edit.File == abs {
+		return ap.Action.Edit
+	}
+	return nil
 }
 
 // reviewed is a planned edit after its review.

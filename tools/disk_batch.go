@@ -26,11 +26,11 @@ func (d *DiskDocuments) ApplyAll(ctx context.Context, edits []FileEdit) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for i, e := range edits {
-		current, exists, err := readFileText(d.Workspace, paths[i])
+		same, exists, err := fileHolds(d.Workspace, paths[i], e.Before.Text)
 		if err != nil {
 			return err
 		}
-		if exists != e.Before.Exists || current != e.Before.Text {
+		if exists != e.Before.Exists || !same {
 			return fmt.Errorf("%s: %w", paths[i], ErrChangedOnDisk)
 		}
 	}
@@ -44,7 +44,7 @@ func (d *DiskDocuments) ApplyAll(ctx context.Context, edits []FileEdit) error {
 			}
 			continue
 		}
-		if err := d.Workspace.writeFile(paths[i], []byte(e.After)); err != nil {
+		if err := d.Workspace.writeFile(paths[i], e.After); err != nil {
 			return err
 		}
 	}

@@ -69,17 +69,23 @@ func (d *DiskDocuments) Apply(ctx context.Context, edit FileEdit) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 
-	current, exists, err := readFileText(d.Workspace, path)
+	// Compared in chunks: the common case, a file still as it was read,
+	// costs no second copy of it.
+	same, exists, err := fileHolds(d.Workspace, path, edit.Before.Text)
 	if err != nil {
 		return err
 	}
 	after := edit.After
 	switch {
-	case exists != edit.Before.Exists, edit.Delete && current != edit.Before.Text:
+	case exists != edit.Before.Exists, edit.Delete && !same:
 		return fmt.Errorf("%s: %w", path, ErrChangedOnDisk)
-	case current != edit.Before.Text:
+	case !same:
 		// Someone changed the file since it was read: keep their change
 		// and make the edit on top of it, unless both touch the same lines.
+		current, _, err := readFileText(d.Workspace, path)
+		if err != nil {
+			return err
+		}
 		merged, conflicts := Merge3(edit.Before.Text, current, edit.After)
 		if len(conflicts) > 0 {
 			return fmt.Errorf("%s: %w: %w", path, ErrChangedOnDisk, ConflictError(d.rel(path), "someone", conflicts))
@@ -92,7 +98,7 @@ func (d *DiskDocuments) Apply(ctx context.Context, edit FileEdit) error {
 	if edit.Delete {
 		return d.removeFile(path, exists)
 	}
-	return d.Workspace.writeFile(path, []byte(after))
+	return d.Workspace.writeFile(path, after)
 }
 
 // rel names path for the model: relative to the workspace when there is one.

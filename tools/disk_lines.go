@@ -66,7 +66,7 @@ func (d *DiskDocuments) ReadLines(ctx context.Context, path string, req LineRequ
 	if err != nil {
 		return LineWindow{}, fmt.Errorf("read %s: %w", path, err)
 	}
-	w.Path, w.Exists, w.Size = path, true, fi.Size()
+	w.Path, w.Exists, w.Size, w.ModTime = path, true, fi.Size(), fi.ModTime()
 	return w, nil
 }
 

@@ -173,7 +173,9 @@ func TestReadFileStreamsLargeFiles(t *testing.T) {
 			}
 		})
 	}
-	if _, ok := e.env.Reads.Lookup(big); ok { // (ok only: the entry's type is the ReadLog's business)
+	if k, ok := e.env.Reads.Lookup(big); !ok || !k.window {
+		t.Errorf("a streamed window is recorded as a window (size and time), got %+v, %v", k, ok)
+	} else if _, kept := k.Text(); kept {
 		t.Error("a streamed window was recorded as the file's whole text")
 	}
 	// A small file's window records the whole text: a whole-file write

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -104,94 +104,19 @@ func planEdit(ctx context.Context, raw json.RawMessage, env *Env) (editPlan, err
 	if isBinary(p.doc.Text) {
 		return p, fmt.Errorf("%s is a binary file (%d bytes); it cannot be edited as text", p.rel, len(p.doc.Text))
 	}
-	p.after, p.lines, err = replaceText(p.doc.Text, args.OldString, args.NewString, args.ReplaceAll)
+	r, err := planReplace(p.doc.Text, args.OldString, args.NewString, args.ReplaceAll)
 	if err != nil {
 		return p, fmt.Errorf("%s: %w", p.rel, err)
 	}
+	p.lines = r.lines
+	if e := approvedEdit(ctx, abs); e != nil && e.Before == p.doc.Text && r.is(e.After) {
+		// Run of an approved call: the text shown is the text this call
+		// makes, so it is used rather than built a second time.
+		p.after = e.After
+	} else {
+		p.after = r.build()
+	}
 	return p, CheckSize(p.rel, int64(len(p.after)), true) // size policy
-}
-
-// replaceText applies one edit_file replacement to a file's text, with the
-// line-ending and final-newline rules of NewEditFile.
-func replaceText(text, old, new string, all bool) (string, []int, error) {
-	crlf := isCRLF(text)
-	if crlf || !strings.Contains(text, "\r") {
-		// Match on \n in both the file and the strings: the model writes
-		// \n whatever the file uses.
-		text = strings.ReplaceAll(text, "\r\n", "\n")
-		old = strings.ReplaceAll(old, "\r\n", "\n")
-		new = strings.ReplaceAll(new, "\r\n", "\n")
-	}
-	var offsets []int
-	for start := 0; ; {
-		i := strings.Index(text[start:], old)
-		if i < 0 {
-			break
-		}
-		offsets = append(offsets, start+i)
-		start += i + len(old)
-	}
-	lines := make([]int, len(offsets))
-	line, prev := 1, 0
-	for i, off := range offsets { // incrementally: replace_all may match thousands of times
-		line += strings.Count(text[prev:off], "\n")
-		lines[i], prev = line, off
-	}
-	switch {
-	case len(offsets) == 0:
-		return "", nil, notMatchedError(text, old)
-	case len(offsets) > 1 && !all:
-		return "", nil, fmt.Errorf("found %d matches of old_string at lines %s; add more context or set replace_all",
-			len(offsets), joinInts(lines, maxListedMatches))
-	}
-	after := strings.Replace(text, old, new, len(offsets))
-	endsNL := strings.HasSuffix(text, "\n")
-	switch {
-	case endsNL && after != "" && !strings.HasSuffix(after, "\n"):
-		after += "\n"
-	case !endsNL && strings.HasSuffix(after, "\n"):
-		after = strings.TrimSuffix(after, "\n")
-	}
-	if after == text {
-		return "", nil, errors.New("the edit changes nothing: old_string and new_string differ only in line endings or the final newline, which are kept as the file has them")
-	}
-	if crlf {
-		after = strings.ReplaceAll(after, "\n", "\r\n")
-	}
-	return after, lines, nil
-}
-
-var lineNumberPrefix = regexp.MustCompile(`(?m)^\s*\d+\t`)
-
-// notMatchedError explains a failed match with the likeliest cause.
-func notMatchedError(text, old string) error {
-	const base = "old_string not found"
-	if lineNumberPrefix.MatchString(old) && !lineNumberPrefix.MatchString(text) {
-		return errors.New(base + "; it seems to include read_file's line-number prefixes: copy only the text after the tab")
-	}
-	first := ""
-	for _, l := range strings.Split(old, "\n") {
-		if t := strings.TrimSpace(l); t != "" {
-			first = t
-			break
-		}
-	}
-	if first != "" {
-		var at []string
-		for i, l := range strings.Split(text, "\n") {
-			if strings.Contains(l, first) {
-				at = append(at, strconv.Itoa(i+1))
-				if len(at) == 5 {
-					break
-				}
-			}
-		}
-		if len(at) > 0 {
-			return fmt.Errorf("%s; its first line appears at line(s) %s, so check indentation, whitespace and the lines after it (read the file again to copy the exact text)",
-				base, strings.Join(at, ", "))
-		}
-	}
-	return errors.New(base + "; read the file again and copy the exact current text")
 }
 
 func (editFileTool) Describe(raw json.RawMessage, env *Env) (permission.Action, error) {
@@ -226,10 +151,12 @@ func (editFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Res
 	if err != nil {
 		return Result{}, fmt.Errorf("edit %s: %w", p.rel, err)
 	}
+	known, read := env.Reads.Lookup(p.abs)
+	held := read && known.Holds(p.doc.Text, func() (fs.FileInfo, error) { return env.Workspace.Stat(p.abs) })
 	if err := env.Docs.Apply(ctx, FileEdit{Tool: "edit_file", Before: p.doc, After: rv.after}); err != nil {
 		return Result{}, fmt.Errorf("edit %s: %w", p.rel, err)
 	}
-	env.Reads.Record(p.abs, p.modelView(env.Reads, rv.after))
+	p.recordView(env.Reads, rv.after, held)
 	var out string
 	switch {
 	case p.creates():
@@ -243,21 +170,36 @@ func (editFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Res
 	return Result{Output: rv.output("edited", p.rel, out)}, nil
 }
 
-// modelView is the text the model knows the file holds after this edit:
-// the replacement made in the text it last read, when it read the file and
-// the replacement applies there; else the text the edit wrote. It does not
-// hold changes made since the model read the file, so a later write_file
-// keeps them (ReadLog).
-func (p editPlan) modelView(reads *ReadLog, wrote string) string {
-	read, ok := reads.Lookup(p.abs)
+// recordView notes in the read log the text the model knows the file
+// holds after this edit: the replacement made in the text it last read,
+// when it read the file and the replacement applies there; else the text
+// the edit wrote. It does not hold changes made since the model read the
+// file, so a later write_file keeps them (ReadLog). Of a large file the
+// log has only a hash of what the model read: when that is the text the
+// edit was made on, the view is the edit's result; when not, the view
+// cannot be made, and a later write must read the file again.
+//
+// held is whether the file held what the model knew when the edit was
+// made (Known.Holds, checked before it landed).
+func (p editPlan) recordView(reads *ReadLog, wrote string, held bool) {
+	known, ok := reads.Lookup(p.abs)
 	if !ok || p.args.OldString == "" { // never read, or created whole
-		return wrote
+		reads.Record(p.abs, wrote)
+		return
 	}
-	view, _, err := replaceText(read, p.args.OldString, p.args.NewString, p.args.ReplaceAll)
-	if err != nil {
-		return wrote
+	read, kept := known.Text()
+	switch {
+	case kept:
+		view, _, err := replaceText(read, p.args.OldString, p.args.NewString, p.args.ReplaceAll)
+		if err != nil {
+			view = wrote
+		}
+		reads.Record(p.abs, view)
+	case held:
+		reads.Record(p.abs, p.after)
+	default:
+		reads.recordUnknown(p.abs)
 	}
-	return view
 }
 
 func joinInts(ns []int, limit int) string {

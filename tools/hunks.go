@@ -21,14 +21,16 @@ func EditHunks(before, after string) []permission.Hunk {
 	if before == after {
 		return nil
 	}
-	edits := lineRuns(udiff.Lines(before, after))
+	edits := lineRuns(LineDiff(before, after))
 	hunks := make([]permission.Hunk, 0, len(edits))
+	line, at := 0, 0 // 0-based line of offset at: counted on from one hunk to the next
 	for i, e := range edits {
-		start, end := editLines(before, e.Start, e.End)
+		line += strings.Count(before[at:e.Start], "\n")
+		at = e.Start
 		hunks = append(hunks, permission.Hunk{
-			ID: i + 1, StartLine: start, EndLine: end,
+			ID: i + 1, StartLine: line + 1, EndLine: line + countSpanLines(before[e.Start:e.End]),
 			OldText: before[e.Start:e.End], NewText: e.New,
-			Diff: hunkDiff(before, e),
+			Diff: hunkDiff(before, e, line),
 		})
 	}
 	return hunks
@@ -40,14 +42,15 @@ func EditHunks(before, after string) []permission.Hunk {
 // match before (another text, or hunks out of order) is an error.
 func ApplyHunks(before string, hunks []permission.Hunk, accepted []int) (string, error) {
 	take := func(id int) bool { return accepted == nil || slices.Contains(accepted, id) }
-	starts := lineOffsets(before)
 	var b strings.Builder
+	b.Grow(len(before))
 	done := 0 // bytes of before already copied or replaced
+	cur := lineCursor{text: before}
 	for _, h := range hunks {
-		if h.StartLine < 1 || h.StartLine > len(starts) {
-			return "", fmt.Errorf("hunk %d starts at line %d, outside the text's %d lines", h.ID, h.StartLine, len(starts)-1)
+		off, ok := cur.seek(h.StartLine)
+		if !ok {
+			return "", fmt.Errorf("hunk %d starts at line %d, outside the text's %d lines", h.ID, h.StartLine, countLines(before))
 		}
-		off := starts[h.StartLine-1]
 		if off < done || !strings.HasPrefix(before[off:], h.OldText) {
 			return "", fmt.Errorf("hunk %d does not match the text at line %d", h.ID, h.StartLine)
 		}
@@ -60,6 +63,40 @@ func ApplyHunks(before string, hunks []permission.Hunk, accepted []int) (string,
 	}
 	b.WriteString(before[done:])
 	return b.String(), nil
+}
+
+// lineCursor finds where lines of a text start, moving on from the last
+// line it found (hunks come in order) rather than indexing every line.
+type lineCursor struct {
+	text string
+	line int // 1-based line starting at off; 0 before the first seek
+	off  int
+}
+
+// seek returns the byte offset where 1-based line n starts; a line just
+// past the last one starts at the end of the text (an insertion there).
+// ok is false for a line outside 1 .. lines+1.
+func (c *lineCursor) seek(n int) (int, bool) {
+	if n < 1 {
+		return 0, false
+	}
+	if c.line == 0 || n < c.line {
+		c.line, c.off = 1, 0
+	}
+	for c.line < n {
+		i := strings.IndexByte(c.text[c.off:], '\n')
+		if i < 0 {
+			if c.off == len(c.text) {
+				return 0, false
+			}
+			// The last line has no line break: the next one starts at the end.
+			c.off = len(c.text)
+		} else {
+			c.off += i + 1
+		}
+		c.line++
+	}
+	return c.off, true
 }
 
 // lineRuns joins edits that touch (one ends where the next starts) into
@@ -94,26 +131,11 @@ func countSpanLines(s string) int {
 	return n
 }
 
-// lineOffsets returns the byte offset where each line starts, plus one
-// more entry: the offset where a line after the last one would start
-// (len(text), or past a last line without a line break).
-func lineOffsets(text string) []int {
-	offs := []int{0}
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' {
-			offs = append(offs, i+1)
-		}
-	}
-	if offs[len(offs)-1] != len(text) {
-		offs = append(offs, len(text))
-	}
-	return offs
-}
-
 // hunkDiff is one edit as a unified diff hunk: its @@ header and lines,
 // without the file header.
-func hunkDiff(before string, e udiff.Edit) string {
-	out, err := udiff.ToUnified("a", "b", before, []udiff.Edit{e}, hunkContext)
+// line is the 0-based line where e starts.
+func hunkDiff(before string, e udiff.Edit, line int) string {
+	out, err := unifiedWindow("a", "b", before, []udiff.Edit{e}, hunkContext, line)
 	if err != nil {
 		return "(diff unavailable: " + err.Error() + ")"
 	}

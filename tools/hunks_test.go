@@ -3,6 +3,8 @@ package tools
 import (
 	"strings"
 	"testing"
+
+	"github.com/agent-lsp/agent-lsp/permission"
 )
 
 func TestEditHunks(t *testing.T) {
@@ -85,5 +87,40 @@ func TestApplyHunksNoFinalNewline(t *testing.T) {
 	hs := EditHunks(before, after)
 	if got, err := ApplyHunks(before, hs, nil); err != nil || got != after {
 		t.Fatalf("ApplyHunks = %q, %v; hunks %+v", got, err, hs)
+	}
+}
+
+// Hunks that do not fit the text are refused, as they were when every line
+// start was indexed: a line outside the text, a hunk out of order, a hunk
+// whose old text is not at its line. A hunk may start just past the last
+// line (an insertion at the end), with or without a final newline.
+func TestApplyHunksRefusesWhatDoesNotFit(t *testing.T) {
+	h := func(id, line int, old, new string) permission.Hunk {
+		return permission.Hunk{ID: id, StartLine: line, OldText: old, NewText: new}
+	}
+	tests := []struct {
+		name, before string
+		hunks        []permission.Hunk
+		want         string // the text, or the error
+	}{
+		{"line 0", "a\nb\n", []permission.Hunk{h(1, 0, "a\n", "")}, "hunk 1 starts at line 0, outside the text's 2 lines"},
+		{"past the end", "a\nb\n", []permission.Hunk{h(1, 4, "", "c\n")}, "hunk 1 starts at line 4, outside the text's 2 lines"},
+		{"past the end, no final newline", "a\nb", []permission.Hunk{h(1, 4, "", "c")}, "hunk 1 starts at line 4, outside the text's 2 lines"},
+		{"insertion at the end", "a\nb\n", []permission.Hunk{h(1, 3, "", "c\n")}, "a\nb\nc\n"},
+		{"insertion after a last line without newline", "a\nb", []permission.Hunk{h(1, 3, "", "c")}, "a\nbc"},
+		{"out of order", "a\nb\nc\n", []permission.Hunk{h(1, 3, "c\n", "C\n"), h(2, 1, "a\n", "A\n")}, "hunk 2 does not match the text at line 1"},
+		{"old text elsewhere", "a\nb\nc\n", []permission.Hunk{h(1, 2, "c\n", "C\n")}, "hunk 1 does not match the text at line 2"},
+		{"in order", "a\nb\nc\n", []permission.Hunk{h(1, 1, "a\n", "A\n"), h(2, 3, "c\n", "C\n")}, "A\nb\nC\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ApplyHunks(tt.before, tt.hunks, nil)
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tt.want {
+				t.Errorf("ApplyHunks = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -33,6 +34,9 @@ type LineWindow struct {
 	Path   string // absolute, cleaned path inside the workspace
 	Exists bool
 	Size   int64 // bytes in the file
+	// ModTime is the file's modification time when a streamed window was
+	// read (zero for a text held whole).
+	ModTime time.Time
 	// Binary: the file's first 8 KiB look binary (isBinary); Lines is empty.
 	Binary bool
 	Lines  []Line // from the request's Offset

@@ -42,8 +42,8 @@ func Merge3(base, ours, theirs string) (string, []MergeConflict) {
 	case theirs == base:
 		return ours, nil
 	}
-	o := lineRuns(udiff.Lines(base, ours))
-	t := lineRuns(udiff.Lines(base, theirs))
+	o := lineRuns(LineDiff(base, ours))
+	t := lineRuns(LineDiff(base, theirs))
 	var merged []udiff.Edit
 	var conflicts []MergeConflict
 	for i, j := 0, 0; i < len(o) || j < len(t); {
@@ -76,7 +76,7 @@ func Merge3(base, ours, theirs string) (string, []MergeConflict) {
 	if len(conflicts) > 0 {
 		return "", conflicts
 	}
-	out, err := udiff.Apply(base, merged)
+	out, err := applyEdits(base, merged)
 	if err != nil {
 		// The edits are ordered and disjoint by construction; report the
 		// bug as a conflict rather than write a wrong text.
@@ -116,4 +116,28 @@ func changePhrase(start, end int) string {
 		return fmt.Sprintf("edited line %d", start)
 	}
 	return fmt.Sprintf("edited lines %d–%d", start, end)
+}
+
+// applyEdits is udiff.Apply for edits in order and apart (as Merge3 makes
+// them), building the result once in a builder of its size (udiff.Apply
+// builds a []byte and copies it into a string).
+func applyEdits(src string, edits []udiff.Edit) (string, error) {
+	size, at := len(src), 0
+	for _, e := range edits {
+		if e.Start < at || e.End < e.Start || e.End > len(src) {
+			return "", fmt.Errorf("edit %d–%d is out of order or out of the text's %d bytes", e.Start, e.End, len(src))
+		}
+		size += len(e.New) - (e.End - e.Start)
+		at = e.End
+	}
+	var b strings.Builder
+	b.Grow(size)
+	at = 0
+	for _, e := range edits {
+		b.WriteString(src[at:e.Start])
+		b.WriteString(e.New)
+		at = e.End
+	}
+	b.WriteString(src[at:])
+	return b.String(), nil
 }

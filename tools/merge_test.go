@@ -2,8 +2,11 @@ package tools
 
 import (
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
+
+	udiff "github.com/aymanbagabas/go-udiff"
 )
 
 func TestMerge3(t *testing.T) {
@@ -61,5 +64,34 @@ func TestConflictError(t *testing.T) {
 		"where your edit changes the text too; nothing was changed. Read x.go again and redo your edit"
 	if !errors.Is(err, ErrEditConflict) || err.Error() != want {
 		t.Errorf("got %q\nwant %q", err, want)
+	}
+}
+
+// applyEdits makes what udiff.Apply makes of edits in order, and refuses
+// edits out of order or out of the text.
+func TestApplyEditsSameAsUdiff(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 5))
+	for i := 0; i < 2000; i++ {
+		src := strings.Repeat("ab\n", rng.IntN(10))
+		var edits []udiff.Edit
+		for at := 0; at <= len(src) && rng.IntN(4) != 0; {
+			start := at + rng.IntN(len(src)-at+1)
+			end := start + rng.IntN(len(src)-start+1)
+			edits = append(edits, udiff.Edit{Start: start, End: end, New: strings.Repeat("x", rng.IntN(3))})
+			at = end
+			if start == end { // two insertions at one place are not in order
+				at++
+			}
+		}
+		got, err := applyEdits(src, edits)
+		want, werr := udiff.Apply(src, edits)
+		if err != nil || werr != nil || got != want {
+			t.Fatalf("applyEdits(%q, %v) = %q, %v; udiff.Apply = %q, %v", src, edits, got, err, want, werr)
+		}
+	}
+	for _, bad := range [][]udiff.Edit{{{Start: 2, End: 3}, {Start: 1, End: 2}}, {{Start: 0, End: 99}}, {{Start: 2, End: 1}}} {
+		if _, err := applyEdits("abcdef", bad); err == nil {
+			t.Errorf("applyEdits accepted %v", bad)
+		}
 	}
 }

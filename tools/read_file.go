@@ -97,10 +97,14 @@ func (readFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Res
 	}
 	// The whole text, even for a window of it, when the reader had it: a
 	// later write_file of this file is based on what the model saw
-	// (ReadLog). A streamed window is not the file: nothing is recorded,
-	// and an earlier whole read (if any) stays the base.
-	if w.HasWhole {
+	// (ReadLog). A streamed window is not the file: only the file's size
+	// and modification time are recorded, so a later write of a file
+	// changed since is refused rather than dropping the change.
+	switch {
+	case w.HasWhole:
 		env.Reads.Record(abs, w.Whole)
+	case !w.ModTime.IsZero():
+		env.Reads.RecordWindow(abs, w.Size, w.ModTime)
 	}
 	return Result{Output: out}, nil
 }

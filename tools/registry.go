@@ -178,8 +178,10 @@ func (r *Registry) Execute(ctx context.Context, env *Env, calls []Call, opts Exe
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			o, limit := ex.run(ctx, c)
+			var handled int // bytes of file text the call's edit carried
+			o, limit := ex.run(ctx, c, &handled)
 			ex.finish(i, o, limit)
+			releaseMemory(handled)
 		}()
 	}
 	wg.Wait()
@@ -235,8 +237,8 @@ func (ex *execution) finish(i int, o Outcome, limit int) {
 }
 
 // run performs one call and returns its outcome and the output limit that
-// applies to it.
-func (ex *execution) run(ctx context.Context, c Call) (Outcome, int) {
+// applies to it; handled is set to the size of an approved edit's file text.
+func (ex *execution) run(ctx context.Context, c Call, handled *int) (Outcome, int) {
 	limit := ex.opts.MaxOutput
 	ex.started(c)
 	if ctx.Err() != nil {
@@ -288,6 +290,7 @@ func (ex *execution) run(ctx context.Context, c Call) (Outcome, int) {
 		}
 	}
 
+	*handled = editBytes(action)
 	// Run sees what was approved: an edit lands as it was shown (Approval).
 	runCtx := WithApproval(ctx, Approval{Action: action, Verdict: verdict})
 	var res Result

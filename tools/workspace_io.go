@@ -152,8 +152,9 @@ func (w *Workspace) MkdirAll(abs string) error {
 // the same directory is written, fsynced, given the target's mode (or
 // newFileMode for a new file) and renamed over the target, so readers see
 // the old file or the new one and a crash leaves at worst a stray temp
-// file. Missing parent directories are created.
-func (w *Workspace) writeFile(abs string, data []byte) (err error) {
+// file. Missing parent directories are created. data is a string, the
+// form file texts have here: os.File.WriteString writes it without a copy.
+func (w *Workspace) writeFile(abs string, data string) (err error) {
 	loc, err := w.locate(abs)
 	if err != nil {
 		return err
@@ -187,7 +188,7 @@ func (w *Workspace) writeFile(abs string, data []byte) (err error) {
 			dir.Remove(tmpName)
 		}
 	}()
-	if _, err = tmp.Write(data); err != nil {
+	if _, err = tmp.WriteString(data); err != nil {
 		return fmt.Errorf("write %s: %w", abs, err)
 	}
 	if err = tmp.Chmod(mode); err != nil {

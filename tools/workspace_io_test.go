@@ -52,7 +52,7 @@ func TestWorkspaceIOConfinedWithoutResolve(t *testing.T) {
 		{"nested/.GIT/x", "inside .git"},
 	}
 	for _, w := range writes {
-		err := ws.writeFile(in(w.path), []byte("planted\n"))
+		err := ws.writeFile(in(w.path), "planted\n")
 		if err == nil || !strings.Contains(err.Error(), w.want) {
 			t.Errorf("writeFile(%s): %v, want an error mentioning %q", w.path, err, w.want)
 		}
@@ -65,7 +65,7 @@ func TestWorkspaceIOConfinedWithoutResolve(t *testing.T) {
 	}
 	// A write to a name that is a link replaces the link: the file it
 	// points to outside is not created.
-	if err := ws.writeFile(in("dangling"), []byte("inside now\n")); err != nil {
+	if err := ws.writeFile(in("dangling"), "inside now\n"); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(in("dangling")); err != nil || !fi.Mode().IsRegular() {
@@ -99,10 +99,10 @@ func TestWorkspaceWriteFileIsAtomicAndKeepsMode(t *testing.T) {
 	if err := os.Chmod(p, 0o750); err != nil {
 		t.Fatal(err)
 	}
-	if err := ws.writeFile(p, []byte("new\n")); err != nil {
+	if err := ws.writeFile(p, "new\n"); err != nil {
 		t.Fatal(err)
 	}
-	if err := ws.writeFile(filepath.Join(root, "a", "b", "new.txt"), []byte("x")); err != nil {
+	if err := ws.writeFile(filepath.Join(root, "a", "b", "new.txt"), "x"); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o750 {
@@ -120,7 +120,7 @@ func TestWorkspaceWriteFileIsAtomicAndKeepsMode(t *testing.T) {
 			t.Errorf("temp file left behind: %s", e.Name())
 		}
 	}
-	if err := ws.writeFile(filepath.Join(root, "a"), []byte("x")); err == nil {
+	if err := ws.writeFile(filepath.Join(root, "a"), "x"); err == nil {
 		t.Error("writing over a directory succeeded")
 	}
 }
@@ -152,7 +152,7 @@ func TestWorkspaceRootReplaced(t *testing.T) {
 	}
 	defer ws.Close()
 	root := ws.Roots()[0]
-	if err := ws.writeFile(filepath.Join(root, "before.txt"), []byte("1")); err != nil {
+	if err := ws.writeFile(filepath.Join(root, "before.txt"), "1"); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.RemoveAll(root); err != nil {
@@ -162,7 +162,7 @@ func TestWorkspaceRootReplaced(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := filepath.Join(root, "after.txt")
-	if err := ws.writeFile(p, []byte("2")); err != nil {
+	if err := ws.writeFile(p, "2"); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := os.ReadFile(p); err != nil || string(got) != "2" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 
 	"github.com/agent-lsp/agent-lsp/permission"
@@ -74,7 +75,7 @@ func planWrite(ctx context.Context, raw json.RawMessage, env *Env) (writePlan, e
 	if p.doc.Path == "" {
 		p.doc.Path = abs
 	}
-	p.after, err = rebaseWrite(p.rel, env.Reads, abs, p.doc, p.args.Content)
+	p.after, err = rebaseWrite(p.rel, env, abs, p.doc, p.args.Content)
 	if err == nil {
 		err = CheckSize(p.rel, int64(len(p.after)), true) // size policy
 	}
@@ -93,10 +94,19 @@ func planWrite(ctx context.Context, raw json.RawMessage, env *Env) (writePlan, e
 // The merged text is what Describe shows and Run writes, against the
 // file's current text: FileEdit.Before is that text, so anything typed
 // after the approval is merged again by Documents.Apply.
-func rebaseWrite(rel string, reads *ReadLog, abs string, doc Doc, content string) (string, error) {
-	base, ok := reads.Lookup(abs)
-	if !ok || !doc.Exists || base == doc.Text {
+//
+// Of a large file the log keeps only a hash of what the model read (ReadLog):
+// when it was changed since, there is no base to merge with, and the write
+// is refused until the model reads the file again.
+func rebaseWrite(rel string, env *Env, abs string, doc Doc, content string) (string, error) {
+	known, ok := env.Reads.Lookup(abs)
+	if !ok || !doc.Exists || known.Holds(doc.Text, func() (fs.FileInfo, error) { return env.Workspace.Stat(abs) }) {
 		return content, nil
+	}
+	base, kept := known.Text()
+	if !kept {
+		return "", fmt.Errorf("%w: %s changed since you read it; read it again and redo your write (the agent keeps too little of a file this large to merge your write with the change)",
+			ErrEditConflict, rel)
 	}
 	merged, conflicts := Merge3(base, doc.Text, content)
 	if len(conflicts) > 0 {

@@ -197,8 +197,8 @@ func TestReadLogIsPerEnv(t *testing.T) {
 	}
 	one, other := NewReadLog(), NewReadLog()
 	one.Record("/a", "x")
-	if text, ok := one.Lookup("/a"); !ok || text != "x" {
-		t.Errorf("Lookup = %q, %v", text, ok)
+	if known, ok := one.Lookup("/a"); !ok || !known.Is("x") {
+		t.Errorf("Lookup = %+v, %v", known, ok)
 	}
 	if _, ok := other.Lookup("/a"); ok {
 		t.Error("another log saw the read")

@@ -51,7 +51,8 @@ func demoEdit(t *testing.T) string {
 // blocks until <dir>/stop exists (at most 15 minutes); without it, it
 // skips. The model must be asked in the walkthrough's order: "Explain
 // greet", then an inline prompt on greet, whose edit is reviewed with its
-// third hunk rejected (the model's last answer says so).
+// third hunk rejected (the model's answer says so), then an inline
+// question on greet, answered in words.
 func TestServeDemoModel(t *testing.T) {
 	dir := os.Getenv("AGENT_LSP_NVIM_DEMO")
 	if dir == "" {
@@ -69,6 +70,9 @@ func TestServeDemoModel(t *testing.T) {
 			Usage: provider.Usage{PromptTokens: 2620, CompletionTokens: 130, CachedTokens: 2304}},
 		{Text: "Done: greet and its comment now say \"Hello, <name>!\"; main's output comment stays as you chose.",
 			Usage: provider.Usage{PromptTokens: 2860, CompletionTokens: 24, CachedTokens: 2560}},
+		// An inline question on greet, answered in words (shown in a float).
+		{Text: "`greet` returns `\"Hello, \" + name + \"!\"`:\n\n    greet(\"wörld\") == \"Hello, wörld!\"\n\nIt has no side effects.",
+			Usage: provider.Usage{PromptTokens: 3010, CompletionTokens: 35, CachedTokens: 2816}},
 	}, providertest.WithDeltaSize(6))
 	ws := filepath.Join(dir, "workspace")
 	if err := os.MkdirAll(ws, 0o755); err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
 
@@ -21,12 +22,10 @@ type inlineReport struct {
 	Popups []struct {
 		Prompt string   `json:"prompt"`
 		Items  []string `json:"items"`
-		Floats []struct {
-			Filetype string   `json:"filetype"`
-			Lines    []string `json:"lines"`
-		} `json:"floats"`
+		Floats []float  `json:"floats"`
 	} `json:"popups"`
-	Progress []struct {
+	FloatsAfter []float `json:"floats_after"`
+	Progress    []struct {
 		Line int    `json:"line"`
 		Text string `json:"text"`
 	} `json:"progress"`
@@ -39,78 +38,122 @@ type inlineReport struct {
 	DiskText   string `json:"disk_text"`
 }
 
+// float is a floating window open at some point (harness.lua's H.floats).
+type float struct {
+	Winhighlight string   `json:"winhighlight"`
+	Filetype     string   `json:"filetype"`
+	Lines        []string `json:"lines"`
+}
+
+// ownColours reports whether a float is drawn in the plugin's groups
+// (not 0.7's NormalFloat, pink on magenta).
+func ownColours(f float) bool {
+	return strings.Contains(f.Winhighlight, "Normal:AgentLspFloat") &&
+		strings.Contains(f.Winhighlight, "FloatBorder:AgentLspFloatBorder")
+}
+
 // :'<,'>AgentInline on the selected function: the model answers with an
 // edit_file; the approval shows the diff in a float and asks vim.ui.select;
 // Allow lands the edit in the buffer and auto_save writes it, Deny leaves
 // buffer and file as they were.
 func TestInlineEdit(t *testing.T) {
-	tests := []struct {
-		answer     string
-		wantText   string
-		wantResult string // in the tool result the model reads
-	}{
-		{"Allow", greetAfter, "main.go"},
-		{"Deny", greetBefore, "denied"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.answer, func(t *testing.T) {
-			t.Parallel()
-			answer := "Capitalised the greeting (" + tt.answer + ")."
-			model := providertest.NewServer(t, providertest.Script{
-				{ToolCalls: []providertest.Call{{ID: "call_edit", Name: "edit_file", Arguments: greetEdit}}},
-				{Text: answer},
+	eachNvim(t, func(t *testing.T, nvim lsptest.Nvim) {
+		tests := []struct {
+			answer     string
+			wantText   string
+			wantResult string // in the tool result the model reads
+		}{
+			{"Allow", greetAfter, "main.go"},
+			{"Deny", greetBefore, "denied"},
+		}
+		for _, tt := range tests {
+			t.Run(tt.answer, func(t *testing.T) {
+				t.Parallel()
+				answer := "Capitalised the greeting (" + tt.answer + ")."
+				model := providertest.NewServer(t, providertest.Script{
+					{ToolCalls: []providertest.Call{{ID: "call_edit", Name: "edit_file", Arguments: greetEdit}}},
+					{Text: answer},
+				})
+				root := workspace(t, map[string]string{"main.go": greetBefore})
+				var rep inlineReport
+				scenario{nvim: nvim, script: "inline.lua", root: root, model: model, config: map[string]any{
+					"file": "main.go", "line1": 5, "line2": 7, "prompt": "Capitalise the greeting",
+					"answer": tt.answer, "expect_saved": tt.answer == "Allow",
+				}}.run(t, &rep)
+
+				if rep.BufferText != tt.wantText || rep.Modified {
+					t.Errorf("buffer = %q (modified %v), want %q saved", rep.BufferText, rep.Modified, tt.wantText)
+				}
+				if disk, _ := os.ReadFile(filepath.Join(root, "main.go")); string(disk) != tt.wantText {
+					t.Errorf("main.go on disk = %q, want %q", disk, tt.wantText)
+				}
+				if rep.Last.StopReason != "end_turn" || rep.Last.Text != answer {
+					t.Errorf("prompt ended with %+v", rep.Last)
+				}
+				if len(rep.Popups) != 1 {
+					t.Fatalf("popups = %+v, want one", rep.Popups)
+				}
+				p := rep.Popups[0]
+				if !strings.Contains(p.Prompt, "edit_file") || strings.Join(p.Items, "|") != "Allow|Allow for this session|Deny" {
+					t.Errorf("approval asked %q with %q", p.Prompt, p.Items)
+				}
+				if len(p.Floats) != 1 || p.Floats[0].Filetype != "diff" ||
+					!strings.Contains(strings.Join(p.Floats[0].Lines, "\n"), "+\treturn \"Hello, \" + name + \"!\"") {
+					t.Errorf("diff float while asking = %+v", p.Floats)
+				} else if !ownColours(p.Floats[0]) {
+					t.Errorf("the approval float's winhighlight is %q", p.Floats[0].Winhighlight)
+				}
+				// The edit made, the answer is in the chat; not made, its
+				// words are shown where the question was asked.
+				if n := len(rep.FloatsAfter); (tt.answer == "Allow") != (n == 0) {
+					t.Errorf("floats after the prompt = %+v", rep.FloatsAfter)
+				}
+				var progress []string
+				for _, pr := range rep.Progress {
+					if pr.Line != 4 {
+						t.Errorf("progress %q on line %d, want the selection's first line (4)", pr.Text, pr.Line)
+					}
+					progress = append(progress, pr.Text)
+				}
+				for _, want := range []string{"Thinking", "Waiting for approval", "done"} {
+					if !strings.Contains(strings.Join(progress, "|"), want) {
+						t.Errorf("progress near the selection %q lacks %q", progress, want)
+					}
+				}
+
+				// The selection reached the model, and the tool result came back.
+				first := requestMessages(t, model, 0)
+				if user := first[len(first)-1]; user.Role != "user" || !strings.Contains(user.text(), "func greet(name string) string {") ||
+					!strings.Contains(user.text(), "Capitalise the greeting") {
+					t.Errorf("first request's prompt = %+v", user)
+				}
+				second := requestMessages(t, model, 1)
+				if tool := second[len(second)-1]; tool.Role != "tool" || tool.ToolCallID != "call_edit" ||
+					!strings.Contains(tool.text(), tt.wantResult) {
+					t.Errorf("tool result the model read = %+v, want it to mention %q", tool, tt.wantResult)
+				}
 			})
-			root := workspace(t, map[string]string{"main.go": greetBefore})
-			var rep inlineReport
-			scenario{script: "inline.lua", root: root, model: model, config: map[string]any{
-				"file": "main.go", "line1": 5, "line2": 7, "prompt": "Capitalise the greeting",
-				"answer": tt.answer, "expect_saved": tt.answer == "Allow",
-			}}.run(t, &rep)
+		}
+	})
+}
 
-			if rep.BufferText != tt.wantText || rep.Modified {
-				t.Errorf("buffer = %q (modified %v), want %q saved", rep.BufferText, rep.Modified, tt.wantText)
-			}
-			if disk, _ := os.ReadFile(filepath.Join(root, "main.go")); string(disk) != tt.wantText {
-				t.Errorf("main.go on disk = %q, want %q", disk, tt.wantText)
-			}
-			if rep.Last.StopReason != "end_turn" || rep.Last.Text != answer {
-				t.Errorf("prompt ended with %+v", rep.Last)
-			}
-			if len(rep.Popups) != 1 {
-				t.Fatalf("popups = %+v, want one", rep.Popups)
-			}
-			p := rep.Popups[0]
-			if !strings.Contains(p.Prompt, "edit_file") || strings.Join(p.Items, "|") != "Allow|Allow for this session|Deny" {
-				t.Errorf("approval asked %q with %q", p.Prompt, p.Items)
-			}
-			if len(p.Floats) != 1 || p.Floats[0].Filetype != "diff" ||
-				!strings.Contains(strings.Join(p.Floats[0].Lines, "\n"), "+\treturn \"Hello, \" + name + \"!\"") {
-				t.Errorf("diff float while asking = %+v", p.Floats)
-			}
-			var progress []string
-			for _, pr := range rep.Progress {
-				if pr.Line != 4 {
-					t.Errorf("progress %q on line %d, want the selection's first line (4)", pr.Text, pr.Line)
-				}
-				progress = append(progress, pr.Text)
-			}
-			for _, want := range []string{"Thinking", "Waiting for approval", "done"} {
-				if !strings.Contains(strings.Join(progress, "|"), want) {
-					t.Errorf("progress near the selection %q lacks %q", progress, want)
-				}
-			}
-
-			// The selection reached the model, and the tool result came back.
-			first := requestMessages(t, model, 0)
-			if user := first[len(first)-1]; user.Role != "user" || !strings.Contains(user.text(), "func greet(name string) string {") ||
-				!strings.Contains(user.text(), "Capitalise the greeting") {
-				t.Errorf("first request's prompt = %+v", user)
-			}
-			second := requestMessages(t, model, 1)
-			if tool := second[len(second)-1]; tool.Role != "tool" || tool.ToolCallID != "call_edit" ||
-				!strings.Contains(tool.text(), tt.wantResult) {
-				t.Errorf("tool result the model read = %+v, want it to mention %q", tool, tt.wantResult)
-			}
-		})
-	}
+// :'<,'>AgentInline with a question: the answer in words is shown in a
+// float next to the selection, in the plugin's colours, not only as
+// "done".
+func TestInlineTextAnswer(t *testing.T) {
+	eachNvim(t, func(t *testing.T, nvim lsptest.Nvim) {
+		const answer = "greet prefixes the name with \"hello \".\nIt has no other effect."
+		model := providertest.NewServer(t, providertest.Script{{Text: answer}})
+		root := workspace(t, map[string]string{"main.go": greetBefore})
+		var rep inlineReport
+		scenario{nvim: nvim, script: "inline.lua", root: root, model: model, config: map[string]any{
+			"file": "main.go", "line1": 5, "line2": 7, "prompt": "What does this do?",
+		}}.run(t, &rep)
+		if rep.Last.StopReason != "end_turn" || rep.Last.Text != answer || rep.BufferText != greetBefore {
+			t.Errorf("prompt ended with %+v, buffer %q", rep.Last, rep.BufferText)
+		}
+		if len(rep.FloatsAfter) != 1 || strings.Join(rep.FloatsAfter[0].Lines, "\n") != answer || !ownColours(rep.FloatsAfter[0]) {
+			t.Errorf("floats after the answer = %+v, want one with %q", rep.FloatsAfter, answer)
+		}
+	})
 }

@@ -34,10 +34,16 @@ var (
 	tail        = lsptest.Tail
 )
 
-func requireNvim(t *testing.T) string { return lsptest.RequirePeer(t, "nvim") }
+// eachNvim runs body once per Neovim version found, as subtest
+// "nvim-<version>" (lsptest.RequireNvims: under CI 0.7, 0.10 and 0.12).
+func eachNvim(t *testing.T, body func(t *testing.T, nvim lsptest.Nvim)) {
+	t.Helper()
+	lsptest.ForEachNvim(t, repoRoot, body)
+}
 
 // scenario is one run of a Lua scenario script in headless Neovim.
 type scenario struct {
+	nvim   lsptest.Nvim
 	script string // file name under e2e/nvim
 	root   string // the workspace, Neovim's cwd
 	model  *providertest.Server
@@ -48,7 +54,6 @@ type scenario struct {
 // daemon's log is shown when the test fails.
 func (s scenario) run(t *testing.T, rep any) {
 	t.Helper()
-	nvim := requireNvim(t)
 	plugin, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +91,7 @@ func (s scenario) run(t *testing.T, rep any) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-n", "-i", "NONE", "-u", "NONE",
+	cmd := exec.CommandContext(ctx, s.nvim.Path, "--headless", "--clean", "-n", "-i", "NONE", "-u", "NONE",
 		"--cmd", "set rtp^="+plugin, "-c", "luafile "+filepath.Join(scripts, s.script))
 	cmd.Dir = s.root
 	cmd.Env = env

@@ -23,7 +23,7 @@ end
 
 -- The watchdog runs on a libuv timer: it fires even while vim.wait or a
 -- stuck handler holds the main loop, where a scheduled callback would not.
-local watchdog = vim.loop.new_timer()
+local watchdog = (vim.uv or vim.loop).new_timer()
 watchdog:start(config.timeout_ms, 0, function()
   table.insert(report.failures, 'watchdog: no end within ' .. config.timeout_ms .. ' ms')
   pcall(write_report, false)
@@ -41,9 +41,27 @@ local function buffer_text(bufnr)
   return table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, true), '\n') .. '\n'
 end
 
+-- Neovim 0.11 made the client's functions methods and added
+-- vim.lsp.start{attach=false}; the old forms are deprecated there.
+local has_011 = vim.fn.has('nvim-0.11') == 1
+local function call(client, name, ...)
+  if has_011 then
+    return client[name](client, ...)
+  end
+  return client[name](...)
+end
+local function start_client(cfg)
+  if has_011 then
+    return vim.lsp.start(cfg, { attach = false, reuse_client = function()
+      return false
+    end })
+  end
+  return vim.lsp.start_client(cfg)
+end
+
 local function main()
   local exit_code
-  local client_id = vim.lsp.start_client({
+  local client_id = start_client({
     name = 'agent-lsp',
     cmd = config.command,
     cmd_cwd = config.root,
@@ -87,7 +105,7 @@ local function main()
   check(before == config.original_text, 'buffer before: ' .. before)
 
   local result, rpc_err
-  local ok = client.request('agent/prompt', { prompt = config.prompt }, function(err, res)
+  local ok = call(client, 'request', 'agent/prompt', { prompt = config.prompt }, function(err, res)
     rpc_err, result = err, res
   end, bufnr)
   check(ok, 'client.request refused agent/prompt')
@@ -97,7 +115,7 @@ local function main()
   check(rpc_err == nil, 'agent/prompt error: ' .. vim.inspect(rpc_err))
   report.result = result
   report.buffer_text = buffer_text(bufnr)
-  report.modified = vim.api.nvim_buf_get_option(bufnr, 'modified')
+  report.modified = vim.bo[bufnr].modified
   -- Other files the edit may have touched: their buffers, if any.
   report.other_buffers = vim.empty_dict()
   for _, file in ipairs(config.other_files or {}) do
@@ -107,7 +125,7 @@ local function main()
     end
   end
 
-  client.stop()
+  call(client, 'stop')
   check(vim.wait(5000, function()
     return exit_code ~= nil
   end, 10), 'the daemon did not exit after shutdown')

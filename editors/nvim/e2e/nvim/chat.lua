@@ -13,12 +13,14 @@ H.run(function()
   H.setup()
   vim.cmd('edit ' .. vim.fn.fnameescape(cfg.root .. '/main.go'))
 
+  -- The 100-column terminal where a fixed 80-column chat left the code 19.
+  vim.o.columns = 100
   vim.cmd('AgentChat')
   local chat_buf = H.buffer_named('agent-lsp://chat')
   local input_buf = H.buffer_named('agent-lsp://prompt')
   H.check(chat_buf and window_of(chat_buf), 'the chat window is not shown')
   H.check(input_buf and window_of(input_buf), 'the prompt line is not shown')
-  H.check(input_buf and vim.api.nvim_buf_get_option(input_buf, 'buftype') == 'prompt', 'the prompt line is no prompt buffer')
+  H.check(input_buf and vim.bo[input_buf].buftype == 'prompt', 'the prompt line is no prompt buffer')
   -- :AgentChat leaves the cursor in the prompt line; come back to the file.
   vim.cmd('stopinsert')
   vim.cmd('wincmd t')
@@ -31,7 +33,16 @@ H.run(function()
   end, 'the first prompt to end')
   H.report.first_last = H.status().last
   H.report.streamed_while_running = streamed
-  H.report.statusline = vim.api.nvim_win_get_option(window_of(chat_buf), 'statusline')
+  H.report.statusline = require('agent_lsp').statusline()
+  H.report.chat_width = vim.api.nvim_win_get_width(window_of(chat_buf))
+  H.report.code_width = vim.api.nvim_win_get_width(vim.fn.win_getid(1))
+  -- The status line as drawn in the chat window made narrow (36 columns).
+  vim.api.nvim_win_set_width(window_of(chat_buf), 36)
+  H.report.narrow_statusline = vim.api.nvim_eval_statusline(vim.wo[window_of(chat_buf)].statusline,
+    { winid = window_of(chat_buf) }).str
+  vim.o.columns = 200
+  vim.cmd('doautocmd VimResized')
+  H.report.wide_chat_width = vim.api.nvim_win_get_width(window_of(chat_buf))
 
   -- A second prompt typed into the prompt line.
   vim.api.nvim_set_current_win(window_of(input_buf))
@@ -67,6 +78,31 @@ H.run(function()
   end, 'the sessions picker')
   H.report.session_id = H.status().session_id
   H.report.picked = picked and picked.sessionId
+  -- The pick redraws the chat from agent/transcript.
+  H.wait(5000, function()
+    return H.chat_text():find('— continuing session', 1, true) ~= nil
+  end, 'the picked session redrawn')
+  H.report.after_pick = transcript()
+
+  -- The chat wiped and the daemon restarted: :AgentChat redraws the
+  -- session from the new daemon's store.
+  local daemon = require('agent_lsp.daemon')
+  local st = daemon.state(H.status().root)
+  local old_pid = H.status().pid
+  daemon.stop(st)
+  H.wait(5000, function()
+    return not H.status().daemon_running
+  end, 'the daemon to stop')
+  vim.cmd('bwipeout! agent-lsp://chat')
+  vim.cmd('bwipeout! agent-lsp://prompt')
+  vim.cmd('AgentChat')
+  vim.cmd('stopinsert')
+  H.wait(10000, function()
+    return H.chat_text():find(cfg.second_answer, 1, true) ~= nil
+  end, 'the reopened chat redrawn')
+  H.report.reopened = transcript()
+  H.report.restarted = H.status().pid ~= old_pid
+  vim.cmd('wincmd t')
 
   vim.cmd('checkhealth agent_lsp')
   H.report.health = vim.api.nvim_buf_get_lines(0, 0, -1, true)

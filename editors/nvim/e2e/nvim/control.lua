@@ -18,7 +18,7 @@ end
 
 local function statusline()
   local win = H.window_of(H.buffer_named('agent-lsp://chat'))
-  return win and vim.api.nvim_win_get_option(win, 'statusline') or ''
+  return win and vim.api.nvim_eval_statusline(vim.wo[win].statusline, { winid = win }).str or ''
 end
 
 local function input_line()

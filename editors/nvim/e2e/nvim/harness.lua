@@ -4,8 +4,43 @@
 -- 3 for the watchdog.
 local H = {}
 
+H.uv = vim.uv or vim.loop
+
 H.config = vim.json.decode(table.concat(vim.fn.readfile(os.getenv('E2E_CONFIG')), '\n'))
-H.report = { failures = {}, popups = {}, notifications = {} }
+H.report = { failures = {}, popups = {}, notifications = {}, messages = {} }
+
+-- Messages a scenario expects (Lua patterns, H.allow_message): anything
+-- else in :messages, or notified at WARN or ERROR, fails the scenario, so
+-- a warning or deprecation message on any Neovim version is caught.
+-- Neovim prints the label of every workspace/applyEdit and 0.10 the start
+-- of :checkhealth, at no level.
+H.allowed = { "^Workspace edit agent: ", "^Running healthchecks" }
+local warned = {}
+
+function H.allow_message(pattern)
+  table.insert(H.allowed, pattern)
+end
+
+local function allowed(msg)
+  for _, p in ipairs(H.allowed) do
+    if msg:find(p) then
+      return true
+    end
+  end
+  return false
+end
+
+local function watch(msg, level)
+  if (level or vim.log.levels.INFO) >= vim.log.levels.WARN then
+    table.insert(warned, tostring(msg))
+  end
+end
+
+local original_notify = vim.notify
+vim.notify = function(msg, level, opts)
+  watch(msg, level)
+  return original_notify(msg, level, opts)
+end
 
 -- Plain Lua io: the watchdog writes from a libuv callback.
 local function write_report(ok)
@@ -122,7 +157,8 @@ function H.floats()
     if vim.api.nvim_win_get_config(win).relative ~= '' then
       local buf = vim.api.nvim_win_get_buf(win)
       table.insert(floats, {
-        filetype = vim.api.nvim_buf_get_option(buf, 'filetype'),
+        winhighlight = vim.wo[win].winhighlight,
+        filetype = vim.bo[buf].filetype,
         lines = vim.api.nvim_buf_get_lines(buf, 0, -1, true),
       })
     end
@@ -145,6 +181,7 @@ end
 -- capture_notifications records vim.notify messages.
 function H.capture_notifications()
   vim.notify = function(msg, level)
+    watch(msg, level)
     table.insert(H.report.notifications, { message = msg, level = level })
   end
 end
@@ -162,17 +199,57 @@ function H.setup(extra)
   require('agent_lsp').setup(vim.tbl_extend('force', opts, extra or {}))
 end
 
+-- check_messages fails the scenario on unexpected :messages lines or
+-- warnings, and on 0.11+ on anything `:checkhealth vim.deprecated` lists
+-- (the plugin's calls and the harness's).
+local function check_messages()
+  for _, line in ipairs(vim.split(vim.fn.execute('messages'), '\n', { trimempty = true })) do
+    table.insert(H.report.messages, line)
+    if not allowed(line) then
+      table.insert(H.report.failures, ':messages has ' .. line)
+    end
+  end
+  for _, msg in ipairs(warned) do
+    if not allowed(msg) then
+      table.insert(H.report.failures, 'warning notified: ' .. msg)
+    end
+  end
+  if vim.fn.has('nvim-0.11') == 0 then
+    return
+  end
+  vim.cmd('checkhealth vim.deprecated')
+  local health = vim.api.nvim_buf_get_lines(0, 0, -1, false)
+  H.report.deprecated = health
+  local text = table.concat(health, '\n')
+  H.check(text:find('vim.deprecated', 1, true) ~= nil, 'checkhealth vim.deprecated did not run:\n' .. text)
+  H.check(not text:find('WARNING', 1, true), 'checkhealth vim.deprecated lists:\n' .. text)
+end
+
+-- setup_bare configures the plugin as `setup({})` does, with the model
+-- given as the daemon's flags: no initializationOptions at all, which must
+-- reach the daemon as {} (an empty Lua table encodes as [], which it
+-- warns about).
+function H.setup_bare()
+  local cmd = vim.deepcopy(H.config.command)
+  vim.list_extend(cmd, { '--provider', 'openai', '--base-url', H.config.base_url, '--api-key-env', 'none',
+    '--model', 'deepseek-flash' })
+  require('agent_lsp').setup({ cmd = cmd })
+end
+
 -- run runs main under a watchdog and exits Neovim with the outcome.
 function H.run(main)
   -- A libuv timer fires even while vim.wait or a stuck handler holds the
   -- main loop, where a scheduled callback would not.
-  local watchdog = vim.loop.new_timer()
+  local watchdog = H.uv.new_timer()
   watchdog:start(H.config.timeout_ms, 0, function()
     table.insert(H.report.failures, 'watchdog: no end within ' .. H.config.timeout_ms .. ' ms')
     pcall(write_report, false)
     os.exit(3)
   end)
   local ok, err = xpcall(main, debug.traceback)
+  if ok then
+    ok, err = xpcall(check_messages, debug.traceback)
+  end
   watchdog:stop()
   if not ok then
     table.insert(H.report.failures, 'lua error: ' .. tostring(err))

@@ -38,16 +38,17 @@ H.run(function()
   end, 'the inline prompt to end')
   sample()
   H.report.progress = progress
+  H.report.floats_after = H.floats()
   H.report.last = H.status().last
 
   if cfg.expect_saved then
     H.wait(3000, function()
-      return not vim.api.nvim_buf_get_option(bufnr, 'modified')
+      return not vim.bo[bufnr].modified
     end, 'the edited buffer to be saved')
   else
     vim.wait(300) -- an unwanted write would land by now
   end
   H.report.buffer_text = H.buffer_text(bufnr)
-  H.report.modified = vim.api.nvim_buf_get_option(bufnr, 'modified')
+  H.report.modified = vim.bo[bufnr].modified
   H.report.disk_text = H.read_file(path)
 end)

@@ -29,7 +29,8 @@ end
 
 H.run(function()
   local cfg = H.config
-  H.setup()
+  -- setup({}): the empty initializationOptions must cause no warning.
+  H.setup_bare()
   H.report.snapshots = {}
   vim.api.nvim_create_autocmd('User', {
     pattern = 'AgentLspPlan',

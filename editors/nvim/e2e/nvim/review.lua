@@ -33,7 +33,7 @@ H.run(function()
       local buf = vim.api.nvim_win_get_buf(win)
       table.insert(H.report.states, {
         float = vim.api.nvim_win_get_config(win).relative ~= '',
-        filetype = vim.api.nvim_buf_get_option(buf, 'filetype'),
+        filetype = vim.bo[buf].filetype,
         lines = vim.api.nvim_buf_get_lines(buf, 0, -1, true),
         cursor_line = vim.api.nvim_get_current_line(),
       })
@@ -48,13 +48,13 @@ H.run(function()
   H.report.last = H.wait_prompt_end(20000, 'the prompt to end')
   if cfg.expect_saved then
     H.wait(3000, function()
-      return not vim.api.nvim_buf_get_option(bufnr, 'modified')
+      return not vim.bo[bufnr].modified
     end, 'the edited buffer to be saved')
   else
     vim.wait(300) -- an unwanted edit or write would land by now
   end
   H.report.buffer_text = H.buffer_text(bufnr)
-  H.report.modified = vim.api.nvim_buf_get_option(bufnr, 'modified')
+  H.report.modified = vim.bo[bufnr].modified
   H.report.disk_text = H.read_file(path)
   H.report.floats_after = #H.floats()
   H.report.back_in_file = vim.api.nvim_get_current_win() == file_win

@@ -13,7 +13,7 @@ H.run(function()
   vim.cmd('edit ' .. vim.fn.fnameescape(path))
   local bufnr = vim.api.nvim_get_current_buf()
   local function saved()
-    return not vim.api.nvim_buf_get_option(bufnr, 'modified')
+    return not vim.bo[bufnr].modified
   end
 
   vim.cmd('AgentAsk ' .. cfg.first_prompt)

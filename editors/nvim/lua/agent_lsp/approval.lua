@@ -4,6 +4,7 @@
 -- is Neovim's handler, followed by a write of the edited buffers when
 -- auto_save is on.
 local config = require('agent_lsp.config')
+local compat = require('agent_lsp.compat')
 
 local M = {}
 
@@ -88,11 +89,11 @@ end
 -- show_message_request answers window/showMessageRequest: the chosen
 -- MessageActionItem, or vim.NIL (the daemon reads null as Deny).
 function M.show_message_request(_, params)
-  local actions = params.actions or {}
+  local actions = compat.tbl(params.actions)
   local titles = vim.tbl_map(function(a)
     return a.title
   end, actions)
-  local message = params.message or ''
+  local message = compat.str(params.message)
   local lines = vim.split(message, '\n', { plain = true })
   local diff = M.extract_diff(message)
   local float
@@ -121,10 +122,10 @@ end
 -- edited_uris lists the documents a WorkspaceEdit touches.
 local function edited_uris(edit)
   local uris = {}
-  for uri in pairs(edit.changes or {}) do
+  for uri in pairs(compat.tbl(edit.changes)) do
     table.insert(uris, uri)
   end
-  for _, change in ipairs(edit.documentChanges or {}) do
+  for _, change in ipairs(compat.tbl(edit.documentChanges)) do
     if change.textDocument and change.textDocument.uri then
       table.insert(uris, change.textDocument.uri)
     elseif change.kind == 'create' and change.uri then
@@ -140,7 +141,7 @@ end
 local function save(uris)
   for _, uri in ipairs(uris) do
     local bufnr = vim.uri_to_bufnr(uri)
-    if vim.api.nvim_buf_is_loaded(bufnr) and vim.api.nvim_buf_get_option(bufnr, 'modified') then
+    if vim.api.nvim_buf_is_loaded(bufnr) and vim.bo[bufnr].modified then
       local ok, err = pcall(vim.api.nvim_buf_call, bufnr, function()
         vim.cmd('silent update')
       end)

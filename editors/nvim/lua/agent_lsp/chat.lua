@@ -4,7 +4,10 @@
 -- column on the right. The mode, the model, usage and cost of the last
 -- model call go into the transcript window's status line.
 local config = require('agent_lsp.config')
+local chat_lines = require('agent_lsp.chat_lines')
 local plan = require('agent_lsp.plan')
+local statusline = require('agent_lsp.statusline')
+local compat = require('agent_lsp.compat')
 
 local M = {}
 
@@ -60,12 +63,12 @@ end
 local function make_transcript()
   local buf = vim.api.nvim_create_buf(false, true)
   vim.api.nvim_buf_set_name(buf, 'agent-lsp://chat')
-  vim.api.nvim_buf_set_option(buf, 'buftype', 'nofile')
-  vim.api.nvim_buf_set_option(buf, 'bufhidden', 'hide')
-  vim.api.nvim_buf_set_option(buf, 'swapfile', false)
-  vim.api.nvim_buf_set_option(buf, 'filetype', 'agent_lsp_chat')
-  vim.api.nvim_buf_set_option(buf, 'modifiable', false)
-  chat.buf, chat.kind, chat.tool_lines = buf, nil, {}
+  vim.bo[buf].buftype = 'nofile'
+  vim.bo[buf].bufhidden = 'hide'
+  vim.bo[buf].swapfile = false
+  vim.bo[buf].filetype = 'agent_lsp_chat'
+  vim.bo[buf].modifiable = false
+  chat.buf, chat.kind, chat.tool_lines, chat.fresh = buf, nil, {}, true
   plan.forget_block()
   return buf
 end
@@ -73,9 +76,9 @@ end
 local function make_input()
   local buf = vim.api.nvim_create_buf(false, true)
   vim.api.nvim_buf_set_name(buf, 'agent-lsp://prompt')
-  vim.api.nvim_buf_set_option(buf, 'buftype', 'prompt')
-  vim.api.nvim_buf_set_option(buf, 'bufhidden', 'hide')
-  vim.api.nvim_buf_set_option(buf, 'swapfile', false)
+  vim.bo[buf].buftype = 'prompt'
+  vim.bo[buf].bufhidden = 'hide'
+  vim.bo[buf].swapfile = false
   vim.fn.prompt_setprompt(buf, 'Ask> ')
   vim.fn.prompt_setcallback(buf, function(text)
     -- Keep the prompt buffer to one line: the transcript holds the history.
@@ -115,6 +118,14 @@ local function window_of(buf)
   end
 end
 
+-- resize fits the chat column to the editor's width again (VimResized).
+function M.resize()
+  local win = chat.buf and window_of(chat.buf)
+  if win then
+    vim.api.nvim_win_set_width(win, config.chat_width(vim.o.columns))
+  end
+end
+
 function M.is_chat_buffer(bufnr)
   return bufnr == chat.buf or bufnr == chat.input
 end
@@ -130,10 +141,10 @@ function M.open(enter)
     vim.cmd('botright vsplit')
     win = vim.api.nvim_get_current_win()
     vim.api.nvim_win_set_buf(win, buf)
-    vim.api.nvim_win_set_width(win, opts.width)
+    vim.api.nvim_win_set_width(win, config.chat_width(vim.o.columns, opts))
     for option, value in pairs({ wrap = true, linebreak = true, number = false, relativenumber = false,
       signcolumn = 'no', winfixwidth = true }) do
-      vim.api.nvim_win_set_option(win, option, value)
+      vim.wo[win][option] = value
     end
   end
   local input_win = window_of(input)
@@ -143,10 +154,10 @@ function M.open(enter)
     input_win = vim.api.nvim_get_current_win()
     vim.api.nvim_win_set_buf(input_win, input)
     vim.api.nvim_win_set_height(input_win, opts.input_height)
-    vim.api.nvim_win_set_option(input_win, 'winfixheight', true)
-    vim.api.nvim_win_set_option(input_win, 'number', false)
-    vim.api.nvim_win_set_option(input_win, 'relativenumber', false)
-    vim.api.nvim_win_set_option(input_win, 'statusline', ' agent-lsp: Enter sends, /<C-x><C-o> commands, @ files')
+    vim.wo[input_win].winfixheight = true
+    vim.wo[input_win].number = false
+    vim.wo[input_win].relativenumber = false
+    vim.wo[input_win].statusline = ' agent-lsp: Enter sends, /<C-x><C-o> commands, @ files'
   end
   M.refresh_statusline()
   M.scroll()
@@ -161,9 +172,9 @@ end
 -- with_modifiable runs fn with the transcript writable.
 function M.with_modifiable(fn)
   local buf = M.buffer()
-  vim.api.nvim_buf_set_option(buf, 'modifiable', true)
+  vim.bo[buf].modifiable = true
   local ok, err = pcall(fn, buf)
-  vim.api.nvim_buf_set_option(buf, 'modifiable', false)
+  vim.bo[buf].modifiable = false
   if not ok then
     error(err)
   end
@@ -191,7 +202,7 @@ function M.add_lines(lines, hl)
     end
     if hl then
       for i = 0, #lines - 1 do
-        vim.api.nvim_buf_add_highlight(buf, ns, hl, first + i, 0, -1)
+        compat.highlight(buf, ns, hl, first + i, 0, -1)
       end
     end
   end)
@@ -242,51 +253,19 @@ local function stream(kind, delta)
     end
     if hl then
       for i = row, row + #parts - 1 do
-        vim.api.nvim_buf_add_highlight(buf, ns, hl, i, 0, -1)
+        compat.highlight(buf, ns, hl, i, 0, -1)
       end
     end
   end)
   chat.kind = kind
 end
 
--- describe_arguments is the short form of a tool call's arguments.
-local function describe_arguments(args)
-  if type(args) ~= 'table' then
-    return tostring(args or '')
-  end
-  local parts = {}
-  for _, key in ipairs({ 'path', 'pattern', 'command', 'query' }) do
-    if type(args[key]) == 'string' then
-      table.insert(parts, (key == 'command' and '$ ' or '') .. args[key])
-    end
-  end
-  if #parts == 0 and vim.tbl_islist(args.items) then
-    parts = { #args.items .. (#args.items == 1 and ' item' or ' items') } -- todo_write: the plan block shows them
-  end
-  if #parts == 0 then
-    local ok, text = pcall(vim.json.encode, args)
-    parts = { ok and text or '' }
-  end
-  local text = table.concat(parts, ' '):gsub('\n', ' ')
-  if #text > 60 then
-    text = text:sub(1, 57) .. '...'
-  end
-  return text
-end
-
-local status_marks = {
-  running = { '… running', 'AgentLspTool' },
-  completed = { '✓ completed', 'AgentLspToolOk' },
-  failed = { '✗ failed', 'AgentLspToolFailed' },
-  denied = { '⊘ denied', 'AgentLspToolDenied' },
-}
-
 local function set_tool_status(id, status)
   local entry = chat.tool_lines[id]
   if not entry then
     return
   end
-  local mark = status_marks[status] or { status, 'AgentLspTool' }
+  local mark = chat_lines.status_marks[status] or { status, 'AgentLspTool' }
   M.with_modifiable(function(buf)
     local row = vim.api.nvim_buf_get_extmark_by_id(buf, marks, entry.mark, {})[1]
     if not row then
@@ -296,55 +275,37 @@ local function set_tool_status(id, status)
     -- Text, not the line: replacing whole lines would move the marks.
     local old = vim.api.nvim_buf_get_lines(buf, row, row + 1, true)[1]
     vim.api.nvim_buf_set_text(buf, row, 0, row, #old, { text })
-    vim.api.nvim_buf_add_highlight(buf, ns, 'AgentLspTool', row, 0, #entry.head)
-    vim.api.nvim_buf_add_highlight(buf, ns, mark[2], row, #entry.head, -1)
+    compat.highlight(buf, ns, 'AgentLspTool', row, 0, #entry.head)
+    compat.highlight(buf, ns, mark[2], row, #entry.head, -1)
   end)
 end
 
-local function short_number(n)
-  n = tonumber(n) or 0
-  if n >= 10000 then
-    return string.format('%.1fk', n / 1000)
-  end
-  return tostring(n)
+local short_number = statusline.short_number
+
+-- status_text is the chat's status line for a window `width` columns wide
+-- (nil: everything).
+local function status_text(width)
+  return statusline.text(chat.status, width)
 end
 
--- status_text is the transcript window's status line.
-local function status_text()
-  local s = chat.status
-  local parts = { 'agent-lsp: ' .. s.state }
-  if s.mode then
-    table.insert(parts, 'mode ' .. s.mode)
-  end
-  if s.model then
-    table.insert(parts, s.model)
-  end
-  if s.usage then
-    table.insert(
-      parts,
-      string.format(
-        'in %s (%s cached) out %s $%.4f',
-        short_number(s.usage.promptTokens),
-        short_number(s.usage.cachedTokens),
-        short_number(s.usage.completionTokens),
-        tonumber(s.cost) or 0
-      )
-    )
-  end
-  if s.totals then
-    table.insert(parts, string.format('session $%.4f', tonumber(s.totals.cost) or 0))
-  end
-  return ' ' .. table.concat(parts, ' │ '):gsub('%%', '%%%%')
-end
-
+-- status_text is the whole status text (the statusline() component).
 function M.status_text()
   return status_text()
+end
+
+-- window_statusline is the chat window's 'statusline' (%!): fitted to the
+-- window it is drawn for, so a narrow chat keeps its state and mode.
+function M.window_statusline()
+  local win = vim.g.statusline_winid
+  local ok, width = pcall(vim.api.nvim_win_get_width, win or 0)
+  return status_text(ok and width or nil)
 end
 
 function M.refresh_statusline()
   local win = chat.buf and window_of(chat.buf)
   if win then
-    vim.api.nvim_win_set_option(win, 'statusline', status_text())
+    -- Set again at each change: that redraws the status line.
+    vim.wo[win].statusline = "%!v:lua.require'agent_lsp.chat'.window_statusline()"
   end
 end
 
@@ -361,8 +322,8 @@ end
 -- set_session_info shows a session's mode and model ({mode?, model?}) in
 -- the status line.
 function M.set_session_info(info)
-  chat.status.mode = info.mode or chat.status.mode
-  chat.status.model = info.model or chat.status.model
+  chat.status.mode = compat.nonnull(info.mode) or chat.status.mode
+  chat.status.model = compat.nonnull(info.model) or chat.status.model
   M.refresh_statusline()
 end
 
@@ -392,30 +353,6 @@ function M.answer(text)
   M.scroll()
 end
 
-local mention_marks = {
-  attached = { '📎', 'AgentLspNote' },
-  missing = { '⚠', 'AgentLspToolDenied' },
-  refused = { '⊘', 'AgentLspToolDenied' },
-  failed = { '✗', 'AgentLspToolFailed' },
-}
-
--- mention_line is the transcript line of a mention update.
-local function mention_line(u)
-  local where = tostring(u.path or '?')
-  if u.startLine then
-    where = where .. '#L' .. u.startLine
-    if u.endLine and u.endLine ~= u.startLine then
-      where = where .. '-' .. u.endLine
-    end
-  end
-  local mark = mention_marks[u.status] or { '?', 'AgentLspNote' }
-  local text = mark[1] .. ' @' .. where .. ' ' .. tostring(u.status)
-  if u.message and u.message ~= '' then
-    text = text .. ': ' .. u.message
-  end
-  return text, mark[2]
-end
-
 -- control_update shows a mode or model change: always in the status line,
 -- in the transcript unless quiet (a slash command's answer says it).
 local function control_update(u, quiet)
@@ -436,17 +373,17 @@ end
 -- model changes out of the transcript.
 function M.update(u, quiet)
   if u.kind == 'text' or u.kind == 'reasoning' then
-    stream(u.kind, u.text or '')
+    stream(u.kind, compat.str(u.text))
     M.set_state(u.kind == 'text' and 'answering' or 'thinking')
   elseif u.kind == 'tool_call' then
-    local head = '⚙ ' .. tostring(u.name) .. ' ' .. describe_arguments(u.arguments)
+    local head = '⚙ ' .. tostring(u.name) .. ' ' .. chat_lines.describe_arguments(u.arguments)
     local line = M.add_lines({ head })
     local mark = vim.api.nvim_buf_set_extmark(M.buffer(), marks, line, 0, {})
-    chat.tool_lines[u.toolCallId or ''] = { mark = mark, head = head }
-    set_tool_status(u.toolCallId or '', 'running')
+    chat.tool_lines[compat.str(u.toolCallId)] = { mark = mark, head = head }
+    set_tool_status(compat.str(u.toolCallId), 'running')
     M.set_state('running ' .. tostring(u.name))
   elseif u.kind == 'tool_result' then
-    set_tool_status(u.toolCallId or '', u.status)
+    set_tool_status(compat.str(u.toolCallId), u.status)
     M.set_state('thinking')
   elseif u.kind == 'round_end' then
     chat.status.usage, chat.status.cost, chat.status.totals = u.usage, u.cost, u.totals
@@ -457,11 +394,11 @@ function M.update(u, quiet)
   elseif u.kind == 'error' then
     M.note('✗ ' .. tostring(u.message), 'AgentLspError')
   elseif u.kind == 'plan' then
-    plan.render(M, u.items or {})
+    plan.render(M, compat.tbl(u.items))
   elseif u.kind == 'mode' or u.kind == 'model' then
     control_update(u, quiet)
   elseif u.kind == 'mention' then
-    local text, hl = mention_line(u)
+    local text, hl = chat_lines.mention_line(u)
     M.note(text, hl)
   end
   M.scroll()
@@ -477,6 +414,34 @@ function M.finish(stop_reason, message)
     M.note(text, stop_reason == 'cancelled' and 'AgentLspToolDenied' or 'AgentLspError')
   end
   M.set_state('idle')
+end
+
+-- clear empties the transcript (it is about to be redrawn from a stored
+-- session) and forgets the plan shown.
+function M.clear()
+  M.with_modifiable(function(buf)
+    vim.api.nvim_buf_clear_namespace(buf, ns, 0, -1)
+    vim.api.nvim_buf_clear_namespace(buf, marks, 0, -1)
+    vim.api.nvim_buf_set_lines(buf, 0, -1, true, {})
+  end)
+  chat.kind, chat.tool_lines = nil, {}
+  plan.forget()
+end
+
+-- set_totals shows a session's totals ({cost, ...}) in the status line.
+function M.set_totals(totals)
+  if type(totals) == 'table' then
+    chat.status.totals = totals
+    M.refresh_statusline()
+  end
+end
+
+-- fresh reports whether the transcript buffer was made since the last call
+-- (the chat was wiped): its session's transcript must be redrawn.
+function M.fresh()
+  local was = chat.fresh
+  chat.fresh = false
+  return was
 end
 
 -- reset_status forgets the usage shown (another session was picked).

@@ -8,6 +8,7 @@
 -- in the prompt line, and on the next <Tab> on the command line.
 local control = require('agent_lsp.control')
 local daemon = require('agent_lsp.daemon')
+local compat = require('agent_lsp.compat')
 
 local M = {}
 
@@ -43,7 +44,7 @@ end
 
 local function describe_arguments(args)
   local names = {}
-  for _, a in ipairs(args or {}) do
+  for _, a in ipairs(compat.tbl(args)) do
     table.insert(names, a.required and a.name or ('[' .. a.name .. ']'))
   end
   return table.concat(names, ' ')
@@ -57,7 +58,7 @@ local function from_commands(commands, word)
       table.insert(out, {
         word = c.name,
         abbr = args ~= '' and (c.name .. ' ' .. args) or c.name,
-        menu = vim.split(c.description or '', '\n', { plain = true })[1],
+        menu = vim.split(compat.str(c.description), '\n', { plain = true })[1],
       })
     end
   end
@@ -201,7 +202,7 @@ end
 
 -- attach sets the prompt buffer's omnifunc.
 function M.attach(buf)
-  vim.api.nvim_buf_set_option(buf, 'omnifunc', "v:lua.require'agent_lsp.complete'.omnifunc")
+  vim.bo[buf].omnifunc = "v:lua.require'agent_lsp.complete'.omnifunc"
 end
 
 return M

@@ -1,6 +1,7 @@
 -- The plugin's options: defaults, validation, and what the daemon gets as
 -- initializationOptions.
 local M = {}
+local compat = require('agent_lsp.compat')
 
 M.defaults = {
   -- The daemon's command line (a list, or a string for one word).
@@ -34,7 +35,11 @@ M.defaults = {
     cancel = '<leader>ax', -- normal: :AgentCancel
   },
   chat = {
-    width = 80, -- of the chat column (vertical split on the right)
+    -- Of the chat column (vertical split on the right): a fraction of the
+    -- editor's width (or columns, when > 1), at least min_width, and never
+    -- so wide the code window gets fewer than min_width columns.
+    width = 0.4,
+    min_width = 40,
     input_height = 2,
   },
   -- How long an approval waits for an answer before it counts as Deny.
@@ -43,21 +48,29 @@ M.defaults = {
 
 M.options = vim.deepcopy(M.defaults)
 
+-- chat_width is the chat column's width for an editor `columns` wide.
+function M.chat_width(columns, opts)
+  opts = opts or M.options.chat
+  local want = opts.width <= 1 and math.floor(columns * opts.width) or opts.width
+  want = math.max(want, opts.min_width)
+  return math.max(1, math.min(want, columns - opts.min_width - 1))
+end
+
 function M.set(user)
   user = user or {}
-  vim.validate({
-    cmd = { user.cmd, { 'table', 'string' }, true },
-    provider = { user.provider, 'string', true },
-    model = { user.model, 'string', true },
-    base_url = { user.base_url, 'string', true },
-    api_key_env = { user.api_key_env, 'string', true },
-    mcp_servers = { user.mcp_servers, 'table', true },
-    mode = { user.mode, 'string', true },
-    models = { user.models, 'table', true },
-    auto_save = { user.auto_save, 'boolean', true },
-    review = { user.review, 'boolean', true },
-    root_dir = { user.root_dir, 'function', true },
-    keymaps = { user.keymaps, { 'table', 'boolean' }, true },
+  compat.validate({
+    { 'cmd', user.cmd, { 'table', 'string' }, true },
+    { 'provider', user.provider, 'string', true },
+    { 'model', user.model, 'string', true },
+    { 'base_url', user.base_url, 'string', true },
+    { 'api_key_env', user.api_key_env, 'string', true },
+    { 'mcp_servers', user.mcp_servers, 'table', true },
+    { 'mode', user.mode, 'string', true },
+    { 'models', user.models, 'table', true },
+    { 'auto_save', user.auto_save, 'boolean', true },
+    { 'review', user.review, 'boolean', true },
+    { 'root_dir', user.root_dir, 'function', true },
+    { 'keymaps', user.keymaps, { 'table', 'boolean' }, true },
   })
   local opts = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), user)
   if user.keymaps == false then
@@ -70,6 +83,15 @@ function M.set(user)
   return opts
 end
 
+-- object returns t, or vim.empty_dict() for an empty table, so that it
+-- encodes as {} rather than [].
+local function object(t)
+  if type(t) == 'table' and next(t) == nil then
+    return vim.empty_dict()
+  end
+  return t
+end
+
 -- initialization_options maps the options onto the daemon's contract
 -- (docs/protocol.md, "initializationOptions"); unset fields are left out so
 -- the daemon's own defaults apply.
@@ -80,12 +102,14 @@ function M.initialization_options(opts)
     model = opts.model,
     baseURL = opts.base_url,
     apiKeyEnv = opts.api_key_env,
-    mcpServers = opts.mcp_servers,
+    mcpServers = object(opts.mcp_servers),
     autoApprove = opts.auto_approve,
     mode = opts.mode,
     models = opts.models,
   }
-  return init
+  -- An empty Lua table encodes as [], which the daemon's option loader
+  -- rejects where it wants an object.
+  return object(init)
 end
 
 -- api_key_variable is the variable the daemon reads the key from ('none'

@@ -4,6 +4,7 @@
 -- per workspace root.
 local chat = require('agent_lsp.chat')
 local daemon = require('agent_lsp.daemon')
+local compat = require('agent_lsp.compat')
 
 local M = {}
 
@@ -35,7 +36,7 @@ local function request(st, method, params, cb, quiet)
       end
       return
     end
-    client.request(method, params, function(rpc_err, result)
+    compat.request(client, method, params, function(rpc_err, result)
       if rpc_err then
         if not quiet then
           report(method, rpc_err)
@@ -99,12 +100,13 @@ end
 -- not worth a message.
 function M.fetch_models(st, cb, quiet)
   request(st, 'agent/models', st.session_id and { sessionId = st.session_id } or vim.empty_dict(), function(result)
-    st.models = result.models or {}
-    if result.current and result.current.model then
-      chat.set_session_info({ model = result.current.model })
+    st.models = compat.tbl(result.models)
+    local model = compat.get(result, 'current', 'model')
+    if model then
+      chat.set_session_info({ model = model })
     end
     if cb then
-      cb(st.models, result.current or {})
+      cb(st.models, compat.tbl(result.current))
     end
   end, quiet)
 end
@@ -167,7 +169,7 @@ end
 -- (agent/commands); cb(commands) when given.
 function M.fetch_commands(st, cb, quiet)
   request(st, 'agent/commands', vim.empty_dict(), function(result)
-    st.commands = result.commands or {}
+    st.commands = compat.tbl(result.commands)
     if cb then
       cb(st.commands)
     end

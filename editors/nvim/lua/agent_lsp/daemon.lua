@@ -4,6 +4,7 @@
 -- process, so a restarted daemon resumes the conversation from its stored
 -- session.
 local config = require('agent_lsp.config')
+local compat = require('agent_lsp.compat')
 
 local M = {}
 
@@ -32,7 +33,7 @@ local function find_marker(dir, markers)
   local current = dir
   while current and current ~= '' do
     for _, marker in ipairs(markers) do
-      if vim.loop.fs_stat(current .. '/' .. marker) then
+      if compat.uv.fs_stat(current .. '/' .. marker) then
         return current
       end
     end
@@ -47,7 +48,7 @@ end
 -- file_of returns the absolute path of a buffer's file, or nil when the
 -- buffer is not a file (chat, help, terminal, unnamed).
 function M.file_of(bufnr)
-  if not vim.api.nvim_buf_is_valid(bufnr) or vim.api.nvim_buf_get_option(bufnr, 'buftype') ~= '' then
+  if not vim.api.nvim_buf_is_valid(bufnr) or vim.bo[bufnr].buftype ~= '' then
     return nil
   end
   local name = vim.api.nvim_buf_get_name(bufnr)
@@ -104,7 +105,7 @@ function M.client(st)
     return nil
   end
   local client = vim.lsp.get_client_by_id(st.client_id)
-  if client == nil or client.is_stopped() then
+  if client == nil or compat.is_stopped(client) then
     return nil
   end
   return client
@@ -178,7 +179,7 @@ end
 local function start(st)
   local opts = config.options
   st.ready = false
-  local client_id = vim.lsp.start_client({
+  local client_id = compat.start_client({
     name = M.client_name,
     cmd = opts.cmd,
     cmd_cwd = st.root,
@@ -188,10 +189,13 @@ local function start(st)
     capabilities = M.capabilities(opts),
     init_options = config.initialization_options(opts),
     handlers = M.make_handlers(st),
-    on_init = function(client)
+    on_init = function(client, result)
       if st.client_id ~= client.id then
         return
       end
+      -- The daemon says its pid (capabilities.experimental.agent.pid):
+      -- client.rpc.pid is gone since 0.10.
+      st.pid = compat.get(result, 'capabilities', 'experimental', 'agent', 'pid')
       st.ready = true
       attach_all(st)
       settle_waiters(st, client, nil)
@@ -215,8 +219,6 @@ local function start(st)
     return
   end
   st.client_id = client_id
-  local client = vim.lsp.get_client_by_id(client_id)
-  st.pid = client and client.rpc and client.rpc.pid
 end
 
 -- ensure calls cb(client) once the root's daemon is initialized, starting
@@ -238,7 +240,7 @@ function M.stop(st)
   local client = M.client(st)
   if client then
     st.expected_exits[client.id] = true
-    client.stop()
+    compat.stop(client)
   end
 end
 

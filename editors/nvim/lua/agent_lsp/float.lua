@@ -1,6 +1,28 @@
--- A centred floating window over a scratch buffer, shared by the approval
--- and review views.
+-- Floating windows: a centred one over a scratch buffer, shared by the
+-- approval and review views, and the inline answer next to the cursor;
+-- all drawn in the AgentLspFloat* groups.
+local compat = require('agent_lsp.compat')
+
 local M = {}
+
+-- The floats' own groups, linked to the editor's normal colours: 0.7's
+-- NormalFloat is Pmenu (light pink on magenta in the default scheme).
+-- A colour scheme or the user can set them (they are defined default).
+M.winhighlight = 'Normal:AgentLspFloat,NormalNC:AgentLspFloat,FloatBorder:AgentLspFloatBorder,'
+  .. 'CursorLine:AgentLspFloatCursorLine'
+  .. (compat.float_title and ',FloatTitle:AgentLspFloatTitle' or '')
+
+function M.define_highlights()
+  local links = {
+    AgentLspFloat = 'Normal',
+    AgentLspFloatBorder = 'Comment',
+    AgentLspFloatTitle = 'Title',
+    AgentLspFloatCursorLine = 'Visual',
+  }
+  for group, target in pairs(links) do
+    vim.api.nvim_set_hl(0, group, { link = target, default = true })
+  end
+end
 
 -- open shows lines in a new scratch buffer in a centred float. opts:
 -- filetype, title (shown on 0.9+), min_width (default 20), enter (focus the
@@ -8,9 +30,9 @@ local M = {}
 function M.open(lines, opts)
   local buf = vim.api.nvim_create_buf(false, true)
   vim.api.nvim_buf_set_lines(buf, 0, -1, true, lines)
-  vim.api.nvim_buf_set_option(buf, 'filetype', opts.filetype)
-  vim.api.nvim_buf_set_option(buf, 'modifiable', false)
-  vim.api.nvim_buf_set_option(buf, 'bufhidden', 'wipe')
+  vim.bo[buf].filetype = opts.filetype
+  vim.bo[buf].modifiable = false
+  vim.bo[buf].bufhidden = 'wipe'
   local width = opts.min_width or 20
   for _, line in ipairs(lines) do
     width = math.max(width, vim.fn.strdisplaywidth(line))
@@ -27,11 +49,27 @@ function M.open(lines, opts)
     border = 'rounded',
     focusable = opts.enter == true,
   }
-  if opts.title and vim.fn.has('nvim-0.9') == 1 then
+  if opts.title and compat.float_title then
     win_opts.title = ' ' .. opts.title .. ' '
   end
   local win = vim.api.nvim_open_win(buf, opts.enter == true, win_opts)
-  vim.api.nvim_win_set_option(win, 'wrap', false)
+  vim.wo[win].wrap = false
+  vim.wo[win].winhighlight = M.winhighlight
+  return win, buf
+end
+
+-- answer shows an inline prompt's text answer in a float at the cursor,
+-- closed when the cursor moves or the buffer changes (as LSP hovers are).
+-- Returns win, buf.
+function M.answer(text)
+  local lines = vim.split(vim.trim(text), '\n', { plain = true })
+  local buf, win = vim.lsp.util.open_floating_preview(lines, 'markdown', {
+    border = 'rounded',
+    focus_id = 'agent_lsp_answer',
+    max_width = math.max(40, math.floor(vim.o.columns * 0.6)),
+    wrap = true,
+  })
+  vim.wo[win].winhighlight = M.winhighlight
   return win, buf
 end
 

@@ -1,22 +1,13 @@
 -- :checkhealth agent_lsp — the binary, its version, the provider key, and
--- whether the running daemons answer. Neovim 0.10+ has vim.health.start/ok/
--- warn/error, 0.8–0.9 vim.health.report_*, 0.7 require('health').report_*.
+-- whether the running daemons answer.
 local config = require('agent_lsp.config')
 local daemon = require('agent_lsp.daemon')
+local compat = require('agent_lsp.compat')
 
 local M = {}
 
-local function reporter()
-  local h = vim.health
-  if h and h.start then
-    return { start = h.start, ok = h.ok, warn = h.warn, error = h.error, info = h.info }
-  end
-  h = (h and h.report_start) and h or require('health')
-  return { start = h.report_start, ok = h.report_ok, warn = h.report_warn, error = h.report_error, info = h.report_info }
-end
-
 function M.check()
-  local report = reporter()
+  local report = compat.health()
   local opts = config.options
   report.start('agent-lsp')
 
@@ -53,9 +44,9 @@ function M.check()
     local client = daemon.client(st)
     if client then
       any = true
-      local result = client.request_sync('agent/tools', vim.empty_dict(), 3000)
+      local result = compat.request_sync(client, 'agent/tools', vim.empty_dict(), 3000)
       if result and result.result then
-        report.ok(string.format('daemon for %s (pid %s) answers: %d tools', root, tostring(st.pid), #(result.result.tools or {})))
+        report.ok(string.format('daemon for %s (pid %s) answers: %d tools', root, tostring(st.pid), #(compat.tbl(result.result.tools))))
       else
         report.error(string.format('daemon for %s (pid %s) does not answer agent/tools: %s', root, tostring(st.pid),
           tostring(result and result.err and result.err.message or 'no answer')))

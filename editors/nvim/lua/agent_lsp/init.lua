@@ -4,6 +4,7 @@
 -- model switching and slash command completion. See :help agent_lsp.
 local approval = require('agent_lsp.approval')
 local chat = require('agent_lsp.chat')
+local compat = require('agent_lsp.compat')
 local complete = require('agent_lsp.complete')
 local config = require('agent_lsp.config')
 local control = require('agent_lsp.control')
@@ -12,6 +13,7 @@ local pickers = require('agent_lsp.pickers')
 local plan = require('agent_lsp.plan')
 local prompt = require('agent_lsp.prompt')
 local review = require('agent_lsp.review')
+local transcript = require('agent_lsp.transcript')
 local rewind = require('agent_lsp.rewind')
 
 local M = {}
@@ -54,6 +56,10 @@ end
 function M.chat()
   local st = current_state()
   chat.open(true)
+  if chat.fresh() then
+    -- A chat reopened after its transcript was wiped: redraw the session.
+    transcript.load(st)
+  end
   daemon.ensure(st, function() end)
 end
 
@@ -87,7 +93,7 @@ function M.inline(bufnr, line1, line2, text)
   local st = daemon.state(daemon.root_of(bufnr))
   chat_root = st.root
   local last = vim.api.nvim_buf_get_lines(bufnr, line2 - 1, line2, true)[1] or ''
-  local _, last_utf16 = vim.str_utfindex(last)
+  local last_utf16 = compat.utf16_len(last)
   local range = {
     start = { line = line1 - 1, character = 0 },
     ['end'] = { line = line2 - 1, character = last_utf16 },
@@ -260,14 +266,24 @@ local function create_autocmds(opts)
     callback = function()
       chat.define_highlights()
       review.define_highlights()
+      require('agent_lsp.float').define_highlights()
     end,
   })
+  vim.api.nvim_create_autocmd('VimResized', { group = group, callback = chat.resize })
 end
 
 --- setup({cmd, provider, model, base_url, api_key_env, mcp_servers,
 --- auto_save, keymaps, ...}): see :help agent_lsp-setup.
+local set_up = false
+
+--- Whether setup() has run (plugin/agent_lsp.lua's commands call it).
+function M.is_setup()
+  return set_up
+end
+
 function M.setup(user)
   local opts = config.set(user)
+  set_up = true
   daemon.make_handlers = make_handlers
   daemon.on_crash = prompt.on_crash
   daemon.on_ready = function(st)
@@ -283,6 +299,7 @@ function M.setup(user)
   end
   chat.define_highlights()
   review.define_highlights()
+  require('agent_lsp.float').define_highlights()
   create_commands()
   create_keymaps(opts.keymaps or {})
   create_autocmds(opts)

@@ -3,6 +3,8 @@
 local chat = require('agent_lsp.chat')
 local control = require('agent_lsp.control')
 local daemon = require('agent_lsp.daemon')
+local compat = require('agent_lsp.compat')
+local transcript = require('agent_lsp.transcript')
 
 local M = {}
 
@@ -12,7 +14,7 @@ local function request(st, method, cb)
       vim.notify('agent-lsp: ' .. tostring(err), vim.log.levels.ERROR)
       return
     end
-    client.request(method, vim.empty_dict(), function(rpc_err, result)
+    compat.request(client, method, vim.empty_dict(), function(rpc_err, result)
       if rpc_err then
         vim.notify('agent-lsp: ' .. method .. ': ' .. tostring(rpc_err.message), vim.log.levels.ERROR)
         return
@@ -28,7 +30,7 @@ end
 
 function M.sessions(st, on_pick)
   request(st, 'agent/sessions', function(result)
-    local sessions = result and result.sessions or {}
+    local sessions = compat.tbl(compat.get(result, 'sessions'))
     if #sessions == 0 then
       vim.notify('agent-lsp: no sessions yet', vim.log.levels.INFO)
       return
@@ -50,14 +52,14 @@ end
 
 function M.tools(st)
   request(st, 'agent/tools', function(result)
-    local tools = result and result.tools or {}
+    local tools = compat.tbl(compat.get(result, 'tools'))
     local width = 0
     for _, t in ipairs(tools) do
       width = math.max(width, #t.name)
     end
     local lines = { string.format('agent-lsp tools in %s (%d)', st.root, #tools), '' }
     for _, t in ipairs(tools) do
-      local description = vim.split(t.description or '', '\n', { plain = true })[1]
+      local description = vim.split(compat.str(t.description), '\n', { plain = true })[1]
       table.insert(lines, string.format('%-' .. width .. 's  [%s]  %s', t.name, t.source or 'builtin', description))
     end
     vim.cmd('botright new')
@@ -65,7 +67,7 @@ function M.tools(st)
     vim.api.nvim_buf_set_lines(buf, 0, -1, true, lines)
     for option, value in pairs({ buftype = 'nofile', bufhidden = 'wipe', swapfile = false, modifiable = false,
       filetype = 'agent_lsp_tools' }) do
-      vim.api.nvim_buf_set_option(buf, option, value)
+      vim.bo[buf][option] = value
     end
     pcall(vim.api.nvim_buf_set_name, buf, 'agent-lsp://tools')
     vim.api.nvim_win_set_height(0, math.min(#lines, 15))
@@ -77,8 +79,11 @@ function M.resume(st, session)
   st.session_id = session.sessionId
   chat.reset_status()
   chat.open(false)
-  chat.note(string.format('— continuing session %s: %s', session.sessionId, session.title or ''))
-  control.refresh_session(st, true)
+  -- The session's conversation (and plan), then the line saying it goes on.
+  transcript.load(st, function()
+    chat.note(string.format('— continuing session %s: %s', session.sessionId, compat.str(session.title)))
+  end)
+  control.refresh_session(st, false)
 end
 
 return M

@@ -3,6 +3,7 @@
 -- counting the completed ones. Within a turn the block is redrawn in place
 -- at each plan update, so the transcript keeps one plan per prompt: the
 -- block follows the plan's progress instead of repeating it.
+local compat = require('agent_lsp.compat')
 local M = {}
 
 -- Where the current turn's block starts (an extmark) and how many lines
@@ -34,7 +35,7 @@ function M.lines(items)
   local groups = { 'AgentLspPlan' }
   for _, item in ipairs(items) do
     local marker = markers[item.status] or { '[?]', nil }
-    local content = tostring(item.content or ''):gsub('%s*\n%s*', ' ')
+    local content = compat.str(item.content):gsub('%s*\n%s*', ' ')
     table.insert(lines, '  ' .. marker[1] .. ' ' .. content)
     table.insert(groups, marker[2] or false)
   end
@@ -98,7 +99,7 @@ function M.render(chat, items)
   chat.with_modifiable(function(b)
     for i, group in ipairs(groups) do
       if group then
-        vim.api.nvim_buf_add_highlight(b, chat.ns, group, row + i - 1, 0, -1)
+        compat.highlight(b, chat.ns, group, row + i - 1, 0, -1)
       end
     end
   end)

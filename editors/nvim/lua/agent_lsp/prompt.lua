@@ -5,6 +5,7 @@ local chat = require('agent_lsp.chat')
 local control = require('agent_lsp.control')
 local daemon = require('agent_lsp.daemon')
 local inline = require('agent_lsp.inline')
+local compat = require('agent_lsp.compat')
 
 local M = {}
 
@@ -22,15 +23,21 @@ local function settle(st, run, stop_reason, message, result)
   end
   run.settled = true
   st.running = nil
-  st.last = { stopReason = stop_reason, error = message, text = result and result.text, sessionId = st.session_id }
+  st.last = { stopReason = stop_reason, error = message, text = compat.get(result, 'text'), sessionId = st.session_id }
   -- A built-in slash command streams nothing: its answer is the result.
-  if result and result.command and not run.streamed and (result.text or '') ~= '' then
+  if compat.get(result, 'command') and not run.streamed and compat.str(compat.get(result, 'text')) ~= '' then
     chat.answer(result.text)
   end
   chat.finish(stop_reason, message)
   if run.marker then
     if stop_reason == 'end_turn' then
       inline.done(run.marker, 'done', 'AgentLspToolOk', '✓')
+      -- An answer in words (a question, or an edit not made): shown where
+      -- it was asked, not only in the chat.
+      local text = compat.str(compat.get(result, 'text'))
+      if not run.edited and vim.trim(text) ~= '' and vim.api.nvim_get_current_buf() == run.marker.bufnr then
+        require('agent_lsp.float').answer(text)
+      end
     else
       inline.done(run.marker, stop_reason .. (message and (': ' .. message) or ''), 'AgentLspToolFailed', '✗')
     end
@@ -55,6 +62,10 @@ function M.on_update(st, params)
   end
   if run and params.kind == 'text' then
     run.streamed = true
+  end
+  if run and params.kind == 'tool_result' and params.status == 'completed'
+    and (params.name == 'edit_file' or params.name == 'write_file') then
+    run.edited = true
   end
   -- A slash command's answer says what it changed.
   chat.update(params, run and run.slash)
@@ -88,7 +99,7 @@ function M.on_crash(st, client_id, code, signal)
 end
 
 local function send(st, client, run, params, retried)
-  local ok, request_id = client.request('agent/prompt', params, function(err, result)
+  local ok, request_id = compat.request(client, 'agent/prompt', params, function(err, result)
     if err then
       -- A session id the restarted daemon never stored (created but
       -- never prompted) is unknown to it: start afresh, once.
@@ -102,11 +113,12 @@ local function send(st, client, run, params, retried)
       settle(st, run, 'error', err.message or vim.inspect(err))
       return
     end
-    if result and result.sessionId and result.sessionId ~= st.session_id then
-      st.session_id = result.sessionId
+    local session_id = compat.get(result, 'sessionId')
+    if session_id and session_id ~= st.session_id then
+      st.session_id = session_id
       control.refresh_session(st, false)
     end
-    settle(st, run, result and result.stopReason or 'error', result and result.error, result)
+    settle(st, run, compat.get(result, 'stopReason') or 'error', compat.get(result, 'error'), result)
   end, run.bufnr)
   if not ok then
     settle(st, run, 'error', 'the daemon is not running')
@@ -172,9 +184,9 @@ function M.cancel(st)
   end
   local client = run.client_id and vim.lsp.get_client_by_id(run.client_id)
   if client and st.session_id then
-    client.notify('agent/cancel', { sessionId = st.session_id })
+    compat.notify(client, 'agent/cancel', { sessionId = st.session_id })
   elseif client and run.request_id then
-    client.cancel_request(run.request_id)
+    compat.cancel_request(client, run.request_id)
   end
   chat.set_state('cancelling')
   local wait = client and 2000 or 0

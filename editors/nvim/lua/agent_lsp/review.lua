@@ -12,6 +12,7 @@
 -- fed with nvim_feedkeys() or nvim_input() reach it like typed ones.
 local approval = require('agent_lsp.approval')
 local config = require('agent_lsp.config')
+local compat = require('agent_lsp.compat')
 
 local M = {}
 
@@ -70,7 +71,7 @@ local function layout(view)
   for i, hunk in ipairs(view.hunks) do
     view.rows[i] = #lines
     table.insert(lines, mark_line(view, i))
-    local diff = vim.split(tostring(hunk.diff or ''), '\n', { plain = true })
+    local diff = vim.split(compat.str(hunk.diff), '\n', { plain = true })
     if diff[#diff] == '' then
       table.remove(diff)
     end
@@ -81,22 +82,22 @@ end
 
 local function highlight(view)
   vim.api.nvim_buf_clear_namespace(view.buf, ns, 0, -1)
-  vim.api.nvim_buf_add_highlight(view.buf, ns, 'AgentLspReviewHeader', 0, 0, -1)
-  vim.api.nvim_buf_add_highlight(view.buf, ns, 'AgentLspReviewHelp', view.help_row, 0, -1)
+  compat.highlight(view.buf, ns, 'AgentLspReviewHeader', 0, 0, -1)
+  compat.highlight(view.buf, ns, 'AgentLspReviewHelp', view.help_row, 0, -1)
   for i, row in ipairs(view.rows) do
     local group = view.accepted[i] and 'AgentLspReviewAccepted' or 'AgentLspReviewRejected'
-    vim.api.nvim_buf_add_highlight(view.buf, ns, group, row, 0, -1)
+    compat.highlight(view.buf, ns, group, row, 0, -1)
   end
 end
 
 -- redraw rewrites the mark lines, shows the screen and fires
 -- `User AgentLspReview` (the float is open and waits for a key).
 local function redraw(view)
-  vim.api.nvim_buf_set_option(view.buf, 'modifiable', true)
+  vim.bo[view.buf].modifiable = true
   for i, row in ipairs(view.rows) do
     vim.api.nvim_buf_set_lines(view.buf, row, row + 1, true, { mark_line(view, i) })
   end
-  vim.api.nvim_buf_set_option(view.buf, 'modifiable', false)
+  vim.bo[view.buf].modifiable = false
   highlight(view)
   vim.cmd('redraw')
   vim.api.nvim_exec_autocmds('User', { pattern = 'AgentLspReview', modeline = false })
@@ -107,8 +108,8 @@ local function open(view)
   view.previous_win = vim.api.nvim_get_current_win()
   -- Entered, so the cursor shows which hunk the keys act on.
   view.win, view.buf = require('agent_lsp.float').open(lines, { filetype = 'diff', min_width = 40, enter = true,
-    title = 'agent-lsp: review ' .. tostring(view.params.path or '') })
-  vim.api.nvim_win_set_option(view.win, 'cursorline', true)
+    title = 'agent-lsp: review ' .. compat.str(view.params.path) })
+  vim.wo[view.win].cursorline = true
   vim.api.nvim_win_set_cursor(view.win, { view.rows[1] + 1, 0 })
 end
 
@@ -154,7 +155,7 @@ end
 -- read_key waits for a typed key (nil on timeout, interrupt or when alive()
 -- turns false) and returns it as a string.
 local function read_key(view, alive)
-  local remaining = view.deadline - vim.loop.now()
+  local remaining = view.deadline - compat.uv.now()
   local typed = remaining > 0 and vim.wait(remaining, function()
     return not alive() or vim.fn.getchar(1) ~= 0
   end, 20)
@@ -236,7 +237,7 @@ local function review(params, alive)
     params = params,
     hunks = params.hunks,
     accepted = {},
-    deadline = vim.loop.now() + config.options.approval_timeout_ms,
+    deadline = compat.uv.now() + config.options.approval_timeout_ms,
   }
   set_all(view, true)
   open(view)
@@ -259,7 +260,7 @@ function M.handle(_, params, ctx)
   local client_id = ctx and ctx.client_id
   local function alive()
     local client = client_id and vim.lsp.get_client_by_id(client_id)
-    return client ~= nil and not client.is_stopped()
+    return client ~= nil and not compat.is_stopped(client)
   end
   local ok, result = pcall(review, params, alive)
   if not ok then

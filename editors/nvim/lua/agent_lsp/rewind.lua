@@ -5,6 +5,7 @@
 -- agent's work back) and drops the conversation from that prompt on.
 local chat = require('agent_lsp.chat')
 local control = require('agent_lsp.control')
+local compat = require('agent_lsp.compat')
 
 local M = {}
 
@@ -14,20 +15,20 @@ end
 
 -- describe is a checkpoint as a picker shows it.
 function M.describe(cp, n)
-  local files = cp.files or {}
+  local files = compat.tbl(cp.files)
   local changed = #files == 0 and 'no files changed' or table.concat(files, ', ')
-  local prompt = vim.split(tostring(cp.prompt or ''), '\n', { plain = true })[1]
+  local prompt = vim.split(compat.str(cp.prompt), '\n', { plain = true })[1]
   return string.format('%d. %s  %s  (%s)', n, when(cp.createdAt), prompt, changed)
 end
 
 -- summary says what a rewind did, for the chat.
 function M.summary(result, cp, n)
-  local lines = { string.format('↶ rewound to before prompt %d: %s', n, vim.split(tostring(cp.prompt or ''), '\n',
+  local lines = { string.format('↶ rewound to before prompt %d: %s', n, vim.split(compat.str(cp.prompt), '\n',
     { plain = true })[1]) }
-  for _, r in ipairs(result.restored or {}) do
+  for _, r in ipairs(compat.tbl(result.restored)) do
     table.insert(lines, string.format('  %s %s', tostring(r.action), tostring(r.path)))
   end
-  for _, c in ipairs(result.conflicts or {}) do
+  for _, c in ipairs(compat.tbl(result.conflicts)) do
     table.insert(lines, string.format('  ⚠ conflict %s: %s', tostring(c.path), tostring(c.reason)))
   end
   table.insert(lines, string.format('  %d messages and %d checkpoints dropped', result.droppedMessages or 0,
@@ -57,7 +58,7 @@ function M.rewind(st, n)
     return
   end
   control.request(st, 'agent/checkpoints', { sessionId = session_id }, function(result)
-    local checkpoints = result.checkpoints or {}
+    local checkpoints = compat.tbl(result.checkpoints)
     if #checkpoints == 0 then
       vim.notify('agent-lsp: nothing to rewind: the session has no checkpoints', vim.log.levels.INFO)
       return
