@@ -83,3 +83,21 @@ func TestInlineCompletionSelectedItem(t *testing.T) {
 		t.Errorf("prefix = %q", p)
 	}
 }
+
+// TestInlineCompletionOtherBuffers: other open buffers of the language go
+// with the request, as llama.cpp's input_extra; other languages do not.
+func TestInlineCompletionOtherBuffers(t *testing.T) {
+	s := startInline(t, providertest.Script{{FIM: &providertest.FIMTurn{Text: "helper()"}}},
+		map[string]any{"dialect": "llamacpp", "model": ""})
+	s.openAt("util.go", "package main\n\nfunc helper() int { return 1 }\n|")
+	s.openAt("notes.md", "# notes\n|")
+	path, pos := s.openAt("a.go", "package main\n\nvar x = |\n")
+	if l := s.inline(path, pos, invoked); len(l.Items) != 1 || l.Items[0].InsertText != "helper()" {
+		t.Fatalf("items = %+v", l)
+	}
+	req := s.model.FIMRequests()[0]
+	if req.Dialect != providertest.FIMLlamaCpp || len(req.Extra) != 1 || req.Extra[0].Filename != "util.go" ||
+		req.Extra[0].Text != "package main\n\nfunc helper() int { return 1 }\n" {
+		t.Errorf("request: dialect %s, extra %+v", req.Dialect, req.Extra)
+	}
+}

@@ -241,6 +241,7 @@ func TestInlineCompletionCapabilityOnlyWhenConfigured(t *testing.T) {
 	}{
 		{"no completion options", map[string]any{}, false},
 		{"an empty completion object", map[string]any{"completion": map[string]any{}}, false},
+		{"an empty Lua table", map[string]any{"completion": []any{}}, false},
 		{"a completion model", map[string]any{"completion": map[string]any{"dialect": "llamacpp", "baseURL": "http://127.0.0.1:1"}}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
