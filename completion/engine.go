@@ -164,8 +164,8 @@ func (e *Engine) Complete(ctx context.Context, q Query) ([]Suggestion, error) {
 			e.status(q.Doc, Failed, err.Error())
 			return nil, fmt.Errorf("completion model: %w", err)
 		case !errors.Is(cause, ErrSuperseded):
-			e.status(q.Doc, Idle, "") // the newer query says completing itself
-		}
+			e.status(q.Doc, Idle, "")
+		} // superseded: no status, the newer query reports its own
 		return nil, cause
 	}
 	if !enough {
