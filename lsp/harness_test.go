@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest"
 
 	"github.com/agent-lsp/agent-lsp/lsp"
@@ -53,6 +54,7 @@ type setupOptions struct {
 	thinking    bool                 // ask for the model's reasoning
 	model       *providertest.Server // reuse this fake model (a daemon restarted against the same one)
 	windows     bool                 // ask the model server for unknown models' context windows
+	quiet       bool                 // no daemon logs (benchmarks: logging is not the daemon's overhead)
 }
 
 // pipeRW joins the editor's two pipe ends into one connection.
@@ -121,12 +123,16 @@ func start(t *testing.T, script providertest.Script, o setupOptions) *setup {
 	if o.windows {
 		windows = &provider.WindowCache{Client: model.Client()}
 	}
+	logger := zaptest.NewLogger(t)
+	if o.quiet {
+		logger = zap.NewNop()
+	}
 	go func() {
 		code, err := lsp.Serve(ctx, srvIn, srvOut, lsp.Options{
 			Windows:     windows,
 			Provider:    cfg,
 			NewProvider: newProviderFunc(model),
-			Logger:      zaptest.NewLogger(t),
+			Logger:      logger,
 			AutoApprove: o.autoApprove,
 			StateDir:    o.stateDir,
 		})

@@ -100,6 +100,7 @@ type initOptions struct {
 	ContextWindow *int            `json:"contextWindow"`
 	Keep          *int            `json:"keep"`
 	Sandbox       *sandboxOptions `json:"sandbox"`
+	Completion    json.RawMessage `json:"completion"` // inline_completion_config.go
 }
 
 // settings is the configuration after initialize.
@@ -109,6 +110,11 @@ type settings struct {
 	mcpServers  json.RawMessage // as given; startMCP reads the whole initializationOptions
 	budget      int             // context budget in tokens; 0: the agent's default
 	keep        int             // messages kept by compaction; 0: the default
+
+	// Inline completion (inline_completion_config.go); nil: not configured,
+	// completionErr says why when it was configured wrongly.
+	completion    *completer
+	completionErr error
 }
 
 func (s *server) initialize(_ context.Context, r *request) (any, error) {
@@ -128,6 +134,7 @@ func (s *server) initialize(_ context.Context, r *request) (any, error) {
 		return nil, err
 	}
 	st := s.merge(o, presets)
+	st.completion, st.completionErr = s.newCompleter(o.Completion)
 	ws, err := workspaceOf(&p)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "workspace: %v", err)
@@ -176,8 +183,8 @@ func (s *server) initialize(_ context.Context, r *request) (any, error) {
 		zap.Bool("documentChanges", caps.documentChanges), zap.Bool("progress", caps.progress),
 		zap.Bool("autoApprove", st.autoApprove), zap.NamedError("model_error", modelErr))
 
-	return protocol.InitializeResult{
-		Capabilities: protocol.ServerCapabilities{
+	return initializeResult{
+		Capabilities: serverCapabilities{InlineCompletionProvider: st.completion.capability(), ServerCapabilities: protocol.ServerCapabilities{
 			TextDocumentSync: &protocol.TextDocumentSyncOptions{
 				OpenClose: true,
 				Change:    protocol.TextDocumentSyncKindIncremental,
@@ -189,7 +196,7 @@ func (s *server) initialize(_ context.Context, r *request) (any, error) {
 			// pid: editors whose client no longer exposes the child's pid
 			// (Neovim 0.10+) read it here, to check on or signal the daemon.
 			Experimental: map[string]any{"agent": map[string]any{"protocolVersion": ProtocolVersion, "pid": os.Getpid()}},
-		},
+		}},
 		ServerInfo: &protocol.ServerInfo{Name: "agent-lsp", Version: Version},
 	}, nil
 }
@@ -311,8 +318,12 @@ func workspaceOf(p *initializeParams) (*tools.Workspace, error) {
 // which MCP configuration entries were skipped.
 func (s *server) initialized(_ context.Context, _ *request) (any, error) {
 	s.mu.Lock()
-	err := s.modelErr
+	err, completionErr := s.modelErr, s.settings.completionErr
 	s.mu.Unlock()
+	if completionErr != nil {
+		s.notify("window/showMessage", protocol.ShowMessageParams{
+			Type: protocol.MessageTypeWarning, Message: "agent-lsp: inline completion is off: " + completionErr.Error()})
+	}
 	if err != nil {
 		s.notify("window/showMessage", protocol.ShowMessageParams{
 			Type: protocol.MessageTypeWarning, Message: "agent-lsp: " + err.Error()})

@@ -149,6 +149,8 @@ func init() {
 		"agent/checkpoints":     {serve: (*server).listCheckpoints},
 		"agent/rewind":          {serve: (*server).rewind, async: true},
 		"textDocument/codeLens": {serve: (*server).codeLens},
+
+		"textDocument/inlineCompletion": {serve: (*server).inlineCompletion, async: true}, // inline_completion.go
 	}
 }
 

@@ -15,6 +15,8 @@ type overlay struct {
 	uri     string
 	version int32
 	text    string
+
+	language string // didOpen's languageId (inline completion's enable list)
 }
 
 // overlays holds the open documents by canonical path.
@@ -118,7 +120,8 @@ func (s *server) didOpen(_ context.Context, r *request) (any, error) {
 		s.log.Debug("not tracking a document", zap.Error(err))
 		return nil, nil
 	}
-	s.overlays.set(path, overlay{uri: string(p.TextDocument.URI), version: p.TextDocument.Version, text: p.TextDocument.Text}, true)
+	s.overlays.set(path, overlay{uri: string(p.TextDocument.URI), version: p.TextDocument.Version, text: p.TextDocument.Text,
+		language: string(p.TextDocument.LanguageID)}, true)
 	return nil, nil
 }
 

@@ -306,7 +306,7 @@ func TestRoutesAndRecording(t *testing.T) {
 			t.Errorf("%s: %d", u, rep.status)
 		}
 	}
-	if rep := postRaw(t, s.OpenAIBaseURL()+"/v1/completions", chatHeader(), []byte("{}")); rep.status != 404 {
+	if rep := postRaw(t, s.OpenAIBaseURL()+"/v1/embeddings", chatHeader(), []byte("{}")); rep.status != 404 {
 		t.Errorf("unknown path: %d", rep.status)
 	}
 	resp, err := http.Get(s.OpenAIBaseURL() + "/chat/completions")

@@ -27,6 +27,11 @@ type Turn struct {
 	WireStop string
 	// Fault replaces or disturbs the answer.
 	Fault *Fault
+	// FIM, when set, makes this a fill-in-the-middle turn: it answers a
+	// request to one of the FIM endpoints (fim_script.go), and only such a
+	// request. Fault's Status, Drop, Garbage, ErrorEvent and NoFinish apply
+	// to it; its delays and stalls are FIM's own.
+	FIM *FIMTurn
 	// Check, when set, inspects the request this turn would answer. An error
 	// refuses the request with 400 and the error's text (recorded as the
 	// rejection); the turn is not consumed. Check runs while the server holds

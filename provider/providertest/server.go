@@ -33,6 +33,9 @@ type Received struct {
 	// PromptTokens is the fake's count of the request (PromptTokens of the
 	// body, see WithContextLimit); 0 when refused before validation.
 	PromptTokens int
+	// FIM is the decoded fill-in-the-middle request, when Dialect is a FIM
+	// one ("fim-deepseek", …) and the request was accepted (fim_server.go).
+	FIM *FIMRequest
 }
 
 // Decode unmarshals the request body into v.
@@ -197,6 +200,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.window.serveWindow(w, r) {
 		return
 	}
+	if s.serveFIM(w, r) {
+		return
+	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
 	rec := Received{
 		Dialect: dialectOf(r.URL.Path),
@@ -239,14 +245,19 @@ func (s *Server) admit(rec *Received, early *rejection) (*answer, *rejection) {
 	if rej != nil {
 		rec.Rejected, rec.Status, rec.Turn = rej.message, rej.status, -1
 	}
+	s.record(*rec)
+	return ans, rej
+}
+
+// record appends rec to the received requests and wakes WaitRequests.
+func (s *Server) record(rec Received) {
 	s.recMu.Lock()
-	s.received = append(s.received, *rec)
+	defer s.recMu.Unlock()
+	s.received = append(s.received, rec)
 	if s.arrived != nil {
 		close(s.arrived)
 		s.arrived = nil
 	}
-	s.recMu.Unlock()
-	return ans, rej
 }
 
 func (s *Server) decide(rec *Received, early *rejection) (*answer, *rejection) {
@@ -274,6 +285,10 @@ func (s *Server) decide(rec *Received, early *rejection) (*answer, *rejection) {
 		return nil, &rejection{status: http.StatusInternalServerError, message: "script exhausted"}
 	}
 	turn := s.script[s.next]
+	if turn.FIM != nil {
+		s.t.Errorf("providertest: chat request %s %s met FIM turn %d", rec.Dialect, rec.Path, s.next)
+		return nil, &rejection{status: http.StatusInternalServerError, message: "script mismatch: a FIM turn"}
+	}
 	if turn.Check != nil {
 		candidate := *rec
 		candidate.Turn = s.next
