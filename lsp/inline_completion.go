@@ -10,7 +10,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/agent-lsp/agent-lsp/completion"
+	"github.com/agent-lsp/agent-lsp/agent/completion"
 )
 
 // Wire types of textDocument/inlineCompletion (LSP 3.18). They are

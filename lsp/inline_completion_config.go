@@ -10,7 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
-	"github.com/agent-lsp/agent-lsp/completion"
+	"github.com/agent-lsp/agent-lsp/agent/completion"
 	"github.com/agent-lsp/agent-lsp/provider/fim"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
