@@ -164,11 +164,17 @@ func (s *Server) fimFramesOf(rec *Received, req *FIMRequest, t FIMTurn) ([]fimFr
 // request Closed, at the moment the server saw it.
 func (s *Server) respondFIM(w http.ResponseWriter, r *http.Request, ans *fimAnswer) {
 	req := ans.req
+	complete := false
 	defer close(req.ended)
+	// The watch stamps the disconnect the moment the server learns of it,
+	// whatever the handler is doing. The check after it covers the window
+	// in which ctx is done but the watch not yet started (stopWatch then
+	// cancels it), and makes Closed precede Ended.
 	stopWatch := context.AfterFunc(r.Context(), req.markClosed)
 	defer func() {
-		if !stopWatch() {
-			req.markClosed() // the watch fired: be sure Closed precedes Ended
+		stopWatch()
+		if !complete && r.Context().Err() != nil {
+			req.markClosed()
 		}
 	}()
 	if f := ans.fault; f != nil && f.Status != 0 {
@@ -177,6 +183,7 @@ func (s *Server) respondFIM(w http.ResponseWriter, r *http.Request, ans *fimAnsw
 			body = fimErrorBody(req.Dialect, f.Status, http.StatusText(f.Status))
 		}
 		writeJSON(w, f.Status, body, f.RetryAfter)
+		complete = true
 		return
 	}
 	rc := http.NewResponseController(w)
@@ -205,6 +212,7 @@ func (s *Server) respondFIM(w http.ResponseWriter, r *http.Request, ans *fimAnsw
 			return
 		}
 		if i == len(frames) {
+			complete = true
 			return
 		}
 		if frames[i].delta && ans.turn.Delay > 0 && !s.stall(r, ans.turn.Delay) {
