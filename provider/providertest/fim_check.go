@@ -140,7 +140,7 @@ func stopRule(max int, arrayOnly bool) fieldRule {
 			return nil
 		}
 		_, ok := stringList(c.o[field])
-		if !ok {
+		if !ok || c.o.kind(field) != kindArray {
 			if arrayOnly {
 				return c.refuse(field, "list_type", "expected an array of strings")
 			}
