@@ -131,6 +131,9 @@ func TestNewRefuses(t *testing.T) {
 	if _, err := New(tests[3].cfg); !errors.As(err, &missing) {
 		t.Errorf("missing key: %T, want *provider.MissingKeyError", err)
 	}
+	if _, err := New(Config{Model: "m"}); err == nil || !strings.Contains(err.Error(), "no base URL") {
+		t.Errorf("neither base URL nor dialect: %v", err)
+	}
 	// llama.cpp serves the model it loaded: none needed, none sent.
 	if _, err := New(Config{Dialect: DialectLlamaCpp, BaseURL: "http://localhost:8080"}); err != nil {
 		t.Errorf("llamacpp without a model: %v", err)
@@ -156,5 +159,18 @@ func TestNDJSONReframing(t *testing.T) {
 	got, err := io.ReadAll(&ndjsonReader{body: io.NopCloser(broken), atLineStart: true})
 	if !bytes.Equal(got, []byte("data: {\"x\":1}\n\n")) || !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Errorf("broken body: %q, %v", got, err)
+	}
+}
+
+func TestDefaultBaseURL(t *testing.T) {
+	for _, name := range Dialects() {
+		c, err := newClient(Config{Dialect: name, Model: "m"})
+		if err != nil {
+			t.Errorf("%s without a base URL: %v", name, err)
+			continue
+		}
+		if got := DetectDialect(c.base + c.path); got != name {
+			t.Errorf("%s's default endpoint %s%s is detected as %s", name, c.base, c.path, got)
+		}
 	}
 }
