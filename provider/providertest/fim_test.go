@@ -91,11 +91,12 @@ func TestFIMStrictRules(t *testing.T) {
 		status  int    // 200: accepted
 		says    string // in the error body
 	}{
-		{"deepseek max_tokens bound", FIMDeepSeek, withFields(b[FIMDeepSeek], "max_tokens", 4097), 400, "4097 is out of range [1, 4096]"},
+		{"deepseek max_tokens bound", FIMDeepSeek, withFields(b[FIMDeepSeek], "max_tokens", 4097), 400, "the valid range of max_tokens is [1, 4096]"},
 		{"deepseek max_tokens at the bound", FIMDeepSeek, withFields(b[FIMDeepSeek], "max_tokens", 4096), 200, ""},
 		{"deepseek null suffix", FIMDeepSeek, withFields(b[FIMDeepSeek], "suffix", json.RawMessage("null")), 200, ""},
 		{"deepseek no suffix", FIMDeepSeek, withFields(b[FIMDeepSeek], "suffix", nil), 200, ""},
-		{"max_tokens not an integer", FIMDeepSeek, withFields(b[FIMDeepSeek], "max_tokens", 1.5), 400, "expected an integer"},
+		{"max_tokens not an integer", FIMOpenAI, withFields(b[FIMOpenAI], "max_tokens", 1.5), 400, "max_tokens: expected an integer"},
+		{"deepseek max_tokens 0", FIMDeepSeek, withFields(b[FIMDeepSeek], "max_tokens", 0), 400, "valid range of max_tokens"},
 		{"not streaming", FIMDeepSeek, withFields(b[FIMDeepSeek], "stream", false), 400, "streaming requests only"},
 		{"no model", FIMOpenAI, withFields(b[FIMOpenAI], "model", nil), 400, "model: missing field"},
 		{"empty model", FIMMistral, withFields(b[FIMMistral], "model", ""), 422, "non-empty string"},
