@@ -110,6 +110,7 @@ func TestFIMStrictRules(t *testing.T) {
 		{"mistral stream_options", FIMMistral, withFields(b[FIMMistral], "stream_options", obj{"include_usage": true}), 422, `"loc":["body","stream_options"]`},
 		{"llama.cpp extra chunk without text", FIMLlamaCpp, withFields(b[FIMLlamaCpp], "input_extra", []obj{{"filename": "a.go"}}), 400, `must contain a \"text\" field`},
 		{"llama.cpp extra chunk", FIMLlamaCpp, withFields(b[FIMLlamaCpp], "input_extra", []obj{{"filename": "a.go", "text": "package a"}}), 200, ""},
+		{"null in stop", FIMMistral, withFields(b[FIMMistral], "stop", []any{"a", nil}), 422, "a string or an array of strings"},
 		{"llama.cpp stop as a string", FIMLlamaCpp, withFields(b[FIMLlamaCpp], "stop", "\n"), 400, "expected an array of strings"},
 		{"llama.cpp without input_suffix", FIMLlamaCpp, withFields(b[FIMLlamaCpp], "input_suffix", nil), 400, "input_suffix"},
 		{"llama.cpp max_tokens", FIMLlamaCpp, withFields(b[FIMLlamaCpp], "max_tokens", 5), 400, "max_tokens: unknown field"},
