@@ -29,6 +29,13 @@ func newClient(cfg Config) (*client, error) {
 	if err != nil {
 		return nil, err
 	}
+	base := strings.TrimSpace(cfg.BaseURL)
+	if base == "" {
+		if strings.TrimSpace(cfg.Dialect) == "" {
+			return nil, errors.New("FIM endpoint: no base URL and no dialect to take one from")
+		}
+		base = f.defaultBase
+	}
 	model := strings.TrimSpace(cfg.Model)
 	if f.modelRequired && model == "" {
 		return nil, fmt.Errorf("FIM dialect %s: no model configured", f.name)
@@ -38,7 +45,7 @@ func newClient(cfg Config) (*client, error) {
 		getenv = os.Getenv
 	}
 	// The chat's key rules, loopback exemption and MissingKeyError included.
-	key, err := provider.Config{APIKeyEnv: cfg.APIKeyEnv, BaseURL: cfg.BaseURL}.APIKey(getenv)
+	key, err := provider.Config{APIKeyEnv: cfg.APIKeyEnv, BaseURL: base}.APIKey(getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +57,7 @@ func newClient(cfg Config) (*client, error) {
 		hc = withNDJSON(hc)
 	}
 	c := &client{f: f, model: model}
-	c.base, c.path = f.endpoint(cfg.BaseURL)
+	c.base, c.path = f.endpoint(base)
 	c.o = provider.HTTPOptions{
 		BaseURL:     c.base,
 		APIKey:      key,

@@ -34,7 +34,8 @@ type Request struct {
 	MaxTokens int
 	// Stop sequences; a dialect with a bound on their number gets the first ones.
 	Stop []string
-	// Temperature < 0 leaves the server's default.
+	// Temperature < 0 leaves the server's default; 0 is sent as 0 (greedy,
+	// what completion mostly wants).
 	Temperature float64
 }
 
@@ -76,6 +77,8 @@ type Config struct {
 	// BaseURL is the server's root: the dialect's path is appended
 	// ("https://api.deepseek.com" → …/beta/completions). A base that already
 	// ends with the path's first part ("/v1", "/beta") is not doubled.
+	// "": the dialect's usual one (DeepSeek's and Mistral's public APIs,
+	// OpenAI's, llama.cpp on localhost:8080, Ollama on localhost:11434).
 	BaseURL string
 	// Model is required by every dialect but llamacpp (which serves the
 	// model it loaded and gets "model" only when this is set).

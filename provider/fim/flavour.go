@@ -54,6 +54,10 @@ type flavour struct {
 	// path is appended to the base URL; baseSuffix is the part of it a base
 	// URL may already end with ("/beta" for DeepSeek, "/v1" for Mistral).
 	path, baseSuffix string
+	// defaultBase is the base URL used when the configuration names the
+	// dialect but no base URL: the public API, or the local server's
+	// default port.
+	defaultBase string
 	// stripBase are base suffixes dropped before the path is appended: a
 	// chat base URL ending in "/v1" pointed at a server whose FIM endpoint
 	// is not under /v1.
@@ -80,34 +84,34 @@ var flavours = map[string]flavour{
 	// DeepSeek's FIM is a beta: base_url …/beta, completions at most 4K
 	// tokens long, stop up to 16 sequences, usage on request.
 	DialectDeepSeek: {
-		name: DialectDeepSeek, path: "/beta/completions", baseSuffix: "/beta",
+		name: DialectDeepSeek, defaultBase: "https://api.deepseek.com", path: "/beta/completions", baseSuffix: "/beta",
 		shape: shapeCompletions, framing: framingSSE, answer: answerCompletions,
 		modelRequired: true, maxTokensLimit: 4096, defaultMaxTokens: 256, maxStop: 16, streamUsage: true,
 	},
 	// llama.cpp's native infill: it builds the FIM prompt from the model's
 	// own FIM tokens and takes other files as input_extra.
 	DialectLlamaCpp: {
-		name: DialectLlamaCpp, path: "/infill", stripBase: []string{"/v1"},
+		name: DialectLlamaCpp, defaultBase: "http://localhost:8080", path: "/infill", stripBase: []string{"/v1"},
 		shape: shapeInfill, framing: framingSSE, answer: answerInfill,
 		defaultMaxTokens: 256, extraField: true,
 	},
 	// Ollama's native generate: the model's template places the suffix.
 	DialectOllama: {
-		name: DialectOllama, path: "/api/generate", stripBase: []string{"/v1", "/api"},
+		name: DialectOllama, defaultBase: "http://localhost:11434", path: "/api/generate", stripBase: []string{"/v1", "/api"},
 		shape: shapeGenerate, framing: framingNDJSON, answer: answerGenerate,
 		modelRequired: true, defaultMaxTokens: 256,
 	},
 	// Mistral's (Codestral's) FIM endpoint streams chat-style deltas and
 	// refuses unknown fields (422).
 	DialectMistral: {
-		name: DialectMistral, path: "/v1/fim/completions", baseSuffix: "/v1",
+		name: DialectMistral, defaultBase: "https://api.mistral.ai", path: "/v1/fim/completions", baseSuffix: "/v1",
 		shape: shapeCompletions, framing: framingSSE, answer: answerChatDelta,
 		modelRequired: true, defaultMaxTokens: 256,
 	},
 	// OpenAI's legacy completions (gpt-3.5-turbo-instruct takes suffix) and
 	// its compatibles (vLLM, LM Studio): stop at most 4 sequences.
 	DialectOpenAI: {
-		name: DialectOpenAI, path: "/v1/completions", baseSuffix: "/v1",
+		name: DialectOpenAI, defaultBase: "https://api.openai.com/v1", path: "/v1/completions", baseSuffix: "/v1",
 		shape: shapeCompletions, framing: framingSSE, answer: answerCompletions,
 		modelRequired: true, defaultMaxTokens: 256, maxStop: 4, streamUsage: true,
 	},

@@ -29,6 +29,14 @@
 // llama.cpp, OpenAI, vLLM or Anthropic, by the fake's own deterministic
 // token count (PromptTokens), without consuming a turn.
 //
+// The same Server speaks the fill-in-the-middle endpoints under FIMBaseURL
+// (fim_*.go): DeepSeek's /beta/completions, llama.cpp's /infill, Ollama's
+// /api/generate (NDJSON), Mistral's /v1/fim/completions and OpenAI's
+// /v1/completions, each request validated as strictly as the chat ones and
+// answered by a Turn whose FIM field scripts the text, its chunking, its
+// stop, delays and stalls. Each accepted FIM request is recorded as a
+// FIMRequest, which also tells when the client closed the stream.
+//
 // Fragment boundaries and generated ids come from a pseudo-random source
 // seeded per turn: WithSeed makes a run reproducible; without it the seed is
 // chosen at random and logged with t.Logf so a failing run can be replayed.

@@ -133,27 +133,28 @@ func numberIn(lo, hi float64) fieldRule {
 // number); arrayOnly refuses the single string (llama.cpp, Ollama).
 func stopRule(max int, arrayOnly bool) fieldRule {
 	return func(c fimCheck, field string) *rejection {
-		if c.o.kind(field) == kindNull && !arrayOnly {
+		k := c.o.kind(field)
+		if !arrayOnly && (k == kindNull || k == kindString) {
 			return nil
 		}
-		if c.o.kind(field) == kindString && !arrayOnly {
-			return nil
+		items, ok := decodeArray(c.o[field])
+		for _, it := range items {
+			ok = ok && kindOf(it) == kindString
 		}
-		_, ok := stringList(c.o[field])
 		if !ok {
 			if arrayOnly {
 				return c.refuse(field, "list_type", "expected an array of strings")
 			}
 			return c.refuse(field, "list_type", "expected a string or an array of strings")
 		}
-		if n := len(mustArray(c.o[field])); max > 0 && n > max {
-			return c.refuse(field, "too_long", "%d stop sequences; at most %d are allowed", n, max)
+		if max > 0 && len(items) > max {
+			return c.refuse(field, "too_long", "%d stop sequences; at most %d are allowed", len(items), max)
 		}
 		return nil
 	}
 }
 
-// stringList decodes a JSON string or array of strings.
+// stringList decodes a JSON string or array of strings (validated before).
 func stringList(raw json.RawMessage) ([]string, bool) {
 	switch kindOf(raw) {
 	case kindString:
@@ -170,11 +171,6 @@ func stringList(raw json.RawMessage) ([]string, bool) {
 		return out, true
 	}
 	return nil, false
-}
-
-func mustArray(raw json.RawMessage) []json.RawMessage {
-	a, _ := decodeArray(raw)
-	return a
 }
 
 // mustStream refuses a request that does not stream: the fake answers

@@ -84,7 +84,8 @@ func newFIMRequest(dialect string) *FIMRequest {
 }
 
 // Closed is closed when the server saw the client close the connection
-// before the answer was complete (a cancelled or abandoned completion).
+// before the answer's finish was written (a cancelled or abandoned
+// completion: the stream closed mid-answer, or while it stalled).
 func (r *FIMRequest) Closed() <-chan struct{} { return r.closed }
 
 // ClosedAt is when the server saw the client go (zero while it has not):

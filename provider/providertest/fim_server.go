@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync/atomic"
 )
 
 // fimDialectOf maps a request path to its FIM dialect ("" for none).
@@ -160,15 +161,28 @@ func (s *Server) fimFramesOf(rec *Received, req *FIMRequest, t FIMTurn) ([]fimFr
 }
 
 // respondFIM writes an accepted FIM request's answer and watches for the
-// client going away: a disconnect while the answer is unfinished marks the
-// request Closed, at the moment the server saw it.
+// client going away: a disconnect before the server began writing the
+// finish marks the request Closed, at the moment the server saw it. A client
+// that goes once it has the finish (before a trailing [DONE], say) has not
+// cut the answer short, and is not counted.
 func (s *Server) respondFIM(w http.ResponseWriter, r *http.Request, ans *fimAnswer) {
 	req := ans.req
+	var finishing atomic.Bool
+	cutShort := func() {
+		if !finishing.Load() {
+			req.markClosed()
+		}
+	}
 	defer close(req.ended)
-	stopWatch := context.AfterFunc(r.Context(), req.markClosed)
+	// The watch stamps the disconnect the moment the server learns of it,
+	// whatever the handler is doing. The check after it covers the window
+	// in which ctx is done but the watch not yet started (stopWatch then
+	// cancels it), and makes Closed precede Ended.
+	stopWatch := context.AfterFunc(r.Context(), cutShort)
 	defer func() {
-		if !stopWatch() {
-			req.markClosed() // the watch fired: be sure Closed precedes Ended
+		stopWatch()
+		if r.Context().Err() != nil {
+			cutShort()
 		}
 	}()
 	if f := ans.fault; f != nil && f.Status != 0 {
@@ -176,6 +190,7 @@ func (s *Server) respondFIM(w http.ResponseWriter, r *http.Request, ans *fimAnsw
 		if f.Body == "" {
 			body = fimErrorBody(req.Dialect, f.Status, http.StatusText(f.Status))
 		}
+		finishing.Store(true) // an error answer is whole at once
 		writeJSON(w, f.Status, body, f.RetryAfter)
 		return
 	}
@@ -189,7 +204,7 @@ func (s *Server) respondFIM(w http.ResponseWriter, r *http.Request, ans *fimAnsw
 	}
 	w.WriteHeader(http.StatusOK)
 	if rc.Flush() != nil {
-		req.markClosed()
+		cutShort()
 		return
 	}
 	frames := ans.frames
@@ -204,6 +219,9 @@ func (s *Server) respondFIM(w http.ResponseWriter, r *http.Request, ans *fimAnsw
 		if f := ans.fault; f != nil && !s.disturbFIM(w, rc, req.Dialect, f, i, len(frames)) {
 			return
 		}
+		if i >= ans.finishFrom {
+			finishing.Store(true)
+		}
 		if i == len(frames) {
 			return
 		}
@@ -211,7 +229,7 @@ func (s *Server) respondFIM(w http.ResponseWriter, r *http.Request, ans *fimAnsw
 			return
 		}
 		if _, err := w.Write(frames[i].data); err != nil || rc.Flush() != nil {
-			req.markClosed() // a write that fails is a client gone
+			cutShort() // a write that fails is a client gone
 			return
 		}
 	}

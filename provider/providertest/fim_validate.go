@@ -20,6 +20,13 @@ func completionsRules(maxTokens int64) map[string]fieldRule {
 
 func deepSeekRules() map[string]fieldRule {
 	r := completionsRules(4096) // "the max tokens of FIM completion is 4K"
+	bounded := r["max_tokens"]
+	r["max_tokens"] = func(c fimCheck, field string) *rejection {
+		if rej := bounded(c, field); rej != nil {
+			return badRequest("Invalid max_tokens value, the valid range of max_tokens is [1, 4096]")
+		}
+		return nil
+	}
 	r["stop"] = stopRule(16, false)
 	r["stream_options"] = streamOptionsRule
 	r["echo"], r["logprobs"] = isBool, integer(0, 20)

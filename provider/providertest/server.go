@@ -18,7 +18,7 @@ const maxBody = 64 << 20
 
 // Received is one request the server got, accepted or not.
 type Received struct {
-	Dialect string // "openai" | "anthropic" | "" (unknown path)
+	Dialect string // "openai" | "anthropic" | a FIM one (FIMDeepSeek, …) | "" (unknown path)
 	Path    string
 	Header  http.Header
 	Body    []byte // raw JSON body
