@@ -155,7 +155,7 @@ async function pickSession(d: Daemon, session: Session): Promise<void> {
   ];
   const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Resume an agent-lsp session', matchOnDetail: true });
   if (!pick) return;
-  await session.resume(pick.id, pick.id ? pick.label.replace(/^\$\(check\) /, '') : undefined);
+  await session.resume(pick.id);
 }
 
 async function showTools(d: Daemon): Promise<void> {

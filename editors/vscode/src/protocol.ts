@@ -21,6 +21,7 @@ export const Methods = {
   review: 'agent/review',
   checkpoints: 'agent/checkpoints',
   rewind: 'agent/rewind',
+  transcript: 'agent/transcript',
   showMessageRequest: 'window/showMessageRequest',
 } as const;
 
@@ -192,6 +193,28 @@ export type Update =
   | (UpdateBase & { kind: 'model' } & CurrentModel)
   | (UpdateBase & { kind: 'mention' } & MentionReport);
 
+/**
+ * One entry of agent/transcript: a user prompt (with the checkpoint made
+ * before it, when there is one) or what the matching agent/update kind
+ * carried, in the order it happened.
+ */
+export type TranscriptEntry =
+  | { kind: 'user'; text: string; checkpointId?: string }
+  | { kind: 'text' | 'reasoning'; text: string }
+  | { kind: 'tool_call'; toolCallId: string; name: string; arguments: unknown }
+  | { kind: 'tool_result'; toolCallId: string; name: string; status: ToolStatus; output: string }
+  | { kind: 'compacted'; beforeTokens: number; afterTokens: number; totals?: Totals };
+
+/** agent/transcript's answer: what a view needs to redraw a session's conversation. */
+export interface TranscriptResult {
+  sessionId: string;
+  title: string;
+  mode?: Mode;
+  entries: TranscriptEntry[];
+  plan: PlanItem[];
+  totals?: Totals;
+}
+
 export interface MessageActionItem {
   title: string;
 }
@@ -348,6 +371,11 @@ export class AgentClient {
   async rewind(params: RewindParams): Promise<RewindResult> {
     const r = await this.conn.sendRequest<RewindResult>(Methods.rewind, params);
     return { ...r, restored: r.restored ?? [], conflicts: r.conflicts ?? [] };
+  }
+
+  async transcript(sessionId: string): Promise<TranscriptResult> {
+    const r = await this.conn.sendRequest<TranscriptResult>(Methods.transcript, { sessionId });
+    return { ...r, entries: r.entries ?? [], plan: r.plan ?? [] };
   }
 
   /** Cancels every running or queued prompt of the session (a notification: no answer). */

@@ -1,7 +1,7 @@
 // The chat transcript as a view model, built from the user's prompts and
 // the daemon's agent/update notifications. Rendering is in render.ts.
 
-import type { MentionStatus, PromptResult, Totals, ToolStatus, Update, Usage } from '../protocol';
+import type { MentionStatus, PromptResult, Totals, ToolStatus, TranscriptEntry, Update, Usage } from '../protocol';
 import { modelLabel } from './models';
 
 export type ToolCardStatus = 'running' | ToolStatus;
@@ -118,6 +118,24 @@ export class Transcript {
     return changed;
   }
 
+  /**
+   * load replaces the transcript with a session's stored conversation
+   * (agent/transcript): each entry goes through addPrompt or apply, the
+   * same folding the live updates get, so a restored chat draws as the
+   * live one did. Entries of kinds this version does not know are left out.
+   */
+  load(entries: readonly TranscriptEntry[], totals?: Totals): void {
+    this.clear();
+    for (const e of entries) {
+      if (e.kind === 'user') this.addPrompt(e.text);
+      else {
+        const u = storedUpdate(e, this.totals ?? totals);
+        if (u) this.apply(u);
+      }
+    }
+    if (totals) this.totals = totals;
+  }
+
   clear(): void {
     this.entries.length = 0;
     this.toolCards.clear();
@@ -128,6 +146,26 @@ export class Transcript {
   private push(e: Entry): number {
     this.entries.push(e);
     return this.entries.length - 1;
+  }
+}
+
+/** storedUpdate is a stored entry as the agent/update it was streamed as (undefined: a kind unknown here). */
+function storedUpdate(e: TranscriptEntry, totals: Totals | undefined): Update | undefined {
+  const base = { sessionId: '', seq: 0 };
+  switch (e.kind) {
+    case 'text':
+    case 'reasoning':
+      return { ...base, kind: e.kind, text: e.text ?? '' };
+    case 'tool_call':
+      return { ...base, kind: 'tool_call', toolCallId: e.toolCallId, name: e.name, arguments: e.arguments };
+    case 'tool_result':
+      return { ...base, kind: 'tool_result', toolCallId: e.toolCallId, name: e.name, status: e.status, output: e.output ?? '' };
+    case 'compacted': {
+      const t = e.totals ?? totals ?? { promptTokens: 0, completionTokens: 0, cachedTokens: 0, cost: 0 };
+      return { ...base, kind: 'compacted', beforeTokens: e.beforeTokens, afterTokens: e.afterTokens, cost: 0, totals: t };
+    }
+    default:
+      return undefined;
   }
 }
 
