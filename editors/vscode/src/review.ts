@@ -17,6 +17,8 @@ import {
   proposedPlaces,
   rejectAll,
   reviewAnswer,
+  reviewPlaceholder,
+  reviewTitle,
   selectionSummary,
   splitLines,
   type HunkPickItem,
@@ -156,8 +158,8 @@ export class ReviewUi implements vscode.CodeLensProvider, vscode.Disposable {
     qp.canSelectMany = true;
     qp.ignoreFocusOut = true;
     qp.matchOnDetail = true;
-    qp.title = `agent-lsp: review ${r.params.summary || r.params.path} (risk ${r.params.risk})${note}`;
-    qp.placeholder = `Keep the checked hunks (the diff is open; its lenses toggle them too). Enter goes on; Escape rejects the whole edit${r.params.reasons?.length ? `. Why ${r.params.risk}: ${r.params.reasons.join('; ')}` : ''}`;
+    qp.title = reviewTitle(r.params, note);
+    qp.placeholder = reviewPlaceholder;
     const sync = (): void => {
       qp.selectedItems = items.filter((i) => r.selection.has(i.id));
     };

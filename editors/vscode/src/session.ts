@@ -129,7 +129,7 @@ export class Session {
    */
   async ask(prompt: string, context?: PromptContext, contextLabel?: string, progress?: (message: string) => void): Promise<void> {
     if (this.running) {
-      void vscode.window.showInformationMessage('agent-lsp is still working on the last prompt: wait, or run "Agent: Cancel".');
+      void vscode.window.showInformationMessage('agent-lsp is still working on the last prompt: wait, or run "agent-lsp: Cancel".');
       return;
     }
     this.running = true;

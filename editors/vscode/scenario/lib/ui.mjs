@@ -1,0 +1,178 @@
+// Driving VS Code's workbench as a user does, through puppeteer-core: the
+// command palette, quick picks, modal dialogs, code lenses and the chat
+// webview. Every wait polls the DOM for what a user would see; nothing
+// here looks at pixels.
+
+import { join } from 'node:path';
+
+/** waitFor polls fn (in node) until it returns a truthy value or the time is up. */
+export async function waitFor(what, fn, timeoutMs = 20_000) {
+  const end = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? ` (${last.message})` : ''}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export class Ui {
+  constructor(page, artifacts, log) {
+    this.page = page;
+    this.artifacts = artifacts;
+    this.log = log;
+    this.shots = [];
+  }
+
+  async shot(name) {
+    const file = join(this.artifacts, `${String(this.shots.length + 1).padStart(2, '0')}-${name}.png`);
+    await this.page.screenshot({ path: file });
+    this.shots.push(file);
+    this.log(`screenshot ${file}`);
+  }
+
+  /** text is the innerText of the first element matching sel that is visible, or ''. */
+  text(sel) {
+    return this.page.evaluate((s) => {
+      const el = [...document.querySelectorAll(s)].find((e) => e.offsetParent !== null);
+      return el ? el.innerText : '';
+    }, sel);
+  }
+
+  /** command runs a command palette entry by its title. */
+  async command(title) {
+    await this.page.keyboard.press('F1');
+    const input = await this.quickInput();
+    await input.type(title);
+    await waitFor(`palette row "${title}"`, () => this.page.evaluate((t) =>
+      [...document.querySelectorAll('.quick-input-widget .monaco-list-row')].some((r) => r.getAttribute('aria-label')?.startsWith(t)), title));
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** quickInput waits for the quick input to show and returns its input box. */
+  async quickInput() {
+    return waitFor('the quick input', async () => {
+      const el = await this.page.$('.quick-input-widget:not([style*="display: none"]) input.input');
+      if (!el) return undefined;
+      return (await el.evaluate((e) => e.offsetParent !== null)) ? el : undefined;
+    });
+  }
+
+  quickInputVisible() {
+    return this.page.evaluate(() => {
+      const w = document.querySelector('.quick-input-widget');
+      return !!w && w.style.display !== 'none' && w.offsetParent !== null;
+    });
+  }
+
+  /** quickPick is what the visible quick input shows: title, placeholder, prompt, rows (label, checked). */
+  quickPick() {
+    return this.page.evaluate(() => {
+      const w = document.querySelector('.quick-input-widget');
+      if (!w || w.style.display === 'none') return undefined;
+      const input = w.querySelector('input.input');
+      return {
+        title: w.querySelector('.quick-input-title')?.textContent ?? '',
+        placeholder: input?.getAttribute('placeholder') ?? '',
+        ariaLabel: input?.getAttribute('aria-label') ?? '',
+        message: w.querySelector('.quick-input-message')?.textContent ?? '',
+        rows: [...w.querySelectorAll('.monaco-list-row')].map((r) => ({
+          label: r.getAttribute('aria-label') ?? r.textContent ?? '',
+          checked: r.querySelector('input[type=checkbox]')?.checked ?? r.getAttribute('aria-checked') === 'true',
+        })),
+      };
+    });
+  }
+
+  /** dialog waits for a modal dialog and returns its message, detail and buttons. */
+  dialog() {
+    return waitFor('a modal dialog', () => this.page.evaluate(() => {
+      const box = document.querySelector('.monaco-dialog-box');
+      if (!box) return undefined;
+      return {
+        message: box.querySelector('.dialog-message-text')?.textContent ?? '',
+        detail: box.querySelector('.dialog-message-detail')?.textContent ?? '',
+        buttons: [...box.querySelectorAll('.dialog-buttons .monaco-button')].map((b) => b.textContent ?? ''),
+      };
+    }));
+  }
+
+  async clickDialogButton(label) {
+    const clicked = await this.page.evaluate((l) => {
+      const b = [...document.querySelectorAll('.monaco-dialog-box .dialog-buttons .monaco-button')].find((x) => x.textContent === l);
+      if (!b) return false;
+      b.click();
+      return true;
+    }, label);
+    if (!clicked) throw new Error(`no dialog button "${label}"`);
+    await waitFor('the dialog to close', async () => !(await this.page.$('.monaco-dialog-box')));
+  }
+
+  /** lenses are the visible code lens titles of the diff editor's modified side. */
+  lenses() {
+    return this.page.evaluate(() =>
+      [...document.querySelectorAll('.monaco-diff-editor .editor.modified .codelens-decoration a, .monaco-diff-editor .modified-in-monaco-diff-editor .codelens-decoration a')]
+        .map((a) => a.textContent ?? ''));
+  }
+
+  async clickLens(prefix) {
+    const clicked = await this.page.evaluate((p) => {
+      const a = [...document.querySelectorAll('.monaco-diff-editor .codelens-decoration a')].find((x) => (x.textContent ?? '').startsWith(p));
+      if (!a) return false;
+      a.click();
+      return true;
+    }, prefix);
+    if (!clicked) throw new Error(`no code lens "${prefix}"`);
+  }
+
+  /** editorText is the visible text of the active (non-diff) editor. */
+  editorText() {
+    return this.page.evaluate(() => {
+      const ed = [...document.querySelectorAll('.editor-instance .monaco-editor:not(.modified-in-monaco-diff-editor):not(.original-in-monaco-diff-editor) .view-lines')]
+        .find((e) => e.offsetParent !== null);
+      return ed ? ed.innerText.replace(/\u00a0/g, ' ') : '';
+    });
+  }
+
+  /** chat is the webview frame of the chat view (the inner frame holding #transcript). */
+  chat() {
+    return waitFor('the chat webview', async () => {
+      for (const f of this.page.frames()) {
+        try {
+          if (await f.$('#transcript')) return f;
+        } catch {
+          // a frame navigating away
+        }
+      }
+      return undefined;
+    });
+  }
+
+  /** chatEntries are the transcript's entries: class and text. */
+  async chatEntries() {
+    const f = await this.chat();
+    return f.evaluate(() => [...document.querySelectorAll('#transcript .entry')].map((e) => ({ cls: e.className.replace(/^entry /, ''), text: e.innerText })));
+  }
+
+  async chatPrompt(text) {
+    const f = await this.chat();
+    await f.click('#input');
+    await f.type('#input', text);
+    await f.evaluate(() => document.querySelector('#send').click());
+  }
+
+  async chatStatus() {
+    const f = await this.chat();
+    return f.evaluate(() => document.querySelector('#status')?.textContent ?? '');
+  }
+
+  /** notifications are the visible toasts' messages. */
+  notifications() {
+    return this.page.evaluate(() => [...document.querySelectorAll('.notification-toast .notification-list-item-message')].map((e) => e.textContent ?? ''));
+  }
+}
