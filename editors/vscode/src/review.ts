@@ -145,7 +145,9 @@ export class ReviewUi implements vscode.CodeLensProvider, vscode.Disposable {
       cleanup.push(() => this.texts.forget(empty));
     }
     const title = `${params.path}: review ${params.summary || params.tool} (risk ${params.risk})`;
-    await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true, preserveFocus: true });
+    // Not a preview: it would take the place of the user's preview tab of
+    // the file, which closing the review would then leave closed.
+    await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: false, preserveFocus: true });
     cleanup.push(() => void closeTabs((input) => input instanceof vscode.TabInputTextDiff && input.modified.toString() === right.toString()));
     return { right, places: proposedPlaces(hunks, splitLines(proposed).length), note: '' };
   }

@@ -60,9 +60,14 @@ function env(cfg) {
 export async function start(cfg, log) {
   const userData = join(cfg.home, 'user-data');
   const extensions = join(cfg.home, 'extensions');
-  mkdirSync(join(userData, 'User'), { recursive: true });
   mkdirSync(extensions, { recursive: true });
-  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify(userSettings(cfg), null, 2));
+  // User settings, and the same as the remote machine's: in a remote window
+  // (code-server's) VS Code reads machine-scoped settings such as
+  // agentLsp.path only from Machine/settings.json.
+  for (const dir of ['User', 'Machine']) {
+    mkdirSync(join(userData, dir), { recursive: true });
+    writeFileSync(join(userData, dir, 'settings.json'), JSON.stringify(userSettings(cfg), null, 2));
+  }
   const configFile = join(cfg.home, 'code-server.yaml');
   writeFileSync(configFile, 'auth: none\n');
   const base = [cfg.codeServer, '--config', configFile, '--user-data-dir', userData, '--extensions-dir', extensions];

@@ -44,13 +44,30 @@ export class Ui {
     }, sel);
   }
 
+  /**
+   * paletteFind opens the command palette on title and waits for its row;
+   * the palette does not refresh while open, so a command registered
+   * meanwhile (an extension still loading) is looked up again.
+   */
+  async paletteFind(title, timeoutMs = 30_000) {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      await this.page.keyboard.press('F1');
+      const input = await this.quickInput();
+      await input.type(title);
+      const found = await waitFor(`palette row "${title}"`, () => this.page.evaluate((t) =>
+        [...document.querySelectorAll('.quick-input-widget .monaco-list-row')].some((r) => r.getAttribute('aria-label')?.startsWith(t)), title), 2000)
+        .catch(() => false);
+      if (found) return;
+      await this.page.keyboard.press('Escape');
+      await waitFor('the palette to close', async () => !(await this.quickInputVisible()), 5000);
+      if (Date.now() > end) throw new Error(`no command "${title}" in the palette`);
+    }
+  }
+
   /** command runs a command palette entry by its title. */
   async command(title) {
-    await this.page.keyboard.press('F1');
-    const input = await this.quickInput();
-    await input.type(title);
-    await waitFor(`palette row "${title}"`, () => this.page.evaluate((t) =>
-      [...document.querySelectorAll('.quick-input-widget .monaco-list-row')].some((r) => r.getAttribute('aria-label')?.startsWith(t)), title));
+    await this.paletteFind(title);
     await this.page.keyboard.press('Enter');
   }
 
@@ -81,12 +98,24 @@ export class Ui {
         placeholder: input?.getAttribute('placeholder') ?? '',
         ariaLabel: input?.getAttribute('aria-label') ?? '',
         message: w.querySelector('.quick-input-message')?.textContent ?? '',
+        text: w.innerText,
         rows: [...w.querySelectorAll('.monaco-list-row')].map((r) => ({
           label: r.getAttribute('aria-label') ?? r.textContent ?? '',
           checked: r.querySelector('input[type=checkbox]')?.checked ?? r.getAttribute('aria-checked') === 'true',
         })),
       };
     });
+  }
+
+  /** quickPickOk clicks the quick pick's OK button (a multi-select pick's confirm). */
+  async quickPickOk() {
+    const ok = await waitFor('the quick pick OK button', async () => {
+      for (const b of await this.page.$$('.quick-input-widget .monaco-button')) {
+        if ((await b.evaluate((e) => (e.textContent ?? '').trim())) === 'OK') return b;
+      }
+      return undefined;
+    }, 5000);
+    await ok.click();
   }
 
   /** dialog waits for a modal dialog and returns its message, detail and buttons. */
@@ -113,21 +142,31 @@ export class Ui {
     await waitFor('the dialog to close', async () => !(await this.page.$('.monaco-dialog-box')));
   }
 
-  /** lenses are the visible code lens titles of the diff editor's modified side. */
+  /** lenses are the diff editor's hunk lenses: title, and whether it carries the check mark. */
   lenses() {
     return this.page.evaluate(() =>
-      [...document.querySelectorAll('.monaco-diff-editor .editor.modified .codelens-decoration a, .monaco-diff-editor .modified-in-monaco-diff-editor .codelens-decoration a')]
-        .map((a) => a.textContent ?? ''));
+      [...document.querySelectorAll('.monaco-diff-editor .codelens-decoration a')]
+        .map((a) => ({ title: (a.textContent ?? '').trim(), checked: !!a.querySelector('.codicon-check') }))
+        // The daemon's own lens ("Revert agent change") shows on the file's side.
+        .filter((l) => /^(Accept|Reject) hunk/.test(l.title)));
   }
 
+  /**
+   * clickLens clicks the lens whose title starts with prefix, with the
+   * mouse (VS Code reacts to mousedown); lenses are redrawn whenever they
+   * change, so a lens gone from the page is looked up again.
+   */
   async clickLens(prefix) {
-    const clicked = await this.page.evaluate((p) => {
-      const a = [...document.querySelectorAll('.monaco-diff-editor .codelens-decoration a')].find((x) => (x.textContent ?? '').startsWith(p));
-      if (!a) return false;
-      a.click();
-      return true;
-    }, prefix);
-    if (!clicked) throw new Error(`no code lens "${prefix}"`);
+    await waitFor(`code lens "${prefix}"`, async () => {
+      for (const a of await this.page.$$('.monaco-diff-editor .codelens-decoration a')) {
+        const title = await a.evaluate((e) => (e.textContent ?? '').trim());
+        if (title.startsWith(prefix)) {
+          await a.click();
+          return true;
+        }
+      }
+      return false;
+    }, 10_000);
   }
 
   /** editorText is the visible text of the active (non-diff) editor. */
@@ -140,7 +179,7 @@ export class Ui {
   }
 
   /** chat is the webview frame of the chat view (the inner frame holding #transcript). */
-  chat() {
+  chat(timeoutMs = 20_000) {
     return waitFor('the chat webview', async () => {
       for (const f of this.page.frames()) {
         try {
@@ -150,12 +189,12 @@ export class Ui {
         }
       }
       return undefined;
-    });
+    }, timeoutMs);
   }
 
   /** chatEntries are the transcript's entries: class and text. */
-  async chatEntries() {
-    const f = await this.chat();
+  async chatEntries(timeoutMs) {
+    const f = await this.chat(timeoutMs);
     return f.evaluate(() => [...document.querySelectorAll('#transcript .entry')].map((e) => ({ cls: e.className.replace(/^entry /, ''), text: e.innerText })));
   }
 
