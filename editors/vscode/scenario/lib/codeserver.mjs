@@ -35,6 +35,9 @@ export function userSettings(cfg) {
     'window.title': 'scenario',
     'workbench.colorTheme': 'Default Dark Modern',
     'editor.minimap.enabled': false,
+    // The chat beside the editor, at full height, where VS Code's own chat would be.
+    'workbench.panel.defaultLocation': 'right',
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
     'files.autoSave': 'off',
   };
 }
