@@ -79,7 +79,7 @@ func (a *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk
 	if err != nil {
 		return sdk.LoadSessionResponse{}, err
 	}
-	s.replay(ctx, s.ctl.Agent().History(), s.ctl.Agent().Checkpoints())
+	s.replay(ctx, s.ctl.Transcript())
 	s.announceCommands()
 	return sdk.LoadSessionResponse{Modes: modeState(s.ctl.Mode()), ConfigOptions: s.configOptions()}, nil
 }

@@ -23,6 +23,15 @@ const summaryInstruction = `Summarise the conversation below for your own later 
 // dialect sends it as user text).
 const summaryPrefix = "Summary of the earlier conversation (written by you when the context was compacted):\n\n"
 
+// SummaryOf is the summary a compaction left in m, without the note that
+// opens it for the model; ok is false when m is not a compaction summary.
+func SummaryOf(m provider.Message) (summary string, ok bool) {
+	if m.Role != provider.RoleSystem || !m.Summary {
+		return "", false
+	}
+	return strings.TrimPrefix(m.Text, summaryPrefix), true
+}
+
 // Compaction reports what a compaction did.
 type Compaction struct {
 	BeforeTokens int // estimated request size before

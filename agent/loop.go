@@ -184,7 +184,7 @@ func (s *Session) runTools(ctx context.Context, round int, calls []provider.Tool
 // resultMessage is the history's message for a finished call.
 func resultMessage(o tools.Outcome) provider.Message {
 	return provider.Message{Role: provider.RoleTool, ToolCallID: o.Call.ID,
-		Text: nonEmpty(o.Output), IsError: o.Status != tools.StatusCompleted}
+		Text: nonEmpty(o.Output), IsError: o.Status != tools.StatusCompleted, Denied: o.Status == tools.StatusDenied}
 }
 
 // nonEmpty keeps a tool result readable and acceptable to the Messages

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -185,7 +186,9 @@ func (s *server) initialize(_ context.Context, r *request) (any, error) {
 			CodeActionProvider:     true,
 			CodeLensProvider:       &protocol.CodeLensOptions{},
 			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{Commands: []string{CommandAsk, CommandCancel, CommandRevert}},
-			Experimental:           map[string]any{"agent": map[string]any{"protocolVersion": ProtocolVersion}},
+			// pid: editors whose client no longer exposes the child's pid
+			// (Neovim 0.10+) read it here, to check on or signal the daemon.
+			Experimental: map[string]any{"agent": map[string]any{"protocolVersion": ProtocolVersion, "pid": os.Getpid()}},
 		},
 		ServerInfo: &protocol.ServerInfo{Name: "agent-lsp", Version: Version},
 	}, nil
@@ -248,6 +251,9 @@ func (s *server) newModel(cfg provider.Config) (provider.Provider, error) {
 		return nil, fmt.Errorf("model configuration: %w", err)
 	}
 	if _, err := cfg.APIKey(s.getenv); err != nil {
+		if missing, ok := errors.AsType[*provider.MissingKeyError](err); ok {
+			return nil, missingKey(missing.Var)
+		}
 		return nil, err
 	}
 	if s.opts.NewProvider == nil {
@@ -258,6 +264,16 @@ func (s *server) newModel(cfg provider.Config) (provider.Provider, error) {
 		return nil, fmt.Errorf("model client: %w", err)
 	}
 	return p, nil
+}
+
+// missingKey is the missing-key message for an editor's user: what to set
+// and where, in the editor's own settings (provider's message speaks of
+// the terminal's flags, which an editor user never types).
+func missingKey(name string) error {
+	return fmt.Errorf("no API key: the environment variable %s is not set. Set it in the environment "+
+		"the editor is started from (VS Code: or run \"Agent: Set API Key\"), or name the variable that holds "+
+		"the key with the apiKeyEnv initialization option (Neovim: api_key_env in setup(); VS Code: the "+
+		"agentLsp.apiKeyEnv setting; \"none\" for a model without a key)", name)
 }
 
 // workspaceOf takes the roots from workspaceFolders, else rootUri, else

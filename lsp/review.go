@@ -8,6 +8,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/agent-lsp/agent-lsp/permission"
+	"github.com/agent-lsp/agent-lsp/tools/editorjson"
 )
 
 // The decisions of an agent/review answer, exactly as the contract names them.
@@ -112,7 +113,7 @@ func reviewRequest(ctx context.Context, act permission.Action) reviewParams {
 // be anything: not an object, or not a boolean there, is false.
 func experimentalFlag(raw json.RawMessage, name string) bool {
 	var fields map[string]json.RawMessage
-	if json.Unmarshal(raw, &fields) != nil {
+	if editorjson.Unmarshal(raw, &fields) != nil {
 		return false
 	}
 	var on bool

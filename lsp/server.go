@@ -16,6 +16,7 @@ import (
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
 	"github.com/agent-lsp/agent-lsp/tools"
+	"github.com/agent-lsp/agent-lsp/tools/editorjson"
 )
 
 // lifecycle is where the LSP conversation stands.
@@ -142,6 +143,7 @@ func init() {
 		"agent/models":     {serve: (*server).listModels},
 		"agent/commands":   {serve: (*server).listCommands},
 		"agent/session":    {serve: (*server).sessionState},
+		"agent/transcript": {serve: (*server).transcript}, // transcript.go
 
 		// Checkpoints (checkpoint.go, codelens.go).
 		"agent/checkpoints":     {serve: (*server).listCheckpoints},
@@ -250,15 +252,15 @@ func (s *server) protect(ctx context.Context, rt route, r *request) (res any, er
 }
 
 // decodeParams unmarshals params into v; absent or null params leave v
-// as it is. A mismatch is -32602.
+// as it is. An empty array where an object is expected, at any depth, is
+// that empty object (editorjson): Lua's JSON encoders (Neovim's among
+// them) cannot tell an empty table {} from []. A mismatch is -32602.
 func decodeParams(raw json.RawMessage, v any) error {
 	raw = bytes.TrimSpace(raw)
-	// An empty array counts as no params: Lua's JSON encoders (Neovim's
-	// among them) cannot tell an empty table {} from [].
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) || bytes.Equal(bytes.ReplaceAll(raw, []byte(" "), nil), []byte("[]")) {
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return nil
 	}
-	if err := json.Unmarshal(raw, v); err != nil {
+	if err := editorjson.Unmarshal(raw, v); err != nil {
 		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agent-lsp/agent-lsp/tools"
+	"github.com/agent-lsp/agent-lsp/tools/editorjson"
 )
 
 // Transport types of a ServerConfig.
@@ -103,7 +104,7 @@ func LoadConfig(workspaceRoot string, initOptions json.RawMessage, flags []strin
 		var opts struct {
 			MCPServers json.RawMessage `json:"mcpServers"`
 		}
-		if err := json.Unmarshal(initOptions, &opts); err != nil {
+		if err := editorjson.Unmarshal(initOptions, &opts); err != nil {
 			out.Errors = append(out.Errors, fmt.Errorf("initializationOptions: %w", err))
 		} else if len(opts.MCPServers) > 0 {
 			wrapped := append(append([]byte(`{"mcpServers":`), opts.MCPServers...), '}')
@@ -164,7 +165,7 @@ func parseServers(source string, data []byte, root string) ([]parsedEntry, []err
 	var file struct {
 		MCPServers map[string]json.RawMessage `json:"mcpServers"`
 	}
-	if err := json.Unmarshal(data, &file); err != nil {
+	if err := editorjson.Unmarshal(data, &file); err != nil {
 		return nil, []error{fmt.Errorf("%s: %w", source, err)}
 	}
 	names := make([]string, 0, len(file.MCPServers))
@@ -196,7 +197,7 @@ func parseServer(source, name string, data json.RawMessage) (parsedEntry, error)
 		return fail("name", errors.New("must not be empty"))
 	}
 	var raw rawServer
-	if err := json.Unmarshal(data, &raw); err != nil {
+	if err := editorjson.Unmarshal(data, &raw); err != nil {
 		return parsedEntry{}, fmt.Errorf("%s: server %q: must be an object: %w", source, name, err)
 	}
 	cfg := ServerConfig{Name: name, Source: source}
@@ -214,7 +215,7 @@ func parseServer(source, name string, data json.RawMessage) (parsedEntry, error)
 			return nil, nil
 		}
 		var m map[string]string
-		if err := json.Unmarshal(r, &m); err != nil {
+		if err := editorjson.Unmarshal(r, &m); err != nil {
 			return nil, fmt.Errorf("must be an object of strings")
 		}
 		return m, nil

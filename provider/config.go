@@ -122,7 +122,18 @@ func (c Config) APIKey(getenv func(string) string) (string, error) {
 	if key != "" || isLoopbackURL(c.BaseURL) {
 		return key, nil
 	}
-	return "", fmt.Errorf("no API key: set %s (or choose another variable with --api-key-env / %s)", c.APIKeyEnv, EnvAPIKeyEnv)
+	return "", &MissingKeyError{Var: c.APIKeyEnv}
+}
+
+// MissingKeyError says that the variable meant to hold the API key is not
+// set. Its message speaks to a terminal user (the flags); a front end that
+// is configured otherwise (an editor's settings) words its own from Var.
+type MissingKeyError struct {
+	Var string // the environment variable's name
+}
+
+func (e *MissingKeyError) Error() string {
+	return fmt.Sprintf("no API key: set %s (or choose another variable with --api-key-env / %s)", e.Var, EnvAPIKeyEnv)
 }
 
 // isLoopbackURL reports whether rawURL's host is localhost or a loopback

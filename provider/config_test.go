@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -101,6 +102,10 @@ func TestConfigAPIKey(t *testing.T) {
 			}
 			if (err == nil) != (tt.wantErr == "") || (err != nil && err.Error() != tt.wantErr) {
 				t.Errorf("error %v, want %q", err, tt.wantErr)
+			}
+			// A front end words its own message from the variable's name.
+			if missing, ok := errors.AsType[*MissingKeyError](err); err != nil && (!ok || missing.Var != tt.keyEnv) {
+				t.Errorf("error %v is not a MissingKeyError for %s", err, tt.keyEnv)
 			}
 		})
 	}

@@ -37,6 +37,10 @@ type Message struct {
 	ToolCallID string `json:"tool_call_id,omitempty"`
 	// IsError marks a tool message whose call failed or was denied.
 	IsError bool `json:"is_error,omitempty"`
+	// Denied marks a tool message whose call was refused (by the user or
+	// the policy) rather than failed: the model reads both as errors, a
+	// front end redrawing the conversation shows which it was.
+	Denied bool `json:"denied,omitempty"`
 	// Summary marks a system message that stands for earlier conversation
 	// (a compaction summary) rather than instructions. It is never part of
 	// the system prompt, even right after it: the Messages dialect, whose
