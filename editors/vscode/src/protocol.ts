@@ -194,16 +194,17 @@ export type Update =
   | (UpdateBase & { kind: 'mention' } & MentionReport);
 
 /**
- * One entry of agent/transcript: a user prompt (with the checkpoint made
- * before it, when there is one) or what the matching agent/update kind
- * carried, in the order it happened.
+ * One entry of agent/transcript: a user prompt as the model received it
+ * (attachments included; the checkpoint made before it, when known) or
+ * what the matching agent/update kind carried, in the order it happened.
  */
 export type TranscriptEntry =
   | { kind: 'user'; text: string; checkpointId?: string }
   | { kind: 'text' | 'reasoning'; text: string }
   | { kind: 'tool_call'; toolCallId: string; name: string; arguments: unknown }
   | { kind: 'tool_result'; toolCallId: string; name: string; status: ToolStatus; output: string }
-  | { kind: 'compacted'; beforeTokens: number; afterTokens: number; totals?: Totals };
+  /** The summary that replaced the conversation before it (whose messages are not entries). */
+  | { kind: 'compacted'; summary: string };
 
 /** agent/transcript's answer: what a view needs to redraw a session's conversation. */
 export interface TranscriptResult {

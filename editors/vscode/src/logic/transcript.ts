@@ -20,7 +20,9 @@ export type Entry =
   /** What became of an @mention: attached, or why not. */
   | { kind: 'mention'; path: string; lines: string; status: MentionStatus; message?: string }
   /** A built-in slash command's answer (no model text streams for it). */
-  | { kind: 'command'; name: string; text: string };
+  | { kind: 'command'; name: string; text: string }
+  /** A restored session's summary of the conversation compacted away. */
+  | { kind: 'summary'; text: string };
 
 export class Transcript {
   readonly entries: Entry[] = [];
@@ -127,9 +129,13 @@ export class Transcript {
   load(entries: readonly TranscriptEntry[], totals?: Totals): void {
     this.clear();
     for (const e of entries) {
-      if (e.kind === 'user') this.addPrompt(e.text);
-      else {
-        const u = storedUpdate(e, this.totals ?? totals);
+      if (e.kind === 'user') {
+        const sent = splitSentPrompt(e.text ?? '');
+        this.addPrompt(sent.prompt, sent.context);
+      } else if (e.kind === 'compacted') {
+        this.push({ kind: 'summary', text: e.summary ?? '' });
+      } else {
+        const u = storedUpdate(e);
         if (u) this.apply(u);
       }
     }
@@ -150,7 +156,7 @@ export class Transcript {
 }
 
 /** storedUpdate is a stored entry as the agent/update it was streamed as (undefined: a kind unknown here). */
-function storedUpdate(e: TranscriptEntry, totals: Totals | undefined): Update | undefined {
+function storedUpdate(e: TranscriptEntry): Update | undefined {
   const base = { sessionId: '', seq: 0 };
   switch (e.kind) {
     case 'text':
@@ -160,13 +166,24 @@ function storedUpdate(e: TranscriptEntry, totals: Totals | undefined): Update | 
       return { ...base, kind: 'tool_call', toolCallId: e.toolCallId, name: e.name, arguments: e.arguments };
     case 'tool_result':
       return { ...base, kind: 'tool_result', toolCallId: e.toolCallId, name: e.name, status: e.status, output: e.output ?? '' };
-    case 'compacted': {
-      const t = e.totals ?? totals ?? { promptTokens: 0, completionTokens: 0, cachedTokens: 0, cost: 0 };
-      return { ...base, kind: 'compacted', beforeTokens: e.beforeTokens, afterTokens: e.afterTokens, cost: 0, totals: t };
-    }
     default:
       return undefined;
   }
+}
+
+/** What the daemon appends to a prompt it sends: a selection, or an attached file, each with its fenced text. */
+const attachment = /\n\n(Selected text in|Attached) ([^\n]+):\n```/g;
+
+/**
+ * splitSentPrompt cuts a prompt as the model received it (agent/transcript's
+ * user entry) into the user's words and a context line naming what was
+ * attached ("review.go (lines 3-5)"), as the live chat shows it.
+ */
+export function splitSentPrompt(text: string): { prompt: string; context?: string } {
+  const found = [...text.matchAll(attachment)];
+  if (found.length === 0) return { prompt: text };
+  const context = found.map((m) => m[2]).join(', ');
+  return { prompt: text.slice(0, found[0].index), context };
 }
 
 function stopNote(r: Pick<PromptResult, 'stopReason' | 'error'>): string | undefined {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Transcript } from '../logic/transcript';
+import { Transcript, splitSentPrompt } from '../logic/transcript';
 import { renderTranscript } from '../logic/render';
 import { applyRestore, restoreOutcome } from '../logic/restore';
 import type { TranscriptEntry, TranscriptResult, Update } from '../protocol';
@@ -23,8 +23,8 @@ const stored: TranscriptEntry[] = [
   { kind: 'tool_call', toolCallId: 'c1', name: 'run_bash', arguments: { command: 'wc -l review.go' } },
   { kind: 'tool_result', toolCallId: 'c1', name: 'run_bash', status: 'completed', output: '15 review.go' },
   { kind: 'text', text: 'It has `15` lines.' },
-  { kind: 'compacted', beforeTokens: 9000, afterTokens: 1200 },
-  { kind: 'user', text: 'Rename it.' },
+  { kind: 'compacted', summary: 'The user asked for the length: `15` lines.' },
+  { kind: 'user', text: 'Rename it.\n\nSelected text in review.go (lines 3-3):\n```\nfunc oldName() {}\n```\n\nAttached notes.md:\n```\nx\n```' },
   { kind: 'tool_call', toolCallId: 'c2', name: 'edit_file', arguments: { path: 'review.go' } },
   { kind: 'tool_result', toolCallId: 'c2', name: 'edit_file', status: 'denied', output: 'the user rejected the edit' },
 ];
@@ -44,7 +44,11 @@ test('load replaces what was there, keeps tool statuses and takes the session to
   const t = new Transcript();
   t.addNotice('an old line');
   t.load(stored, totals);
-  assert.deepEqual(t.entries.map((e) => e.kind), ['prompt', 'reasoning', 'tool', 'text', 'compacted', 'prompt', 'tool']);
+  assert.deepEqual(t.entries.map((e) => e.kind), ['prompt', 'reasoning', 'tool', 'text', 'summary', 'prompt', 'tool']);
+  assert.deepEqual(t.entries[5], { kind: 'prompt', text: 'Rename it.', context: 'review.go (lines 3-3), notes.md' });
+  const html = renderTranscript(t.entries);
+  assert.ok(html.includes('History compacted') && html.includes('<code>15</code>'), html);
+  assert.ok(!html.includes('func oldName'), 'the attached text is not drawn as the prompt');
   const cards = t.entries.filter((e) => e.kind === 'tool');
   assert.deepEqual(cards.map((c) => (c.kind === 'tool' ? [c.name, c.detail, c.status, c.output] : [])), [
     ['run_bash', '$ wc -l review.go', 'completed', '15 review.go'],
@@ -56,6 +60,14 @@ test('load replaces what was there, keeps tool statuses and takes the session to
   t.apply({ sessionId: s, seq: 9, kind: 'tool_result', toolCallId: 'c3', name: 'grep', status: 'failed', output: 'boom' });
   assert.equal(t.entries.length, 1);
   assert.deepEqual(t.entries[0], { kind: 'tool', toolCallId: 'c3', name: 'grep', detail: 'x', status: 'failed', output: 'boom' });
+});
+
+test('splitSentPrompt: the words typed, and what was attached', () => {
+  assert.deepEqual(splitSentPrompt('just words'), { prompt: 'just words' });
+  assert.deepEqual(splitSentPrompt('a\n\nb'), { prompt: 'a\n\nb' });
+  assert.deepEqual(splitSentPrompt('fix\n\nAttached a.go (lines 1-2):\n```\nx\n```'), { prompt: 'fix', context: 'a.go (lines 1-2)' });
+  // "Attached" in the user's own words, without the fenced block, stays.
+  assert.deepEqual(splitSentPrompt('see\n\nAttached below: nothing'), { prompt: 'see\n\nAttached below: nothing' });
 });
 
 test('entries of kinds this version does not know are left out', () => {
