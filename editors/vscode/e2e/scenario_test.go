@@ -51,8 +51,8 @@ type scenarioSummary struct {
 // approved in VS Code's dialog, an edit reviewed hunk by hunk with the
 // diff's lenses (shown with default settings: the extension's
 // configurationDefaults), one hunk rejected, an edit denied, a rewind, a
-// window reload after which the chat shows the conversation again, and a
-// prompt that continues it. run.mjs asserts on the DOM; here the files on
+// window reload after which the chat shows the conversation again, a
+// prompt that continues it, and the session picked again from a new one. run.mjs asserts on the DOM; here the files on
 // disk and what the strict fake model was sent.
 func TestCodeServerScenario(t *testing.T) {
 	peers := requireScenario(t)

@@ -207,4 +207,22 @@ export const steps = [
     await waitChat(ui, cfg, 'the answer after the reload', (es) => lastText(es) === cfg.afterAnswer);
     await ui.shot('continued');
   }],
+
+  ['session-pick', async (ui, cfg) => {
+    await ui.command('agent-lsp: New Session');
+    await waitChat(ui, cfg, 'an empty chat for the new session', (es) => es.length === 0);
+    await ui.command('agent-lsp: Sessions');
+    const title = cfg.countPrompt.slice(0, 8);
+    await waitFor('the session list', async () => (await ui.quickPick())?.rows.length >= 2, cfg.timeoutMs);
+    await ui.page.keyboard.type(title);
+    await waitFor(`the session "${title}…" alone`, async () => {
+      const qp = await ui.quickPick();
+      return qp?.rows.length === 1 && qp.rows[0].label.includes(title);
+    }, cfg.timeoutMs);
+    await ui.page.keyboard.press('Enter');
+    const es = await waitChat(ui, cfg, 'the picked session redrawn', (e) =>
+      e.some((x) => x.cls === 'prompt' && x.text.includes(cfg.countPrompt)) && lastText(e) === cfg.afterAnswer);
+    check(es.some((x) => x.cls === 'notice' && x.text.includes('restored')), 'no line says the session was restored');
+    await ui.shot('session-picked');
+  }],
 ];
