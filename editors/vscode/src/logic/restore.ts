@@ -34,10 +34,11 @@ export function restoreOutcome(result: TranscriptResult | undefined, err?: unkno
 
 /**
  * applyRestore redraws transcript for the outcome and returns the notice
- * to append, if any (a restored session that is empty needs none).
+ * to append, if any (a restored session that is empty needs none). What
+ * the chat already shows stays when the daemon's copy cannot be had (a
+ * daemon restarted after a crash still has the chat's lines on screen).
  */
 export function applyRestore(transcript: Transcript, outcome: RestoreOutcome, result: TranscriptResult | undefined, sessionId: string): string | undefined {
-  transcript.clear();
   switch (outcome.kind) {
     case 'restored':
       transcript.load(result?.entries ?? [], result?.totals);
@@ -45,6 +46,7 @@ export function applyRestore(transcript: Transcript, outcome: RestoreOutcome, re
     case 'unsupported':
       return `Session "${sessionId}" goes on, but this daemon cannot send its history (agent/transcript): earlier messages are not shown.`;
     case 'gone':
+      transcript.clear();
       return `The daemon no longer has session "${sessionId}": the next prompt starts a new one.`;
     case 'failed':
       return `Session "${sessionId}" could not be redrawn (${outcome.message}); the next prompt continues it.`;

@@ -95,15 +95,16 @@ test('applyRestore: the chat shows the conversation, or says what the next promp
   assert.equal(applyRestore(t, restoreOutcome(empty), empty, s), undefined);
   assert.equal(t.entries.length, 0);
 
-  for (const [err, want] of [
-    [Object.assign(new Error('x'), { code: -32601 }), /cannot send its history/],
-    [Object.assign(new Error(`unknown session "${s}"`), { code: -32602 }), /next prompt starts a new one/],
-    [new Error('down'), /could not be redrawn \(down\); the next prompt continues it/],
+  for (const [err, want, kept] of [
+    [Object.assign(new Error('x'), { code: -32601 }), /cannot send its history/, 1],
+    [Object.assign(new Error(`unknown session "${s}"`), { code: -32602 }), /next prompt starts a new one/, 0],
+    [new Error('down'), /could not be redrawn \(down\); the next prompt continues it/, 1],
   ] as const) {
-    t.addPrompt('stale');
+    t.clear();
+    t.addPrompt('on screen before the daemon restarted');
     const note = applyRestore(t, restoreOutcome(undefined, err), undefined, s);
     assert.match(note ?? '', want);
     assert.ok(note?.includes(s));
-    assert.equal(t.entries.length, 0, 'nothing stale is left on the screen');
+    assert.equal(t.entries.length, kept, 'only a session that is gone is wiped; otherwise the screen is all there is');
   }
 });
