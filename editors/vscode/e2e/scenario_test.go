@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -197,6 +197,10 @@ func scenarioArtifacts(t *testing.T) string {
 // summary.
 func runScenario(t *testing.T, p scenarioPeers, cfg map[string]any) scenarioSummary {
 	t.Helper()
+	// run.mjs notes the process groups of code-server and Chromium (both
+	// detached) here: they are ended below even if run.mjs was killed.
+	pidFile := filepath.Join(t.TempDir(), "groups")
+	cfg["pidFile"] = pidFile
 	b, err := json.Marshal(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -205,13 +209,15 @@ func runScenario(t *testing.T, p scenarioPeers, cfg map[string]any) scenarioSumm
 	if err := os.WriteFile(cfgPath, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	defer killGroups(pidFile)
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, p.node, filepath.Join(p.scenario, "run.mjs"), cfgPath)
 	cmd.Dir = p.scenario
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "LANG=C.UTF-8"}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	// SIGTERM first: run.mjs then closes Chromium and code-server itself.
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
 	cmd.WaitDelay = 5 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -222,6 +228,9 @@ func runScenario(t *testing.T, p scenarioPeers, cfg map[string]any) scenarioSumm
 	if stderr.Len() > 0 {
 		t.Logf("run.mjs stderr:\n%s", tail(stderr.Bytes(), 80))
 	}
+	if ctx.Err() != nil {
+		t.Fatalf("the scenario did not finish within 150 s: %v (screenshots so far in %v)", runErr, cfg["artifacts"])
+	}
 	var sum scenarioSummary
 	if err := json.Unmarshal(stdout.Bytes(), &sum); err != nil {
 		t.Fatalf("run.mjs: %v (%v); stdout %q", runErr, err, stdout.String())
@@ -229,9 +238,19 @@ func runScenario(t *testing.T, p scenarioPeers, cfg map[string]any) scenarioSumm
 	if runErr != nil && sum.OK {
 		t.Fatalf("run.mjs said ok but exited with %v", runErr)
 	}
-	if ctx.Err() != nil {
-		sum.Failures = append(sum.Failures, fmt.Sprintf("the scenario did not finish within 150 s: %v", runErr))
-		sum.OK = false
-	}
 	return sum
+}
+
+// killGroups ends the process groups listed in pidFile (one pid a line);
+// groups already gone are skipped.
+func killGroups(pidFile string) {
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Fields(string(b)) {
+		if pid, err := strconv.Atoi(line); err == nil && pid > 1 {
+			_ = syscall.Kill(-pid, syscall.SIGKILL)
+		}
+	}
 }

@@ -9,7 +9,7 @@
 // stderr, a screenshot per step into config.artifacts, and exits 1 when a
 // step failed. code-server and Chromium are ended before it exits.
 
-import { readFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, mkdirSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { start } from './lib/codeserver.mjs';
@@ -33,16 +33,27 @@ const cleanup = async () => {
 };
 for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => void cleanup().finally(() => process.exit(1)));
 
+/**
+ * noteGroup records the process group of a detached child (code-server,
+ * Chromium) in cfg.pidFile, so the Go test can end it even when this
+ * runner is killed before its own cleanup.
+ */
+const noteGroup = (pid) => {
+  if (cfg.pidFile && pid) appendFileSync(cfg.pidFile, `${pid}\n`);
+};
+
 let ui;
 try {
   mkdirSync(cfg.artifacts, { recursive: true });
   server = await start(cfg, log);
+  noteGroup(server.pid);
   browser = await puppeteer.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
     args: [...chromiumFlags, `--user-data-dir=${join(cfg.home, 'chromium')}`],
     defaultViewport: { width: 1400, height: 900 },
   });
+  noteGroup(browser.process()?.pid);
   const page = await browser.newPage();
   ui = new Ui(page, cfg.artifacts, log);
   for (const [name, step] of steps) {

@@ -116,5 +116,5 @@ export async function start(cfg, log) {
     throw new Error(url);
   }
   log(`code-server listening on ${url} after ${Date.now() - t0} ms`);
-  return { url, stop };
+  return { url, stop, pid: child.pid };
 }

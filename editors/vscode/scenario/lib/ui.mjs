@@ -178,15 +178,29 @@ export class Ui {
     });
   }
 
-  /** chat is the webview frame of the chat view (the inner frame holding #transcript). */
+  /**
+   * chat is the webview frame of the chat view (the inner frame holding
+   * #transcript): reached through the webview's iframes in the workbench's
+   * DOM, as page.frames() can list a frame before (or after) its document.
+   */
   chat(timeoutMs = 20_000) {
+    const holds = async (f) => {
+      try {
+        return f && !f.detached && (await f.$('#transcript')) ? f : undefined;
+      } catch {
+        return undefined; // a frame navigating away
+      }
+    };
     return waitFor('the chat webview', async () => {
+      for (const outer of await this.page.$$('iframe.webview')) {
+        const f = await outer.contentFrame();
+        const inner = f && (await f.$('iframe#active-frame').catch(() => null));
+        const found = await holds(inner && (await inner.contentFrame()));
+        if (found) return found;
+      }
       for (const f of this.page.frames()) {
-        try {
-          if (await f.$('#transcript')) return f;
-        } catch {
-          // a frame navigating away
-        }
+        const found = await holds(f);
+        if (found) return found;
       }
       return undefined;
     }, timeoutMs);
