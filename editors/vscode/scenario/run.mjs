@@ -68,6 +68,7 @@ try {
       if (qp) log(`quick input at the failure: ${JSON.stringify(qp)}`);
       const entries = await ui.chatEntries(500).catch(() => undefined);
       if (entries) log(`chat at the failure: ${JSON.stringify(entries)}`);
+      else log(`frames at the failure:\n${await ui.frameReport().catch((e) => e.message)}`);
       break;
     } finally {
       summary.steps.push({ name, ms: Date.now() - s0 });

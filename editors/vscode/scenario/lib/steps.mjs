@@ -71,6 +71,22 @@ async function waitLens(ui, cfg, title, checked) {
     (await ui.lenses()).some((l) => l.title === title && l.checked === checked), cfg.timeoutMs);
 }
 
+/**
+ * showChat opens the chat view and waits for its webview; when its frame
+ * does not answer, the command is run again (as a user clicks again).
+ */
+async function showChat(ui) {
+  for (let attempt = 1; ; attempt++) {
+    await ui.command('agent-lsp: Show Chat');
+    try {
+      return await ui.chat(attempt < 3 ? 8000 : 20_000);
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      ui.log(`the chat webview did not answer (${err.message}); showing it again\n${await ui.frameReport()}`);
+    }
+  }
+}
+
 export const steps = [
   ['open-file', async (ui, cfg, url) => {
     await ui.page.goto(`${url}/?folder=${encodeURIComponent(cfg.workspace)}`);
@@ -102,8 +118,7 @@ export const steps = [
   }],
 
   ['open-chat', async (ui, cfg) => {
-    await ui.command('agent-lsp: Show Chat');
-    await ui.chat();
+    await showChat(ui);
     const entries = await ui.chatEntries();
     check(entries.length === 0, `a new chat shows ${JSON.stringify(entries)}`);
   }],
@@ -193,7 +208,7 @@ export const steps = [
   ['reload-restores', async (ui, cfg) => {
     await ui.page.reload();
     await workbench(ui, cfg);
-    await ui.command('agent-lsp: Show Chat');
+    await showChat(ui);
     const es = await waitChat(ui, cfg, 'the conversation redrawn after the reload', (e) =>
       e.some((x) => x.cls === 'prompt' && x.text.includes(cfg.countPrompt)) && lastText(e) === cfg.countAnswer);
     check(!es.some((x) => x.text.includes(cfg.renamePrompt)), 'the rewound prompt is back in the chat');

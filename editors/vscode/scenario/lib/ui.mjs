@@ -36,14 +36,6 @@ export class Ui {
     this.log(`screenshot ${file}`);
   }
 
-  /** text is the innerText of the first element matching sel that is visible, or ''. */
-  text(sel) {
-    return this.page.evaluate((s) => {
-      const el = [...document.querySelectorAll(s)].find((e) => e.offsetParent !== null);
-      return el ? el.innerText : '';
-    }, sel);
-  }
-
   /**
    * paletteFind opens the command palette on title and waits for its row;
    * the palette does not refresh while open, so a command registered
@@ -206,6 +198,17 @@ export class Ui {
     }, timeoutMs);
   }
 
+  /** frameReport says which frames the page has, for a failure's log. */
+  async frameReport() {
+    const lines = [];
+    for (const f of this.page.frames()) {
+      let has = 'no';
+      try { has = (await f.$('#transcript')) ? 'yes' : 'no'; } catch (err) { has = `error ${err.message}`; }
+      lines.push(`${f.detached ? 'detached ' : ''}${f.url().slice(0, 120)} transcript=${has}`);
+    }
+    return lines.join('\n');
+  }
+
   /** chatEntries are the transcript's entries: class and text. */
   async chatEntries(timeoutMs) {
     const f = await this.chat(timeoutMs);
@@ -222,10 +225,5 @@ export class Ui {
   async chatStatus() {
     const f = await this.chat();
     return f.evaluate(() => document.querySelector('#status')?.textContent ?? '');
-  }
-
-  /** notifications are the visible toasts' messages. */
-  notifications() {
-    return this.page.evaluate(() => [...document.querySelectorAll('.notification-toast .notification-list-item-message')].map((e) => e.textContent ?? ''));
   }
 }
