@@ -115,7 +115,7 @@ func TestExtensionProtocolAgainstDaemon(t *testing.T) {
 			t.Logf("daemon log:\n%s", tail(b, 60))
 		}
 	})
-	htmlOut := os.Getenv("AGENT_LSP_VSCODE_HTML_OUT") // the README's screenshot is rendered from this
+	htmlOut := os.Getenv("AGENT_LSP_VSCODE_HTML_OUT") // the chat page rendered outside VS Code, to look at
 	cfg := map[string]any{
 		// The flags name a model that cannot answer (another dialect, a
 		// closed loopback port, an unset key variable): the fake model is

@@ -120,7 +120,7 @@ export class Daemon implements vscode.Disposable {
     const stored = variable ? await this.context.secrets.get(secretKey(variable)) : undefined;
     if (!hasApiKey(settings, process.env, stored)) {
       void vscode.window
-        .showWarningMessage(`agent-lsp: no API key. Set ${variable} in the environment or store one with "Agent: Set API Key".`, 'Set API Key')
+        .showWarningMessage(`agent-lsp: no API key. Set ${variable} in the environment or store one with "agent-lsp: Set API Key".`, 'Set API Key')
         .then((pick) => pick && vscode.commands.executeCommand('agentLsp.setApiKey'));
     }
     const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
@@ -212,7 +212,7 @@ export class Daemon implements vscode.Disposable {
     }
     return {
       action: CloseAction.DoNotRestart,
-      message: `agent-lsp crashed ${this.policy.recentCrashes} times in 3 minutes and is left stopped; see the "agent-lsp" output. "Agent: Restart Daemon" starts it again.${resume}`,
+      message: `agent-lsp crashed ${this.policy.recentCrashes} times in 3 minutes and is left stopped; see the "agent-lsp" output. "agent-lsp: Restart Daemon" starts it again.${resume}`,
     };
   }
 }

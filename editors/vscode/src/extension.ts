@@ -48,6 +48,11 @@ export function activate(context: vscode.ExtensionContext): void {
   const plan = new PlanView();
   session.plan = plan;
 
+  // A session from before (a window reload, a new window on the
+  // workspace): start the daemon now, so the chat redraws the conversation
+  // (Session.setDown → restore) before the user types into it.
+  if (session.id) void d.agent().catch(() => undefined);
+
   let settings = currentSettings();
   const command = (id: string, run: () => unknown): vscode.Disposable =>
     vscode.commands.registerCommand(id, async () => {
@@ -116,7 +121,7 @@ async function inlineEdit(session: Session): Promise<void> {
   const sel = editor.selection.isEmpty ? doc.lineAt(editor.selection.active.line).range : editor.selection;
   const instruction = await vscode.window.showInputBox({
     prompt: `Inline edit of ${vscode.workspace.asRelativePath(doc.uri)}:${sel.start.line + 1}-${sel.end.line + 1}`,
-    placeHolder: 'How should the selection change?',
+    placeHolder: editor.selection.isEmpty ? "How should the cursor's line change?" : 'How should the selection change?',
   });
   if (!instruction) return;
   const rel = vscode.workspace.asRelativePath(doc.uri);
@@ -155,7 +160,7 @@ async function pickSession(d: Daemon, session: Session): Promise<void> {
   ];
   const pick = await vscode.window.showQuickPick(items, { placeHolder: 'Resume an agent-lsp session', matchOnDetail: true });
   if (!pick) return;
-  await session.resume(pick.id, pick.id ? pick.label.replace(/^\$\(check\) /, '') : undefined);
+  await session.resume(pick.id);
 }
 
 async function showTools(d: Daemon): Promise<void> {

@@ -48,6 +48,6 @@ export class PlanView implements vscode.TreeDataProvider<PlanRow>, vscode.Dispos
   private describe(): void {
     if (!this.view) return;
     this.view.description = planSummary(this.items);
-    this.view.message = this.items.length === 0 ? 'No plan yet. In plan mode ("Agent: Set Mode") the agent answers with one.' : undefined;
+    this.view.message = this.items.length === 0 ? 'No plan yet. In plan mode ("agent-lsp: Set Mode") the agent answers with one.' : undefined;
   }
 }

@@ -21,6 +21,7 @@ export const Methods = {
   review: 'agent/review',
   checkpoints: 'agent/checkpoints',
   rewind: 'agent/rewind',
+  transcript: 'agent/transcript',
   showMessageRequest: 'window/showMessageRequest',
 } as const;
 
@@ -192,6 +193,29 @@ export type Update =
   | (UpdateBase & { kind: 'model' } & CurrentModel)
   | (UpdateBase & { kind: 'mention' } & MentionReport);
 
+/**
+ * One entry of agent/transcript: a user prompt as the model received it
+ * (attachments included; the checkpoint made before it, when known) or
+ * what the matching agent/update kind carried, in the order it happened.
+ */
+export type TranscriptEntry =
+  | { kind: 'user'; text: string; checkpointId?: string }
+  | { kind: 'text' | 'reasoning'; text: string }
+  | { kind: 'tool_call'; toolCallId: string; name: string; arguments: unknown }
+  | { kind: 'tool_result'; toolCallId: string; name: string; status: ToolStatus; output: string }
+  /** The summary that replaced the conversation before it (whose messages are not entries). */
+  | { kind: 'compacted'; summary: string };
+
+/** agent/transcript's answer: what a view needs to redraw a session's conversation. */
+export interface TranscriptResult {
+  sessionId: string;
+  title: string;
+  mode?: Mode;
+  entries: TranscriptEntry[];
+  plan: PlanItem[];
+  totals?: Totals;
+}
+
 export interface MessageActionItem {
   title: string;
 }
@@ -348,6 +372,11 @@ export class AgentClient {
   async rewind(params: RewindParams): Promise<RewindResult> {
     const r = await this.conn.sendRequest<RewindResult>(Methods.rewind, params);
     return { ...r, restored: r.restored ?? [], conflicts: r.conflicts ?? [] };
+  }
+
+  async transcript(sessionId: string): Promise<TranscriptResult> {
+    const r = await this.conn.sendRequest<TranscriptResult>(Methods.transcript, { sessionId });
+    return { ...r, entries: r.entries ?? [], plan: r.plan ?? [] };
   }
 
   /** Cancels every running or queued prompt of the session (a notification: no answer). */

@@ -17,6 +17,8 @@ import {
   proposedPlaces,
   rejectAll,
   reviewAnswer,
+  reviewPlaceholder,
+  reviewTitle,
   selectionSummary,
   splitLines,
   type HunkPickItem,
@@ -143,7 +145,9 @@ export class ReviewUi implements vscode.CodeLensProvider, vscode.Disposable {
       cleanup.push(() => this.texts.forget(empty));
     }
     const title = `${params.path}: review ${params.summary || params.tool} (risk ${params.risk})`;
-    await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true, preserveFocus: true });
+    // Not a preview: it would take the place of the user's preview tab of
+    // the file, which closing the review would then leave closed.
+    await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: false, preserveFocus: true });
     cleanup.push(() => void closeTabs((input) => input instanceof vscode.TabInputTextDiff && input.modified.toString() === right.toString()));
     return { right, places: proposedPlaces(hunks, splitLines(proposed).length), note: '' };
   }
@@ -156,8 +160,8 @@ export class ReviewUi implements vscode.CodeLensProvider, vscode.Disposable {
     qp.canSelectMany = true;
     qp.ignoreFocusOut = true;
     qp.matchOnDetail = true;
-    qp.title = `agent-lsp: review ${r.params.summary || r.params.path} (risk ${r.params.risk})${note}`;
-    qp.placeholder = `Keep the checked hunks (the diff is open; its lenses toggle them too). Enter goes on; Escape rejects the whole edit${r.params.reasons?.length ? `. Why ${r.params.risk}: ${r.params.reasons.join('; ')}` : ''}`;
+    qp.title = reviewTitle(r.params, note);
+    qp.placeholder = reviewPlaceholder;
     const sync = (): void => {
       qp.selectedItems = items.filter((i) => r.selection.has(i.id));
     };

@@ -1,4 +1,4 @@
-// "Agent: Rewind…": a quick pick over the session's checkpoints
+// "agent-lsp: Rewind…": a quick pick over the session's checkpoints
 // (agent/checkpoints), then what to rewind (the files, the conversation),
 // then agent/rewind; what it did is shown in a message and in the chat.
 

@@ -11,6 +11,7 @@ import type { PlanView } from './planView';
 import { newProgressToken, promptParams, type CurrentModel, type Mode, type PromptContext, type Update } from './protocol';
 import { Transcript } from './logic/transcript';
 import { statusView, type StatusState } from './logic/status';
+import { applyRestore, restoreOutcome } from './logic/restore';
 
 const sessionKey = 'agentLsp.sessionId';
 
@@ -18,6 +19,8 @@ export class Session {
   readonly transcript = new Transcript();
   private running = false;
   private state: StatusState = {};
+  /** Counts redraws from the daemon, so a slow answer for a session left since is dropped. */
+  private restoring = 0;
   view?: ChatView;
   plan?: PlanView;
 
@@ -63,8 +66,12 @@ export class Session {
   setDown(reason: string | undefined): void {
     this.state.down = reason;
     this.render();
-    // A (re)started daemon: draw the session's mode, model and plan.
-    if (reason === undefined) void this.refresh();
+    // A (re)started daemon (a window reload starts one): draw the
+    // session's conversation, mode, model and plan from it.
+    if (reason === undefined) {
+      void this.refresh();
+      if (!this.running) void this.restore();
+    }
   }
 
   /**
@@ -122,10 +129,11 @@ export class Session {
    */
   async ask(prompt: string, context?: PromptContext, contextLabel?: string, progress?: (message: string) => void): Promise<void> {
     if (this.running) {
-      void vscode.window.showInformationMessage('agent-lsp is still working on the last prompt: wait, or run "Agent: Cancel".');
+      void vscode.window.showInformationMessage('agent-lsp is still working on the last prompt: wait, or run "agent-lsp: Cancel".');
       return;
     }
     this.running = true;
+    this.restoring += 1; // a redraw still on its way would wipe this prompt
     this.view?.changed([this.transcript.addPrompt(prompt, contextLabel)]);
     this.setProgress('Starting');
     const token = newProgressToken();
@@ -168,18 +176,47 @@ export class Session {
     await agent.cancel(id);
   }
 
-  /** resume switches to another session (undefined: a new one on the next prompt). */
-  async resume(id: string | undefined, title?: string): Promise<void> {
+  /** resume switches to another session (undefined: a new one on the next prompt) and draws its conversation. */
+  async resume(id: string | undefined): Promise<void> {
     if (this.running) await this.cancel();
     await this.setId(id);
+    this.restoring += 1;
     this.transcript.clear();
     this.state.totals = undefined;
     this.state.mode = undefined;
     this.plan?.set([]);
     void this.refresh();
-    if (id) {
-      this.transcript.addNotice(`Resumed session "${title ?? id}". The daemon keeps its history; new messages appear here.`);
+    this.view?.reset();
+    this.render();
+    if (id) await this.restore();
+  }
+
+  /**
+   * restore redraws the chat from the daemon's copy of the session
+   * (agent/transcript); when there is none to be had, the chat says so
+   * (see logic/restore.ts).
+   */
+  async restore(): Promise<void> {
+    const id = this.id;
+    if (!id) return;
+    const generation = ++this.restoring;
+    let result;
+    let error: unknown;
+    try {
+      const { agent } = await this.daemon().agent();
+      result = await agent.transcript(id);
+    } catch (err) {
+      error = err;
     }
+    // A prompt started or another session was picked meanwhile: theirs wins.
+    if (generation !== this.restoring || id !== this.id || this.running) return;
+    const outcome = restoreOutcome(result, error);
+    const notice = applyRestore(this.transcript, outcome, result, id);
+    if (outcome.kind === 'gone') await this.setId(undefined);
+    if (notice) this.transcript.addNotice(notice);
+    this.state.totals = this.transcript.totals;
+    if (result?.mode) this.state.mode = result.mode;
+    if (result) this.plan?.set(result.plan);
     this.view?.reset();
     this.render();
   }

@@ -8,7 +8,7 @@
 // agent/setMode (plan, ask), the plan updates, @mentions, a slash command;
 // then a third daemon with experimental.agentReview: a three-hunk edit
 // reviewed with the review module (hunks 1 and 3 kept, 2 rejected with
-// feedback) and a rewind (agent/checkpoints, agent/rewind) as "Agent:
+// feedback) and a rewind (agent/checkpoints, agent/rewind) as "agent-lsp:
 // Rewind…" makes it.
 //
 //   node out/e2e/protocolClient.js <config.json>
@@ -352,7 +352,7 @@ async function main(): Promise<Record<string, unknown>> {
 /**
  * reviewAndRewind runs a daemon for a client declaring agentReview: an
  * edit with three hunks is answered as the review UI answers it (keep
- * config.reviewKeep, feedback), then "Agent: Rewind…" puts the file back.
+ * config.reviewKeep, feedback), then "agent-lsp: Rewind…" puts the file back.
  */
 async function reviewAndRewind(): Promise<Record<string, unknown>> {
   const file = path.join(config.root, config.reviewFile);
@@ -378,7 +378,7 @@ async function reviewAndRewind(): Promise<Record<string, unknown>> {
     result.output.includes(`User feedback: ${config.reviewFeedback}`), `review tool_result ${JSON.stringify(result)}`);
   const afterReview = doc.text;
 
-  // Agent: Rewind…: the newest checkpoint, both options as the pick offers them.
+  // agent-lsp: Rewind…: the newest checkpoint, both options as the pick offers them.
   const checkpoints = await c.agent.checkpoints(sessionId);
   check(checkpoints.length === 1 && JSON.stringify(checkpoints[0].files) === JSON.stringify([config.reviewFile]) &&
     checkpoints[0].prompt === config.reviewPrompt, `checkpoints ${JSON.stringify(checkpoints)}`);
@@ -403,7 +403,7 @@ async function reviewAndRewind(): Promise<Record<string, unknown>> {
 /**
  * controlSurface steers the session as the extension's commands and chat
  * input do: the slash commands the input completes, the model presets of
- * "Agent: Switch Model", "Agent: Set Mode" plan then ask, the plan
+ * "agent-lsp: Switch Model", "agent-lsp: Set Mode" plan then ask, the plan
  * updates the Plan view draws, mentions, and a slash command sent as a prompt.
  */
 async function controlSurface(d: Daemon, sessionId: string, transcript: Transcript): Promise<Record<string, unknown>> {
@@ -421,7 +421,7 @@ async function controlSurface(d: Daemon, sessionId: string, transcript: Transcri
 
   const seen = (kind: string, from: number): Update[] => d.updates.slice(from).filter((u) => u.kind === kind);
 
-  // Agent: Set Mode → plan, then a prompt whose todo_write calls stream the plan.
+  // agent-lsp: Set Mode → plan, then a prompt whose todo_write calls stream the plan.
   let from = d.updates.length;
   check(await d.agent.setMode(sessionId, 'plan') === 'plan', 'setMode plan');
   check(JSON.stringify(seen('mode', from).map((u) => u.kind === 'mode' && u.mode)) === '["plan"]', `mode updates ${JSON.stringify(seen('mode', from))}`);
@@ -439,7 +439,7 @@ async function controlSurface(d: Daemon, sessionId: string, transcript: Transcri
   check(state.mode === 'plan' && JSON.stringify(state.plan) === JSON.stringify(plans[plans.length - 1]), `agent/session ${JSON.stringify(state)}`);
   const rows = planRows(state.plan).map((r) => `${r.icon} ${r.label}`);
 
-  // Agent: Set Mode → ask, then a prompt with mentions; the model writes anyway.
+  // agent-lsp: Set Mode → ask, then a prompt with mentions; the model writes anyway.
   check(await d.agent.setMode(sessionId, 'ask') === 'ask', 'setMode ask');
   from = d.updates.length;
   transcript.addPrompt(config.askPrompt);

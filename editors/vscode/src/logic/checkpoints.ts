@@ -1,4 +1,4 @@
-// "Agent: Rewind…" without VS Code: the checkpoints as quick pick rows,
+// "agent-lsp: Rewind…" without VS Code: the checkpoints as quick pick rows,
 // the rewind options, the agent/rewind params and the message that says
 // what a rewind (or agent.revert) did.
 

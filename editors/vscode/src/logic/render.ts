@@ -86,6 +86,9 @@ export function renderEntry(e: Entry, index: number): string {
     }
     case 'command':
       return `${open('command')}<div class="tool-name">${escapeHtml(e.name)}</div><div class="body">${richText(e.text)}</div></div>`;
+    case 'summary':
+      return `${open('notice summary')}<details><summary>History compacted: the conversation before this point, summarised</summary>` +
+        `<div class="body">${richText(e.text)}</div></details></div>`;
   }
 }
 

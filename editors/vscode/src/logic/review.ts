@@ -5,7 +5,7 @@
 // A hunk replaces the whole lines startLine..endLine-1 (0-based, endLine
 // exclusive) of the text the agent read, exactly oldText, with newText.
 
-import type { ReviewAnswer, ReviewHunk } from '../protocol';
+import type { ReviewAnswer, ReviewHunk, ReviewParams } from '../protocol';
 
 /** splitLines cuts text into lines that keep their line breaks (the last one may have none). */
 export function splitLines(text: string): string[] {
@@ -143,6 +143,18 @@ export function hunkLensTitles(id: number, accepted: boolean): { accept: string;
     accept: `${accepted ? '$(check) ' : ''}Accept hunk ${id}`,
     reject: `${accepted ? '' : '$(check) '}Reject hunk ${id}`,
   };
+}
+
+/**
+ * The review quick pick's placeholder. How to confirm comes first: VS Code
+ * cuts a placeholder at the input's width, and the rest is a reminder.
+ */
+export const reviewPlaceholder = "Enter: keep the checked hunks · Escape: reject the whole edit · the diff's lenses toggle hunks too";
+
+/** The review quick pick's title: what is reviewed, its risk and why. */
+export function reviewTitle(p: Pick<ReviewParams, 'summary' | 'path' | 'risk' | 'reasons'>, note = ''): string {
+  const why = p.reasons?.length ? `: ${p.reasons.join('; ')}` : '';
+  return `agent-lsp: review ${p.summary || p.path} (risk ${p.risk}${why})${note}`;
 }
 
 /** The hunks the user keeps, toggled from the lenses and the quick pick alike. */

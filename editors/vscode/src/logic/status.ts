@@ -44,8 +44,8 @@ export function statusView(s: StatusState): StatusView {
         `${s.totals.completionTokens} completion tokens, ${formatCost(s.totals.cost)} estimated`
       : 'agent-lsp: no model call in this session yet',
   ];
-  if (s.mode) lines.push(`Mode: ${s.mode} ("Agent: Set Mode")`);
-  if (s.model) lines.push(`Model: ${s.model.model} (${s.model.provider}) ("Agent: Switch Model")`);
+  if (s.mode) lines.push(`Mode: ${s.mode} ("agent-lsp: Set Mode")`);
+  if (s.model) lines.push(`Model: ${s.model.model} (${s.model.provider}) ("agent-lsp: Switch Model")`);
   const tooltip = lines.join('\n');
   const agent = s.mode ? `agent [${s.mode}]` : 'agent';
   if (s.down) return { text: `$(warning) agent: ${s.down}`, tooltip };

@@ -1,7 +1,7 @@
 // The chat transcript as a view model, built from the user's prompts and
 // the daemon's agent/update notifications. Rendering is in render.ts.
 
-import type { MentionStatus, PromptResult, Totals, ToolStatus, Update, Usage } from '../protocol';
+import type { MentionStatus, PromptResult, Totals, ToolStatus, TranscriptEntry, Update, Usage } from '../protocol';
 import { modelLabel } from './models';
 
 export type ToolCardStatus = 'running' | ToolStatus;
@@ -20,7 +20,9 @@ export type Entry =
   /** What became of an @mention: attached, or why not. */
   | { kind: 'mention'; path: string; lines: string; status: MentionStatus; message?: string }
   /** A built-in slash command's answer (no model text streams for it). */
-  | { kind: 'command'; name: string; text: string };
+  | { kind: 'command'; name: string; text: string }
+  /** A restored session's summary of the conversation compacted away. */
+  | { kind: 'summary'; text: string };
 
 export class Transcript {
   readonly entries: Entry[] = [];
@@ -118,6 +120,28 @@ export class Transcript {
     return changed;
   }
 
+  /**
+   * load replaces the transcript with a session's stored conversation
+   * (agent/transcript): each entry goes through addPrompt or apply, the
+   * same folding the live updates get, so a restored chat draws as the
+   * live one did. Entries of kinds this version does not know are left out.
+   */
+  load(entries: readonly TranscriptEntry[], totals?: Totals): void {
+    this.clear();
+    for (const e of entries) {
+      if (e.kind === 'user') {
+        const sent = splitSentPrompt(e.text ?? '');
+        this.addPrompt(sent.prompt, sent.context);
+      } else if (e.kind === 'compacted') {
+        this.push({ kind: 'summary', text: e.summary ?? '' });
+      } else {
+        const u = storedUpdate(e);
+        if (u) this.apply(u);
+      }
+    }
+    if (totals) this.totals = totals;
+  }
+
   clear(): void {
     this.entries.length = 0;
     this.toolCards.clear();
@@ -129,6 +153,37 @@ export class Transcript {
     this.entries.push(e);
     return this.entries.length - 1;
   }
+}
+
+/** storedUpdate is a stored entry as the agent/update it was streamed as (undefined: a kind unknown here). */
+function storedUpdate(e: TranscriptEntry): Update | undefined {
+  const base = { sessionId: '', seq: 0 };
+  switch (e.kind) {
+    case 'text':
+    case 'reasoning':
+      return { ...base, kind: e.kind, text: e.text ?? '' };
+    case 'tool_call':
+      return { ...base, kind: 'tool_call', toolCallId: e.toolCallId, name: e.name, arguments: e.arguments };
+    case 'tool_result':
+      return { ...base, kind: 'tool_result', toolCallId: e.toolCallId, name: e.name, status: e.status, output: e.output ?? '' };
+    default:
+      return undefined;
+  }
+}
+
+/** What the daemon appends to a prompt it sends: a selection, or an attached file, each with its fenced text. */
+const attachment = /\n\n(Selected text in|Attached) ([^\n]+):\n```/g;
+
+/**
+ * splitSentPrompt cuts a prompt as the model received it (agent/transcript's
+ * user entry) into the user's words and a context line naming what was
+ * attached ("review.go (lines 3-5)"), as the live chat shows it.
+ */
+export function splitSentPrompt(text: string): { prompt: string; context?: string } {
+  const found = [...text.matchAll(attachment)];
+  if (found.length === 0) return { prompt: text };
+  const context = found.map((m) => m[2]).join(', ');
+  return { prompt: text.slice(0, found[0].index), context };
 }
 
 function stopNote(r: Pick<PromptResult, 'stopReason' | 'error'>): string | undefined {

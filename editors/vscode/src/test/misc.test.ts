@@ -26,7 +26,7 @@ test('statusView shows the mode, and the tooltip the mode and model', () => {
   assert.equal(statusView({ mode: 'ask' }).text, '$(hubot) agent [ask]');
   assert.equal(statusView({ mode: 'plan', progress: 'Thinking', totals }).text, '$(sync~spin) agent [plan]: Thinking · 1.97k tok · $0.0004');
   const tip = statusView({ mode: 'auto-edit', model }).tooltip.split('\n');
-  assert.deepEqual(tip.slice(1), ['Mode: auto-edit ("Agent: Set Mode")', 'Model: deepseek-pro (anthropic) ("Agent: Switch Model")']);
+  assert.deepEqual(tip.slice(1), ['Mode: auto-edit ("agent-lsp: Set Mode")', 'Model: deepseek-pro (anthropic) ("agent-lsp: Switch Model")']);
 });
 
 test('RestartPolicy restarts until too many crashes fall within the window', () => {

@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   HunkSelection,
   applyHunks,
@@ -8,6 +10,8 @@ import {
   locateHunks,
   proposedPlaces,
   reviewAnswer,
+  reviewPlaceholder,
+  reviewTitle,
   selectionSummary,
   splitLines,
 } from '../logic/review';
@@ -136,4 +140,21 @@ test('declareAgentReview keeps the other experimental capabilities', () => {
   const other: { experimental?: unknown } = { experimental: { snippets: true } };
   declareAgentReview(other);
   assert.deepEqual(other.experimental, { snippets: true, agentReview: true });
+});
+
+test('the review pick says how to confirm before anything VS Code may cut', () => {
+  assert.ok(reviewPlaceholder.startsWith('Enter: keep the checked hunks · Escape: reject the whole edit'));
+  assert.equal(reviewTitle({ summary: 'rename', path: 'a.go', risk: 'high', reasons: ['outside tests', '3 hunks'] }), 'agent-lsp: review rename (risk high: outside tests; 3 hunks)');
+  assert.equal(reviewTitle({ summary: '', path: 'a.go', risk: 'low' }, ' (note)'), 'agent-lsp: review a.go (risk low) (note)');
+});
+
+test('package.json: the hunk lenses show by default, inline edit works without a selection on a key of its own', () => {
+  const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'));
+  assert.equal(pkg.contributes.configurationDefaults['diffEditor.codeLens'], true);
+  const inline = pkg.contributes.keybindings.find((k: { command: string }) => k.command === 'agentLsp.inlineEdit');
+  assert.ok(!/editorHasSelection/.test(inline.when), inline.when);
+  // VS Code's own chat keys (Open Chat: ctrl+alt+i; Agent mode on Linux: ctrl+shift+alt+i).
+  assert.ok(!['ctrl+alt+i', 'ctrl+shift+alt+i'].includes(inline.key), inline.key);
+  for (const c of pkg.contributes.commands) assert.equal(c.category, 'agent-lsp', c.command);
+  assert.equal(pkg.contributes.viewsContainers.panel[0].title, 'agent-lsp');
 });
