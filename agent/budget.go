@@ -29,7 +29,7 @@ const defaultContextWindow = 128_000
 // ContextWindows is the context window, in tokens, by model name or name
 // prefix (an entry ending in "-" matches every model that starts with it).
 var ContextWindows = map[string]int{
-	"deepseek-flash":    1_000_000, // the seeds' measured model facts
+	"deepseek-flash":    1_000_000, // measured against DeepSeek's API
 	"deepseek-v4-pro":   1_000_000,
 	"deepseek-chat":     128_000,
 	"deepseek-reasoner": 128_000,

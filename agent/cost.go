@@ -51,7 +51,7 @@ func DeepSeekPeakHours(t time.Time) bool {
 	return h >= 1 && h < 4 || h >= 6 && h < 10
 }
 
-// DeepSeekFlashPricing is the seeds' deepseek-flash price list; peak is
+// DeepSeekFlashPricing is DeepSeek's published deepseek-flash price list; peak is
 // twice off-peak, and a cache hit is 50 times cheaper than a miss.
 var DeepSeekFlashPricing = Pricing{
 	OffPeak:   Price{CacheHit: 0.003, CacheMiss: 0.15, Output: 0.60},

@@ -34,7 +34,7 @@ func TestDeepSeekPeakHours(t *testing.T) {
 }
 
 func TestPriceCost(t *testing.T) {
-	// The seeds' figure: 1536 tokens cost $0.00023 as misses, $0.0000046 as hits.
+	// DeepSeek's published figure: 1536 tokens cost $0.00023 as misses, $0.0000046 as hits.
 	off := DeepSeekFlashPricing.OffPeak
 	if got := off.Cost(provider.Usage{PromptTokens: 1536}); math.Abs(got-0.0002304) > 1e-10 {
 		t.Errorf("1536 misses = %v", got)

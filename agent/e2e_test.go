@@ -22,14 +22,14 @@ import (
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
-// The seeds' M5 scenario: the same question through both dialects must
+// The two-dialect scenario: the same question through both dialects must
 // give the same rounds, the same tool results and the same usage.
 const m5Question = "How many .java files are in this project, and what does Calculator.add do?"
 
 const m5Answer = "There are 3 .java files. Calculator.add(int a, int b) returns a + b, the sum of its two arguments."
 
 // m5Script is the model's side: glob and grep in one parallel round, then
-// read_file, then the answer. Usage numbers are the seeds' measured ones.
+// read_file, then the answer. Usage numbers are ones measured against DeepSeek's API.
 func m5Script() providertest.Script {
 	return providertest.Script{
 		{

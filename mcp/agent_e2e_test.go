@@ -34,7 +34,7 @@ func (r *recordingApprover) Approve(_ context.Context, a permission.Action, _ bo
 	return permission.AllowOnce, nil
 }
 
-// The seeds' M5 check: the demo server's tools, mounted through the
+// The demo check: the demo server's tools, mounted through the
 // manager, are used by the unchanged agent loop against the fake model,
 // and each call is put to the approver as its own tool.
 func TestDemoToolsThroughTheAgent(t *testing.T) {

@@ -20,7 +20,7 @@ import (
 // with it for the agent's garbage collector.
 
 // cacheUnit is the granularity of the simulated prompt cache, in tokens:
-// DeepSeek's reported cache hits are multiples of 128 (the seeds' 1408,
+// DeepSeek's reported cache hits are multiples of 128 (the measured 1408,
 // 1536, 1664, 1792, 4864).
 const cacheUnit = 128
 

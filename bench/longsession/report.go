@@ -58,7 +58,7 @@ func overheads(recs []record) []time.Duration {
 }
 
 // Prices for the modelled cost, USD per million tokens. DeepSeek's are the
-// seeds' (agent.DeepSeekFlashPricing, off-peak); Anthropic's are Claude
+// DeepSeek's published ones (agent.DeepSeekFlashPricing, off-peak); Anthropic's are Claude
 // Sonnet 4.5's list price with its cache terms: a cache read is 0.1x the
 // input price and writing the cache 1.25x, and every uncached prompt token
 // is assumed written to the cache (the next round reads it).

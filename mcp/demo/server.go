@@ -1,5 +1,5 @@
-// Package demo is the built-in demo MCP server (`agent-lsp mcp-demo`), the
-// seeds' DemoMcpServer rebuilt on the official SDK: two tools,
+// Package demo is the built-in demo MCP server (`agent-lsp mcp-demo`), on
+// the official SDK: two tools,
 // current_time and word_count. The SDK serves both the stateless 2026-07-28
 // revision (server/discover) and the older initialize handshake.
 package demo

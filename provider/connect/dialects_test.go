@@ -74,7 +74,7 @@ var weatherTool = provider.ToolSpec{
 
 // One script through both dialects gives the same events: text, two
 // parallel tool calls with byte-identical arguments, the stop reason and
-// the usage — the seeds' Hangzhou fragments included.
+// the usage — the Hangzhou fragments of the measured DeepSeek stream included.
 func TestOneScriptSameEventsInBothDialects(t *testing.T) {
 	script := providertest.Script{{
 		Text: "I'll check the weather in both cities for you.",

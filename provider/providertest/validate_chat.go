@@ -87,7 +87,7 @@ func chatThinkingDisabled(req object) (bool, *rejection) {
 	}
 }
 
-// validateChatTools checks iron rule 4: a tool is
+// validateChatTools checks wire rule 4 (docs/design.md §5): a tool is
 // {"type":"function","function":{"name","description","parameters"}}.
 func validateChatTools(req object) (hasTools bool, rej *rejection) {
 	switch req.kind("tools") {
