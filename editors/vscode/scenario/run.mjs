@@ -16,9 +16,15 @@ import { start } from './lib/codeserver.mjs';
 import { Ui } from './lib/ui.mjs';
 import { steps } from './lib/steps.mjs';
 
-/** The flags Debian's Chromium needs here: no sandbox (root, a container), no GPU, nothing phoning home. */
+/**
+ * The flags Debian's Chromium needs here: no sandbox (root, a container), no GPU, nothing phoning home.
+ * Site isolation is off so VS Code's webview frames stay in the page's process: as out-of-process
+ * frames, the chat's inner frame was at times never attached to puppeteer after a window reload
+ * (page.frames() listed only the outer webview frames, and the restored chat could not be read).
+ */
 const chromiumFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--disable-site-isolation-trials', '--disable-features=IsolateOrigins,site-per-process'];
 
 const cfg = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const t0 = Date.now();
