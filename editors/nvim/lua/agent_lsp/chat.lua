@@ -288,8 +288,12 @@ local function status_text(width)
   return statusline.text(chat.status, width)
 end
 
--- status_text is the whole status text (the statusline() component).
-function M.status_text()
+-- status_text is the whole status text (the statusline() component),
+-- with extra fields ({completion?}) on top of the chat's.
+function M.status_text(extra)
+  if extra and next(extra) then
+    return statusline.text(vim.tbl_extend('force', chat.status, extra))
+  end
   return status_text()
 end
 

@@ -1,6 +1,7 @@
 -- The one place that knows Neovim versions apart (0.7.2 to 0.12): the LSP
 -- client's method calls and start, highlights, libuv, list checks, UTF-16
--- lengths, option validation, :checkhealth's reporter and JSON null. The rest of the plugin calls
+-- lengths, option validation, :checkhealth's reporter, JSON null and
+-- native inline completion (0.12). The rest of the plugin calls
 -- these and never checks a version itself, so `:checkhealth vim.deprecated`
 -- on 0.12 lists nothing of ours.
 local M = {}
@@ -53,19 +54,7 @@ function M.get(x, ...)
     end
     x = x[key]
   end
-  -- health returns :checkhealth's reporter {start, ok, warn, error, info}:
--- vim.health.start/ok/... on 0.10+, vim.health.report_* on 0.8-0.9 (then
--- deprecated), require('health').report_* on 0.7.
-function M.health()
-  local h = vim.health
-  if h and h.start then
-    return { start = h.start, ok = h.ok, warn = h.warn, error = h.error, info = h.info }
-  end
-  h = (h and h.report_start) and h or require('health')
-  return { start = h.report_start, ok = h.report_ok, warn = h.report_warn, error = h.report_error, info = h.report_info }
-end
-
-return M.nonnull(x)
+  return M.nonnull(x)
 end
 
 if has_011 then
@@ -154,6 +143,67 @@ function M.highlight(buf, ns, group, row, col_start, col_end)
     end_row = row,
     end_col = col_end,
     hl_group = group,
+  })
+end
+
+-- inline_completion: vim.lsp.inline_completion (ghost text from
+-- textDocument/inlineCompletion) exists, from 0.12 on.
+M.inline_completion = vim.fn.has('nvim-0.12') == 1
+
+-- enable_inline_completion turns native inline completion on in bufnr, for
+-- the clients attached to it that support it. The buffer's marker, not
+-- the client's: with {client_id} alone, buffers count as disabled
+-- (capability.is_enabled), so buffers attached later got none and a
+-- stopped client's state was never cleaned from the buffer.
+function M.enable_inline_completion(bufnr)
+  vim.lsp.inline_completion.enable(true, { bufnr = bufnr })
+end
+
+-- inline_completion_enabled says whether inline completion is on in bufnr.
+function M.inline_completion_enabled(bufnr)
+  return M.inline_completion and vim.lsp.inline_completion.is_enabled({ bufnr = bufnr })
+end
+
+-- accept_inline_completion accepts the suggestion shown in the current
+-- buffer (false when none is). With cut, only cut(rest) of it: rest is
+-- what the suggestion inserts after the cursor, and cut returns its start
+-- (a word, a line), or nil for all of it.
+function M.accept_inline_completion(cut)
+  if not cut then
+    return vim.lsp.inline_completion.get()
+  end
+  return vim.lsp.inline_completion.get({
+    on_accept = function(item)
+      if type(item.insert_text) ~= 'string' then
+        return item -- a snippet: whole or nothing
+      end
+      local buf = vim.api.nvim_get_current_buf()
+      local cursor = vim.api.nvim_win_get_cursor(0)
+      local row, col = cursor[1] - 1, cursor[2]
+      local start_row, start_col = row, col
+      if item.range then
+        start_row, start_col = item.range.start_row, item.range.start_col
+      end
+      -- What the item replaces before the cursor is typed already: it is
+      -- the start of the text (the selected completion item's).
+      local typed = ''
+      if start_row == row and start_col <= col then
+        typed = vim.api.nvim_buf_get_lines(buf, row, row + 1, true)[1]:sub(start_col + 1, col)
+      end
+      if start_row ~= row or start_col > col or item.insert_text:sub(1, #typed) ~= typed then
+        return item
+      end
+      local rest = item.insert_text:sub(#typed + 1)
+      local part = cut(rest)
+      if part == nil or part == rest then
+        return item
+      end
+      -- The part replaces only what is typed, not the line's rest the
+      -- whole suggestion would have overwritten.
+      item.insert_text = typed .. part
+      item.range = vim.range(buf, start_row, start_col, row, col)
+      return item
+    end,
   })
 end
 

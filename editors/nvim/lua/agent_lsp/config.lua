@@ -16,6 +16,10 @@ M.defaults = {
   auto_approve = nil, -- true: the daemon approves without asking (CRITICAL still refused)
   mode = nil, -- the mode new sessions start in: 'ask', 'plan', 'default' or 'auto-edit'
   models = nil, -- model presets for :AgentModel, passed through as models ({id, provider, model, ...})
+  -- The inline completion model (ghost text, Neovim 0.12+), passed through
+  -- as completion: {dialect, baseURL, model, apiKeyEnv, languages,
+  -- debounceMs, ...}. nil: no completion, no keystroke reaches a model.
+  completion = nil,
   -- Review edits hunk by hunk in a float (agent/review); false: the
   -- approval popup takes or leaves a whole edit.
   review = true,
@@ -33,6 +37,11 @@ M.defaults = {
     chat = '<leader>ac', -- normal: :AgentChat
     inline = '<leader>ai', -- visual: :'<,'>AgentInline {prompt}
     cancel = '<leader>ax', -- normal: :AgentCancel
+    -- Insert mode, in buffers with ghost text: accept it, its next word,
+    -- its line; without a suggestion the key is typed as itself.
+    accept_completion = '<Tab>',
+    accept_completion_word = '<M-Right>',
+    accept_completion_line = '<M-C-Right>',
   },
   chat = {
     -- Of the chat column (vertical split on the right): a fraction of the
@@ -67,6 +76,7 @@ function M.set(user)
     { 'mcp_servers', user.mcp_servers, 'table', true },
     { 'mode', user.mode, 'string', true },
     { 'models', user.models, 'table', true },
+    { 'completion', user.completion, 'table', true },
     { 'auto_save', user.auto_save, 'boolean', true },
     { 'review', user.review, 'boolean', true },
     { 'root_dir', user.root_dir, 'function', true },
@@ -106,6 +116,7 @@ function M.initialization_options(opts)
     autoApprove = opts.auto_approve,
     mode = opts.mode,
     models = opts.models,
+    completion = object(opts.completion),
   }
   -- An empty Lua table encodes as [], which the daemon's option loader
   -- rejects where it wants an object.

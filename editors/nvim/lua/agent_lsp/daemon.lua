@@ -20,6 +20,8 @@ M.make_handlers = function()
   return {}
 end
 M.on_crash = function() end
+-- on_attach(client, bufnr) runs when a file buffer was attached.
+M.on_attach = function() end
 -- on_ready(state) runs once a started daemon is initialized.
 M.on_ready = function() end
 
@@ -115,19 +117,22 @@ local function under_root(st, file)
   return file == st.root or vim.startswith(file, st.root .. '/')
 end
 
--- attach attaches a file buffer of the root to its running daemon.
-function M.attach(st, bufnr)
-  local client = M.client(st)
+-- attach attaches a file buffer of the root to its running daemon (client:
+-- the one being initialized, which 0.7 does not list until on_init returns).
+function M.attach(st, bufnr, client)
+  client = client or M.client(st)
   local file = M.file_of(bufnr)
   if client and st.ready and file and under_root(st, file) then
-    vim.lsp.buf_attach_client(bufnr, client.id)
+    if vim.lsp.buf_attach_client(bufnr, client.id) then
+      M.on_attach(client, bufnr)
+    end
   end
 end
 
-local function attach_all(st)
+local function attach_all(st, client)
   for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
     if vim.api.nvim_buf_is_loaded(bufnr) then
-      M.attach(st, bufnr)
+      M.attach(st, bufnr, client)
     end
   end
 end
@@ -197,7 +202,7 @@ local function start(st)
       -- client.rpc.pid is gone since 0.10.
       st.pid = compat.get(result, 'capabilities', 'experimental', 'agent', 'pid')
       st.ready = true
-      attach_all(st)
+      attach_all(st, client)
       settle_waiters(st, client, nil)
       -- Neovim lists the client only after on_init returns: a request made
       -- now would find no daemon and start another.

@@ -3,6 +3,7 @@
 local config = require('agent_lsp.config')
 local daemon = require('agent_lsp.daemon')
 local compat = require('agent_lsp.compat')
+local completion = require('agent_lsp.completion')
 
 local M = {}
 
@@ -40,10 +41,12 @@ function M.check()
   end
 
   local any = false
+  local clients = {}
   for root, st in pairs(daemon.states()) do
     local client = daemon.client(st)
     if client then
       any = true
+      table.insert(clients, { root = root, client = client })
       local result = compat.request_sync(client, 'agent/tools', vim.empty_dict(), 3000)
       if result and result.result then
         report.ok(string.format('daemon for %s (pid %s) answers: %d tools', root, tostring(st.pid), #(compat.tbl(result.result.tools))))
@@ -56,6 +59,7 @@ function M.check()
   if not any then
     report.info('no daemon running: one starts on the first :AgentChat, :AgentAsk or :AgentInline')
   end
+  completion.health(report, clients)
 end
 
 return M

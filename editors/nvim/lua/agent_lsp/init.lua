@@ -6,6 +6,7 @@ local approval = require('agent_lsp.approval')
 local chat = require('agent_lsp.chat')
 local compat = require('agent_lsp.compat')
 local complete = require('agent_lsp.complete')
+local completion = require('agent_lsp.completion')
 local config = require('agent_lsp.config')
 local control = require('agent_lsp.control')
 local daemon = require('agent_lsp.daemon')
@@ -48,6 +49,9 @@ local function make_handlers(st)
     ['window/showMessageRequest'] = approval.show_message_request,
     ['agent/review'] = review.handle,
     ['workspace/applyEdit'] = approval.apply_edit,
+    ['agent/completionStatus'] = function(_, params)
+      completion.on_status(st, params)
+    end,
   }
 end
 
@@ -170,12 +174,14 @@ function M.status()
     crashes = st.crashes,
     mode = chat.status().mode,
     model = chat.status().model,
+    completion = st.completion,
   }
 end
 
---- A status line component: state, last call's usage and the session cost.
+--- A status line component: state, last call's usage, the session cost,
+--- and the inline completion's "completing…" or failure.
 function M.statusline()
-  return chat.status_text()
+  return chat.status_text({ completion = completion.status_text(daemon.state(current_root())) })
 end
 
 local function create_commands()
@@ -286,6 +292,7 @@ function M.setup(user)
   set_up = true
   daemon.make_handlers = make_handlers
   daemon.on_crash = prompt.on_crash
+  daemon.on_attach = completion.attach
   daemon.on_ready = function(st)
     control.fetch_commands(st, nil, true)
     control.fetch_models(st, nil, true)

@@ -12,7 +12,7 @@ function M.short_number(n)
 end
 
 -- text is the chat's status line, for the status s ({state, mode?, model?,
--- usage?, cost?, totals?}) and a window `width` columns wide
+-- usage?, cost?, totals?, completion?}) and a window `width` columns wide
 -- (nil: everything), with % escaped. The state and the mode always show;
 -- what does not fit goes: the last call's usage first, then the
 -- "agent-lsp:" label, the session's cost, the model.
@@ -21,6 +21,9 @@ function M.text(s, width)
   local head = s.state
   if s.mode then
     head = head .. ' │ mode ' .. s.mode
+  end
+  if s.completion then
+    head = head .. ' │ ' .. s.completion
   end
   local model, usage, totals = s.model, nil, nil
   if s.usage then
