@@ -32,6 +32,10 @@ type completionReport struct {
 		Level   int    `json:"level"`
 	} `json:"notifications"`
 	Health []string `json:"health"`
+	Cuts   []struct {
+		Word string `json:"word"`
+		Line string `json:"line"`
+	} `json:"cuts"`
 }
 
 // fimCompletion is the plugin's completion option for the fake's
@@ -103,6 +107,15 @@ func TestInlineCompletionGhostText(t *testing.T) {
 		for _, n := range rep.Notifications {
 			t.Errorf("notified %q (level %d)", n.Message, n.Level)
 		}
+		// What a word and a line accept take of a suggestion's rest.
+		want := []string{"a", "a + b", " +", " + b", "(", "(x, y)", "wörld", "wörld 🎉 x", "\n\tz", "\n\tz := 1"}
+		var cuts []string
+		for _, c := range rep.Cuts {
+			cuts = append(cuts, c.Word, c.Line)
+		}
+		if strings.Join(cuts, "|") != strings.Join(want, "|") {
+			t.Errorf("word|line cuts = %q, want %q", cuts, want)
+		}
 		if health := strings.Join(rep.Health, "\n"); !strings.Contains(health, "inline completion: configured") {
 			t.Errorf(":checkhealth agent_lsp lacks the completion:\n%s", health)
 		}
@@ -165,6 +178,28 @@ func TestInlineCompletionNeedsNvim012(t *testing.T) {
 		}
 		if n := len(model.Requests()); n != 0 {
 			t.Errorf("%d model requests, want none", n)
+		}
+	})
+}
+
+// Neovim 0.12: a model that fails shows no ghost text, and the status line
+// says why (agent/completionStatus "error"), with nothing in :messages.
+func TestInlineCompletionFailureInStatusLine(t *testing.T) {
+	eachNvim(t, func(t *testing.T, nvim lsptest.Nvim) {
+		if !strings.HasPrefix(nvim.Version, "0.12.") {
+			t.Skipf("Neovim %s has no vim.lsp.inline_completion (0.12 has)", nvim.Version)
+		}
+		model := providertest.NewServer(t, providertest.Script{
+			{Fault: &providertest.Fault{Status: 400}},
+		})
+		root := workspace(t, map[string]string{"main.go": addBefore})
+		var rep completionReport
+		scenario{nvim: nvim, script: "completion.lua", root: root, model: model, config: map[string]any{
+			"file": "main.go", "line": 3, "type": "o\treturn ", "completion": fimCompletion(model),
+			"wait_status": "completion failed: ",
+		}}.run(t, &rep)
+		if len(rep.Ghosts) != 0 || rep.BufferText != strings.Replace(addBefore, "{\n", "{\n\treturn \n", 1) {
+			t.Errorf("ghosts %+v, buffer %q", rep.Ghosts, rep.BufferText)
 		}
 	})
 }

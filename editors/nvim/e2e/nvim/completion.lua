@@ -4,7 +4,8 @@
 -- config.accept_keys, each waits for the ghost text (the extmarks of
 -- Neovim's inline completion namespace), records it and types the key.
 -- Reports the server's capability, whether completion is on in the buffer,
--- the ghost texts, the status line meanwhile and the buffer.
+-- the ghost texts, the status line meanwhile and the buffer. With
+-- config.wait_status, Insert mode lasts until the status line shows it.
 local H = dofile(os.getenv('E2E_HARNESS'))
 local cfg = H.config
 
@@ -81,7 +82,8 @@ H.run(function()
     if text_before and H.buffer_text(buf) ~= text_before then
       text_before = nil -- the accept landed: wait for the next ghost
     end
-    if #keys == 0 or waited > 15000 then
+    local status_wait = cfg.wait_status and not line:find(cfg.wait_status, 1, true)
+    if (#keys == 0 and not status_wait) or waited > 15000 then
       if text_before == nil then
         vim.fn.timer_stop(timer)
         H.feed_typed('<Esc>')
@@ -97,7 +99,14 @@ H.run(function()
   -- Typed literally ('n': a <Tab> in the text is not the accept key).
   vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(cfg.type, true, false, true), 'nx!', false)
   H.check(#keys == 0, 'no ghost text to accept with ' .. table.concat(keys, ' '))
+  H.check(not cfg.wait_status or (H.report.statuslines[#H.report.statuslines] or ''):find(cfg.wait_status, 1, true),
+    'the status line never showed ' .. tostring(cfg.wait_status))
   H.report.buffer_text = H.buffer_text(buf)
+  local completion = require('agent_lsp.completion')
+  H.report.cuts = {}
+  for _, rest in ipairs({ 'a + b', ' + b', '(x, y)\nreturn z', 'wörld 🎉 x', '\n\tz := 1\n' }) do
+    table.insert(H.report.cuts, { word = completion.word(rest), line = completion.line(rest) })
+  end
   H.report.completion = H.status().completion
   vim.cmd('checkhealth agent_lsp')
   H.report.health = vim.api.nvim_buf_get_lines(0, 0, -1, false)
