@@ -1,7 +1,8 @@
 -- agent-lsp for Neovim (0.7.2 and later): chat, inline prompts on a
 -- selection, approvals with a diff preview, edits reviewed hunk by hunk and
 -- saved after approval, rewinding to before a prompt, the plan, modes,
--- model switching and slash command completion. See :help agent_lsp.
+-- model switching, slash command completion and, on 0.12, ghost text from
+-- the daemon's completion model. See :help agent_lsp.
 local approval = require('agent_lsp.approval')
 local chat = require('agent_lsp.chat')
 local compat = require('agent_lsp.compat')
