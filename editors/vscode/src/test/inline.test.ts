@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { completionView, ghostItems, inlineParams, lspTrigger, vscodeTrigger } from '../logic/inline';
 import { completionOptions, initializationOptions, readSettings } from '../logic/settings';
+import { statusView } from '../logic/status';
 
 const at = (line: number, character: number) => ({ line, character });
 
@@ -57,4 +58,13 @@ test('completionView: nothing when idle, a spinner while completing, the error i
   const err = completionView({ uri: 'file:///a', state: 'error', message: 'HTTP 401' });
   assert.match(err.text, /completion/);
   assert.match(err.tooltip ?? '', /HTTP 401/);
+});
+
+test('statusView: inline completion\'s state after the agent\'s, its error in the tooltip', () => {
+  const uri = 'file:///w/a.go';
+  assert.equal(statusView({ completion: { uri, state: 'idle' } }).text, '$(hubot) agent');
+  assert.equal(statusView({ completion: { uri, state: 'completing' } }).text, '$(hubot) agent · $(loading~spin) completing');
+  const failed = statusView({ progress: 'Thinking', completion: { uri, state: 'error', message: 'HTTP 500' } });
+  assert.equal(failed.text, '$(sync~spin) agent: Thinking · $(error) completion');
+  assert.match(failed.tooltip, /Inline completion failed: HTTP 500/);
 });
