@@ -32,6 +32,9 @@ const (
 	commentAnswer = "Left review.go as it was."
 	afterPrompt   = "What did you count before?"
 	afterAnswer   = "The lines of review.go: 15."
+	// The fake FIM model's suggestion at the end of review.go, invoked
+	// with Alt+\ and accepted with Tab.
+	inlineText = "var z = oldName"
 )
 
 // scenarioSummary is what scenario/run.mjs prints.
@@ -52,8 +55,11 @@ type scenarioSummary struct {
 // diff's lenses (shown with default settings: the extension's
 // configurationDefaults), one hunk rejected, an edit denied, a rewind, a
 // window reload after which the chat shows the conversation again, a
-// prompt that continues it, and the session picked again from a new one. run.mjs asserts on the DOM; here the files on
-// disk and what the strict fake model was sent.
+// prompt that continues it, the session picked again from a new one, and
+// an inline completion (ghost text from a second fake, the FIM model)
+// shown at the end of review.go, accepted with Tab and saved. run.mjs
+// asserts on the DOM; here the files on disk and what the strict fakes
+// were sent.
 func TestCodeServerScenario(t *testing.T) {
 	peers := requireScenario(t)
 	reviewRenamed := strings.NewReplacer("func oldName", "func newName", "var y = oldName", "var y = newName").Replace(reviewSource)
@@ -70,6 +76,9 @@ func TestCodeServerScenario(t *testing.T) {
 		{Text: afterAnswer, Usage: provider.Usage{PromptTokens: 1000, CompletionTokens: 10}},
 	}
 	model := providertest.NewServer(t, script)
+	// Inline completion has a model of its own (a second fake, so its one
+	// FIM turn does not depend on where the chat's script is).
+	fim := providertest.NewServer(t, providertest.Script{{FIM: &providertest.FIMTurn{Text: inlineText + "\n"}}})
 	workspace := t.TempDir()
 	if err := os.WriteFile(filepath.Join(workspace, "review.go"), []byte(reviewSource), 0o644); err != nil {
 		t.Fatal(err)
@@ -84,19 +93,42 @@ func TestCodeServerScenario(t *testing.T) {
 		"reviewOriginal": reviewSource, "reviewKept": reviewRenamed,
 		"commentPrompt": commentPrompt, "commentAnswer": commentAnswer,
 		"afterPrompt": afterPrompt, "afterAnswer": afterAnswer,
+		"inlineText": inlineText, "inlineSaved": reviewSource + inlineText,
+		"settings": map[string]any{
+			"agentLsp.completion.dialect": "deepseek", "agentLsp.completion.baseUrl": fim.FIMBaseURL(),
+			"agentLsp.completion.model": "deepseek-fim", "agentLsp.completion.apiKeyEnv": "none",
+			"agentLsp.completion.languages": []string{"go"},
+			// Only invoked suggestions: VS Code asks again on its own after
+			// each edit (the accept included), a number of requests that
+			// depends on timing, and the strict fake answers a script.
+			"editor.inlineSuggest.enabled": false,
+		},
 	}
 	sum := runScenario(t, peers, cfg)
 	for _, s := range sum.Steps {
 		t.Logf("step %-22s %6d ms", s.Name, s.Ms)
 	}
 	t.Logf("screenshots in %s", artifacts)
+	for i, r := range fim.Requests() {
+		t.Logf("FIM request %d: %s %s (rejected: %q)", i, r.Dialect, r.Path, r.Rejected)
+	}
 	if !sum.OK {
 		t.Fatalf("the scenario failed:\n  %s", strings.Join(sum.Failures, "\n  "))
 	}
 
-	// The rewind put review.go back as it was before the rename.
-	if disk, _ := os.ReadFile(filepath.Join(workspace, "review.go")); string(disk) != reviewSource {
-		t.Errorf("review.go after the rewind: %q", disk)
+	// The rewind put review.go back as it was before the rename; the
+	// accepted suggestion was appended and saved.
+	if disk, _ := os.ReadFile(filepath.Join(workspace, "review.go")); string(disk) != reviewSource+inlineText {
+		t.Errorf("review.go after the rewind and the suggestion: %q", disk)
+	}
+	// One FIM request: the invoked suggestion at the end of the file, with
+	// the whole file before it and nothing after.
+	fims := fim.FIMRequests()
+	if len(fims) != 1 {
+		t.Fatalf("%d FIM requests, want 1", len(fims))
+	}
+	if f := fims[0]; f.Dialect != providertest.FIMDeepSeek || !strings.HasSuffix(f.Prefix, reviewSource) || f.Suffix != "" {
+		t.Errorf("FIM request: dialect %s, prefix %q, suffix %q", f.Dialect, f.Prefix, f.Suffix)
 	}
 	reqs := model.Requests()
 	if len(reqs) != len(script) {

@@ -2,7 +2,8 @@
 // restart after a crash (with a clear message), approvals through our own
 // window/showMessageRequest handler, hunk review (agent/review, declared
 // as experimental.agentReview), saving after applied edits, and the answer
-// of the daemon's "Revert agent change" lens (agent.revert) shown.
+// of the daemon's "Revert agent change" lens (agent.revert) shown, and
+// inline completion (inline.ts) with its agent/completionStatus.
 
 import * as vscode from 'vscode';
 import {
@@ -35,6 +36,8 @@ import { type Approval } from './logic/approval';
 import { RestartPolicy } from './logic/restartPolicy';
 import { daemonEnvironment, hasApiKey, apiKeyVariable, initializationOptions, readSettings, secretKey, type AgentSettings } from './logic/settings';
 import { editedUris } from './logic/workspaceEdit';
+import { inlineMiddleware } from './inline';
+import type { CompletionStatus } from './logic/inline';
 
 export interface DaemonHooks {
   onUpdate(u: Update): void;
@@ -43,7 +46,11 @@ export interface DaemonHooks {
   review(params: ReviewParams, token: CancellationToken): Promise<ReviewAnswer>;
   /** The daemon is down (a reason) or up again (undefined). */
   onAvailability(down: string | undefined): void;
+  /** agent/completionStatus: inline completion's model request started, ended or failed. */
+  onCompletionStatus(status: CompletionStatus): void;
 }
+
+const completionStatusMethod = 'agent/completionStatus';
 
 export function currentSettings(): AgentSettings {
   const cfg = vscode.workspace.getConfiguration('agentLsp');
@@ -140,6 +147,7 @@ export class Daemon implements vscode.Disposable {
         closed: () => this.onClosed(),
       },
       middleware: {
+        ...inlineMiddleware(() => this.client, (m) => this.output.appendLine(m)),
         // The server's commands (agent.ask, agent.cancel, agent.revert)
         // are registered by languageclient and sent as
         // workspace/executeCommand; the lens's revert says what it did.
@@ -165,6 +173,7 @@ export class Daemon implements vscode.Disposable {
     };
     const client = new LanguageClient('agentLsp', 'agent-lsp', serverOptions, clientOptions);
     client.onNotification(Methods.update, (u: Update) => this.hooks.onUpdate(u));
+    client.onNotification(completionStatusMethod, (s: CompletionStatus) => this.hooks.onCompletionStatus(s));
     // Our handler replaces the client's default popup: agent-lsp's
     // approvals get the diff preview.
     client.onRequest(Methods.showMessageRequest, (params: ShowMessageRequestParams): Promise<MessageActionItem | null> =>

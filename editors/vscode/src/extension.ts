@@ -12,7 +12,7 @@ import { PlanView } from './planView';
 import { modes } from './protocol';
 import { ReviewUi } from './review';
 import { rewind } from './rewind';
-import { apiKeyVariable, needsRestart, secretKey } from './logic/settings';
+import { apiKeyVariable, completionOptions, needsRestart, secretKey } from './logic/settings';
 import { isCurrent, modeDescriptions, presetDescription, presetDetail } from './logic/models';
 
 let daemon: Daemon | undefined;
@@ -35,6 +35,7 @@ export function activate(context: vscode.ExtensionContext): void {
     decideApproval: (a, offered) => approvals.decide(a, offered),
     review: (params, token) => reviews.review(params, token),
     onAvailability: (down) => session.setDown(down),
+    onCompletionStatus: (s) => session.noteCompletion(s),
   }, () => session.id);
   daemon = d;
 
@@ -51,7 +52,9 @@ export function activate(context: vscode.ExtensionContext): void {
   // A session from before (a window reload, a new window on the
   // workspace): start the daemon now, so the chat redraws the conversation
   // (Session.setDown → restore) before the user types into it.
-  if (session.id) void d.agent().catch(() => undefined);
+  // Inline completion configured: the daemon is the ghost text's provider,
+  // so it starts with the window (onStartupFinished), not at the first prompt.
+  if (session.id || completionOptions(currentSettings().completion)) void d.agent().catch(() => undefined);
 
   let settings = currentSettings();
   const command = (id: string, run: () => unknown): vscode.Disposable =>

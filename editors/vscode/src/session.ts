@@ -12,6 +12,7 @@ import { newProgressToken, promptParams, type CurrentModel, type Mode, type Prom
 import { Transcript } from './logic/transcript';
 import { statusView, type StatusState } from './logic/status';
 import { applyRestore, restoreOutcome } from './logic/restore';
+import type { CompletionStatus } from './logic/inline';
 
 const sessionKey = 'agentLsp.sessionId';
 
@@ -119,6 +120,12 @@ export class Session {
 
   noteModel(model: CurrentModel): void {
     this.state.model = model;
+    this.render();
+  }
+
+  /** noteCompletion shows agent/completionStatus (inline completion) in the status bar. */
+  noteCompletion(status: CompletionStatus): void {
+    this.state.completion = status;
     this.render();
   }
 

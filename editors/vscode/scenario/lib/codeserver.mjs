@@ -39,6 +39,7 @@ export function userSettings(cfg) {
     'workbench.panel.defaultLocation': 'right',
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
     'files.autoSave': 'off',
+    ...cfg.settings, // the test's own (inline completion's model)
   };
 }
 

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitFor } from './ui.mjs';
+import { inlineStep } from './steps_inline.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -240,4 +241,5 @@ export const steps = [
     check(es.some((x) => x.cls === 'notice' && x.text.includes('restored')), 'no line says the session was restored');
     await ui.shot('session-picked');
   }],
+  inlineStep,
 ];

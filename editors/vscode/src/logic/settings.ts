@@ -15,6 +15,30 @@ export interface AgentSettings {
   autoSave: boolean;
   /** The mode new sessions start in ("": the daemon's, default). */
   mode: string;
+  /** agentLsp.completion.*: the inline completion model, off while dialect, baseUrl and model are all empty. */
+  completion: CompletionSettings;
+}
+
+export interface CompletionSettings {
+  dialect: string;
+  baseUrl: string;
+  model: string;
+  apiKeyEnv: string;
+  languages: string[];
+  /** undefined: the daemon's default. */
+  debounceMs?: number;
+  maxTokens?: number;
+}
+
+/** initializationOptions.completion (docs/completion.md). */
+export interface CompletionOptions {
+  dialect?: string;
+  baseURL?: string;
+  model?: string;
+  apiKeyEnv?: string;
+  languages?: string[];
+  debounceMs?: number;
+  maxTokens?: number;
 }
 
 /** initializationOptions as docs/protocol.md names them; unset settings are left out so the daemon's own configuration applies. */
@@ -25,6 +49,7 @@ export interface InitializationOptions {
   apiKeyEnv?: string;
   mcpServers?: Record<string, unknown>;
   mode?: string;
+  completion?: CompletionOptions;
 }
 
 /** The daemon's default key variable, for every dialect (provider/config.go). */
@@ -52,7 +77,51 @@ export function readSettings(get: (key: string) => unknown): AgentSettings {
     mcpServers: isPlainObject(servers) ? servers : {},
     autoSave: typeof autoSave === 'boolean' ? autoSave : true,
     mode: (modes as readonly string[]).includes(str('mode')) ? str('mode') : '',
+    completion: readCompletion(get),
   };
+}
+
+function readCompletion(get: (key: string) => unknown): CompletionSettings {
+  const str = (key: string): string => {
+    const v = get(`completion.${key}`);
+    return typeof v === 'string' ? v.trim() : '';
+  };
+  const count = (key: string): number | undefined => {
+    const v = get(`completion.${key}`);
+    return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined;
+  };
+  const langs = get('completion.languages');
+  const c: CompletionSettings = {
+    dialect: str('dialect'),
+    baseUrl: str('baseUrl'),
+    model: str('model'),
+    apiKeyEnv: str('apiKeyEnv'),
+    languages: Array.isArray(langs) ? langs.filter((l): l is string => typeof l === 'string' && l.trim() !== '').map((l) => l.trim()) : [],
+  };
+  const debounce = count('debounceMs');
+  if (debounce !== undefined) c.debounceMs = debounce;
+  const max = count('maxTokens');
+  if (max !== undefined && max > 0) c.maxTokens = max;
+  return c;
+}
+
+/**
+ * completionOptions is initializationOptions.completion: undefined (off,
+ * the daemon announces no inlineCompletionProvider) until a dialect, base
+ * URL or model is set. It never falls back to the chat's model: keystrokes
+ * only go to a model named for completion.
+ */
+export function completionOptions(c: CompletionSettings): CompletionOptions | undefined {
+  if (!c.dialect && !c.baseUrl && !c.model) return undefined;
+  const o: CompletionOptions = {};
+  if (c.dialect) o.dialect = c.dialect;
+  if (c.baseUrl) o.baseURL = c.baseUrl;
+  if (c.model) o.model = c.model;
+  if (c.apiKeyEnv) o.apiKeyEnv = c.apiKeyEnv;
+  if (c.languages.length > 0) o.languages = c.languages;
+  if (c.debounceMs !== undefined) o.debounceMs = c.debounceMs;
+  if (c.maxTokens !== undefined) o.maxTokens = c.maxTokens;
+  return o;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -67,6 +136,8 @@ export function initializationOptions(s: AgentSettings): InitializationOptions {
   if (s.apiKeyEnv) o.apiKeyEnv = s.apiKeyEnv;
   if (Object.keys(s.mcpServers).length > 0) o.mcpServers = s.mcpServers;
   if (s.mode) o.mode = s.mode;
+  const completion = completionOptions(s.completion);
+  if (completion) o.completion = completion;
   return o;
 }
 

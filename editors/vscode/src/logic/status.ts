@@ -2,6 +2,7 @@
 // has cost so far.
 
 import type { CurrentModel, Mode, Totals } from '../protocol';
+import { completionView, type CompletionStatus } from './inline';
 
 /** formatTokens: 950 → "950", 12_345 → "12.3k", 1_234_567 → "1.23M". */
 export function formatTokens(n: number): string {
@@ -27,6 +28,8 @@ export interface StatusState {
   /** The session's mode and model, once known (agent/session, mode and model updates). */
   mode?: Mode;
   model?: CurrentModel;
+  /** The last agent/completionStatus (inline completion), if any. */
+  completion?: CompletionStatus;
 }
 
 export interface StatusView {
@@ -46,9 +49,12 @@ export function statusView(s: StatusState): StatusView {
   ];
   if (s.mode) lines.push(`Mode: ${s.mode} ("agent-lsp: Set Mode")`);
   if (s.model) lines.push(`Model: ${s.model.model} (${s.model.provider}) ("agent-lsp: Switch Model")`);
+  const ghost = completionView(s.completion);
+  if (ghost.tooltip) lines.push(ghost.tooltip);
   const tooltip = lines.join('\n');
   const agent = s.mode ? `agent [${s.mode}]` : 'agent';
+  const tail = ghost.text ? ` · ${ghost.text}` : '';
   if (s.down) return { text: `$(warning) agent: ${s.down}`, tooltip };
-  if (s.progress) return { text: `$(sync~spin) ${agent}: ${s.progress}${usage ? ' · ' + usage : ''}`, tooltip };
-  return { text: `$(hubot) ${agent}${usage ? ': ' + usage : ''}`, tooltip };
+  if (s.progress) return { text: `$(sync~spin) ${agent}: ${s.progress}${usage ? ' · ' + usage : ''}${tail}`, tooltip };
+  return { text: `$(hubot) ${agent}${usage ? ': ' + usage : ''}${tail}`, tooltip };
 }

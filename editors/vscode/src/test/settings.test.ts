@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { apiKeyVariable, daemonEnvironment, hasApiKey, initializationOptions, needsRestart, readSettings, secretKey, type AgentSettings } from '../logic/settings';
 
 const fromObject = (o: Record<string, unknown>) => readSettings((k) => o[k]);
-const defaults: AgentSettings = { path: 'agent-lsp', provider: '', model: '', baseUrl: '', apiKeyEnv: '', mcpServers: {}, autoSave: true, mode: '' };
+const defaults: AgentSettings = { path: 'agent-lsp', provider: '', model: '', baseUrl: '', apiKeyEnv: '', mcpServers: {}, autoSave: true, mode: '', completion: { dialect: '', baseUrl: '', model: '', apiKeyEnv: '', languages: [] } };
 
 test('readSettings keeps defaults for missing or mistyped values', () => {
   assert.deepEqual(fromObject({}), defaults);
