@@ -167,8 +167,13 @@ func (s *Server) respondFIM(w http.ResponseWriter, r *http.Request, ans *fimAnsw
 	defer close(req.ended)
 	stopWatch := context.AfterFunc(r.Context(), req.markClosed)
 	defer func() {
-		if !stopWatch() {
-			req.markClosed() // the watch fired: be sure Closed precedes Ended
+		// stop reporting true does not mean the client stayed: context
+		// closes Done before it runs the AfterFuncs, so a stall woken by
+		// Done gets here first and stop wins the watch. Ask the context;
+		// marking here also makes Closed precede Ended.
+		stopWatch()
+		if r.Context().Err() != nil {
+			req.markClosed()
 		}
 	}()
 	if f := ans.fault; f != nil && f.Status != 0 {
