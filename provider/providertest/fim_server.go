@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync/atomic"
 )
 
 // fimDialectOf maps a request path to its FIM dialect ("" for none).
@@ -161,18 +162,25 @@ func (s *Server) fimFramesOf(rec *Received, req *FIMRequest, t FIMTurn) ([]fimFr
 
 // respondFIM writes an accepted FIM request's answer and watches for the
 // client going away: a disconnect while the answer is unfinished marks the
-// request Closed, at the moment the server saw it.
+// request Closed, at the moment the server saw it. Once the finish goes out
+// the answer is complete: a client that closes as soon as it has it (before
+// a trailing [DONE] or the chunked body's end) has not abandoned it.
 func (s *Server) respondFIM(w http.ResponseWriter, r *http.Request, ans *fimAnswer) {
 	req := ans.req
 	defer close(req.ended)
-	stopWatch := context.AfterFunc(r.Context(), req.markClosed)
+	var complete atomic.Bool
+	stopWatch := context.AfterFunc(r.Context(), func() {
+		if !complete.Load() {
+			req.markClosed()
+		}
+	})
 	defer func() {
 		// stop reporting true does not mean the client stayed: context
 		// closes Done before it runs the AfterFuncs, so a stall woken by
 		// Done gets here first and stop wins the watch. Ask the context;
 		// marking here also makes Closed precede Ended.
 		stopWatch()
-		if r.Context().Err() != nil {
+		if r.Context().Err() != nil && !complete.Load() {
 			req.markClosed()
 		}
 	}()
@@ -181,6 +189,7 @@ func (s *Server) respondFIM(w http.ResponseWriter, r *http.Request, ans *fimAnsw
 		if f.Body == "" {
 			body = fimErrorBody(req.Dialect, f.Status, http.StatusText(f.Status))
 		}
+		complete.Store(true)
 		writeJSON(w, f.Status, body, f.RetryAfter)
 		return
 	}
@@ -214,6 +223,11 @@ func (s *Server) respondFIM(w http.ResponseWriter, r *http.Request, ans *fimAnsw
 		}
 		if frames[i].delta && ans.turn.Delay > 0 && !s.stall(r, ans.turn.Delay) {
 			return
+		}
+		if i == ans.finishFrom && ans.fault == nil {
+			// The finish goes out (no stall comes after it): set before the
+			// write, since a client may close the moment it reads it.
+			complete.Store(true)
 		}
 		if _, err := w.Write(frames[i].data); err != nil || rc.Flush() != nil {
 			req.markClosed() // a write that fails is a client gone
