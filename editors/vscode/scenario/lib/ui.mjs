@@ -232,12 +232,31 @@ export class Ui {
 
   /**
    * chatPrompt types text into the chat's input as a user does: a mouse
-   * click on the input (at its place in the page), keystrokes once the
-   * input holds the focus (a webview shown a moment ago can let the first
-   * click go; the user clicks again), then the send button.
+   * click on the input (at its place in the page), then keystrokes, then
+   * the send button. The input's focus is checked before every key: after
+   * a window reload the workbench restores the editor and its focus late
+   * under load, and a user whose typing went astray clicks the input again.
    */
   async chatPrompt(text) {
-    await waitFor('the chat input to take the focus', async () => {
+    let i = 0;
+    for (const ch of text) {
+      if ((await this.focusChatInput()) && i > 0) this.log(`the chat input lost the focus after ${i} keys; clicked it again`);
+      await this.page.keyboard.type(ch);
+      i++;
+    }
+    const typed = await this.chatEval((doc) => doc.querySelector('#input')?.value ?? '');
+    if (typed !== text) throw new Error(`the chat input holds ${JSON.stringify(typed)}, typed ${JSON.stringify(text)}`);
+    await this.chatEval((doc) => doc.querySelector('#send').click());
+  }
+
+  /**
+   * focusChatInput clicks the chat's input unless it holds the focus, until
+   * it does; true when it had to click.
+   */
+  async focusChatInput() {
+    const focused = () => this.chatEval((doc) => doc.hasFocus() && doc.activeElement?.id === 'input');
+    if (await focused()) return false;
+    return waitFor('the chat input to take the focus', async () => {
       const at = await this.chatEval((doc, frames) => {
         const el = doc.querySelector('#input');
         if (!el) return undefined;
@@ -255,12 +274,8 @@ export class Ui {
       });
       if (!at) return false;
       await this.page.mouse.click(at.x, at.y);
-      return this.chatEval((doc) => doc.hasFocus() && doc.activeElement?.id === 'input');
+      return focused();
     });
-    await this.page.keyboard.type(text);
-    const typed = await this.chatEval((doc) => doc.querySelector('#input')?.value ?? '');
-    if (typed !== text) throw new Error(`the chat input holds ${JSON.stringify(typed)}, typed ${JSON.stringify(text)}`);
-    await this.chatEval((doc) => doc.querySelector('#send').click());
   }
 
   chatStatus() {
