@@ -18,9 +18,8 @@ import { steps } from './lib/steps.mjs';
 
 /**
  * The flags Debian's Chromium needs here: no sandbox (root, a container), no GPU, nothing phoning home.
- * Site isolation is off so VS Code's webview frames stay in the page's process: as out-of-process
- * frames, the chat's inner frame was at times never attached to puppeteer after a window reload
- * (page.frames() listed only the outer webview frames, and the restored chat could not be read).
+ * Site isolation is off so VS Code's webview frames stay in the page's process. The chat itself is
+ * not read through puppeteer's frames (ui.mjs chatEval says why) but through the DOM.
  */
 const chromiumFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',

@@ -171,59 +171,137 @@ export class Ui {
   }
 
   /**
-   * chat is the webview frame of the chat view (the inner frame holding
-   * #transcript): reached through the webview's iframes in the workbench's
-   * DOM, as page.frames() can list a frame before (or after) its document.
+   * chatEval runs body(doc, frames) in the page on the chat's
+   * document (frames: the iframes enclosing it, outermost first) and
+   * returns its result, waiting until that document is there. The document
+   * is reached by walking iframe.contentDocument from the workbench's
+   * document (see findChatDocument), not through puppeteer's frame tree:
+   * VS Code's webview writes the chat into an inner frame with
+   * document.open()/write() and swaps it from #pending-frame to
+   * #active-frame, and under load puppeteer at times never lists that
+   * frame although Chromium drew it.
    */
-  chat(timeoutMs = 20_000) {
-    const holds = async (f) => {
-      try {
-        return f && !f.detached && (await f.$('#transcript')) ? f : undefined;
-      } catch {
-        return undefined; // a frame navigating away
-      }
-    };
+  chatEval(body, timeoutMs = 20_000) {
+    const expr = `(() => {
+      const at = (${findChatDocument})(document);
+      if (!at) return { found: false };
+      return Promise.resolve((${body})(at.doc, at.frames)).then((value) => ({ found: true, value }));
+    })()`;
     return waitFor('the chat webview', async () => {
-      for (const outer of await this.page.$$('iframe.webview')) {
-        const f = await outer.contentFrame();
-        const inner = f && (await f.$('iframe#active-frame').catch(() => null));
-        const found = await holds(inner && (await inner.contentFrame()));
-        if (found) return found;
-      }
-      for (const f of this.page.frames()) {
-        const found = await holds(f);
-        if (found) return found;
-      }
-      return undefined;
-    }, timeoutMs);
+      const r = await this.page.evaluate(expr);
+      return r.found ? { value: r.value } : undefined;
+    }, timeoutMs).then((r) => r.value);
   }
 
-  /** frameReport says which frames the page has, for a failure's log. */
+  /** chat waits until the chat view's document (the one holding #transcript) is in the page. */
+  async chat(timeoutMs = 20_000) {
+    await this.chatEval(() => true, timeoutMs);
+  }
+
+  /** frameReport says which frames puppeteer lists and which the DOM holds, for a failure's log. */
   async frameReport() {
-    const lines = [];
+    const lines = ['puppeteer frames:'];
     for (const f of this.page.frames()) {
       let has = 'no';
       try { has = (await f.$('#transcript')) ? 'yes' : 'no'; } catch (err) { has = `error ${err.message}`; }
-      lines.push(`${f.detached ? 'detached ' : ''}${f.url().slice(0, 120)} transcript=${has}`);
+      lines.push(`  ${f.detached ? 'detached ' : ''}${f.url().slice(0, 120)} transcript=${has}`);
     }
+    lines.push('iframes in the DOM:');
+    const dom = await this.page.evaluate(() => {
+      const out = [];
+      const walk = (doc, depth) => {
+        for (const f of doc.querySelectorAll('iframe')) {
+          let d = null;
+          try { d = f.contentDocument; } catch { /* cross-origin */ }
+          out.push(`${'  '.repeat(depth + 1)}iframe#${f.id || '-'}.${f.className || '-'} ${d ? `${d.location.href.slice(0, 100)} ${d.readyState} transcript=${!!d.querySelector('#transcript')}` : 'no document (cross-origin?)'}`);
+          if (d) walk(d, depth + 1);
+        }
+      };
+      walk(document, 0);
+      return out.join('\n');
+    });
+    lines.push(dom);
     return lines.join('\n');
   }
 
   /** chatEntries are the transcript's entries: class and text. */
-  async chatEntries(timeoutMs) {
-    const f = await this.chat(timeoutMs);
-    return f.evaluate(() => [...document.querySelectorAll('#transcript .entry')].map((e) => ({ cls: e.className.replace(/^entry /, ''), text: e.innerText })));
+  chatEntries(timeoutMs) {
+    return this.chatEval((doc) => [...doc.querySelectorAll('#transcript .entry')]
+      .map((e) => ({ cls: e.className.replace(/^entry /, ''), text: e.innerText })), timeoutMs);
   }
 
+  /**
+   * chatPrompt types text into the chat's input as a user does: a mouse
+   * click on the input (at its place in the page), then keystrokes, then
+   * the send button. The input's focus is checked before every key: after
+   * a window reload the workbench restores the editor and its focus late
+   * under load, and a user whose typing went astray clicks the input again.
+   */
   async chatPrompt(text) {
-    const f = await this.chat();
-    await f.click('#input');
-    await f.type('#input', text);
-    await f.evaluate(() => document.querySelector('#send').click());
+    let i = 0;
+    for (const ch of text) {
+      if ((await this.focusChatInput()) && i > 0) this.log(`the chat input lost the focus after ${i} keys; clicked it again`);
+      await this.page.keyboard.type(ch);
+      i++;
+    }
+    const typed = await this.chatEval((doc) => doc.querySelector('#input')?.value ?? '');
+    if (typed !== text) throw new Error(`the chat input holds ${JSON.stringify(typed)}, typed ${JSON.stringify(text)}`);
+    await this.chatEval((doc) => doc.querySelector('#send').click());
   }
 
-  async chatStatus() {
-    const f = await this.chat();
-    return f.evaluate(() => document.querySelector('#status')?.textContent ?? '');
+  /**
+   * focusChatInput clicks the chat's input unless it holds the focus, until
+   * it does; true when it had to click.
+   */
+  async focusChatInput() {
+    const focused = () => this.chatEval((doc) => doc.hasFocus() && doc.activeElement?.id === 'input');
+    if (await focused()) return false;
+    return waitFor('the chat input to take the focus', async () => {
+      const at = await this.chatEval((doc, frames) => {
+        const el = doc.querySelector('#input');
+        if (!el) return undefined;
+        // The input's box in the page: its box in its document plus each
+        // enclosing iframe's content box, up to the workbench.
+        const r = el.getBoundingClientRect();
+        let x = r.left + r.width / 2;
+        let y = r.top + r.height / 2;
+        for (const f of frames) {
+          const fr = f.getBoundingClientRect();
+          x += fr.left + f.clientLeft;
+          y += fr.top + f.clientTop;
+        }
+        return { x, y };
+      });
+      if (!at) return false;
+      await this.page.mouse.click(at.x, at.y);
+      return focused();
+    });
   }
+
+  chatStatus() {
+    return this.chatEval((doc) => doc.querySelector('#status')?.textContent ?? '');
+  }
+}
+
+/**
+ * findChatDocument (run in the page) is the document holding #transcript
+ * among root's frames, nested: VS Code's webview frames are same-origin
+ * with the workbench under code-server, so contentDocument reaches them.
+ * An #active-frame is looked in before a #pending-frame, which holds the
+ * next document until it is loaded.
+ */
+function findChatDocument(root) {
+  const rank = (f) => (f.id === 'active-frame' ? 0 : f.id === 'pending-frame' ? 2 : 1);
+  const walk = (doc, frames) => {
+    if (doc.querySelector('#transcript')) return { doc, frames };
+    if (frames.length >= 4) return undefined;
+    for (const f of [...doc.querySelectorAll('iframe')].sort((a, b) => rank(a) - rank(b))) {
+      let d = null;
+      try { d = f.contentDocument; } catch { /* cross-origin: not the chat */ }
+      const found = d && walk(d, [...frames, f]);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return walk(root, []);
 }
