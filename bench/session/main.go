@@ -150,7 +150,7 @@ func runGrowth() error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("growth: 20 edits of a %.2f MB file: session file %.3f MB + content %.3f MB = %.3f MB\n",
+	fmt.Fprintf(os.Stdout, "growth: 20 edits of a %.2f MB file: session file %.3f MB + content %.3f MB = %.3f MB\n",
 		mb(size), mb(file), mb(content), mb(file+content))
 	return nil
 }
@@ -188,7 +188,7 @@ func runPrepare(dir string) error {
 	}
 	fmt.Fprintf(os.Stderr, "prepared: 3 edits of a %.0f MB file (prompts took %v): session file %.1f MB + content %.1f MB\n",
 		mb(size), took, mb(file), mb(content))
-	fmt.Println(s.ID())
+	fmt.Fprintln(os.Stdout, s.ID())
 	return nil
 }
 
@@ -212,7 +212,7 @@ func runResume(dir, id string) error {
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return err
 	}
-	fmt.Printf("resume: %d checkpoints in %.1f ms; peak RSS of the process %.1f MB; allocated %.1f MB\n",
+	fmt.Fprintf(os.Stdout, "resume: %d checkpoints in %.1f ms; peak RSS of the process %.1f MB; allocated %.1f MB\n",
 		len(cps), float64(elapsed.Microseconds())/1000, float64(ru.Maxrss)/1024, mb(int64(after.TotalAlloc-before.TotalAlloc)))
 	return nil
 }
