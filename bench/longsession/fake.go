@@ -174,7 +174,7 @@ func serve(rounds int) error {
 	}
 	srv := &http.Server{Handler: &fake{rounds: rounds}}
 	go func() { _ = srv.Serve(ln) }()
-	fmt.Fprintln(os.Stdout, "http://" + ln.Addr().String())
+	fmt.Fprintln(os.Stdout, "http://"+ln.Addr().String())
 	_, _ = io.Copy(io.Discard, os.Stdin) // the parent closes stdin (or dies): stop
 	return srv.Close()
 }
