@@ -48,7 +48,7 @@ func driveDaemon(c *lspClient, fake *fakeModel, ws string, bigSize, small int, s
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	uri := "file://" + ws
-	if _, err := c.call(ctx, "initialize", map[string]any{
+	if _, err := c.Call(ctx, "initialize", map[string]any{
 		"processId": os.Getpid(), "rootUri": uri,
 		"workspaceFolders": []map[string]any{{"uri": uri, "name": "bench"}},
 		"capabilities": map[string]any{
@@ -58,17 +58,17 @@ func driveDaemon(c *lspClient, fake *fakeModel, ws string, bigSize, small int, s
 	}); err != nil {
 		return s, err
 	}
-	if err := c.notify("initialized", map[string]any{}); err != nil {
+	if err := c.Notify("initialized", map[string]any{}); err != nil {
 		return s, err
 	}
-	pid := c.pid()
+	pid := c.Pid()
 	prompt := func(target string) error {
 		fake.expect(target, func(i int) {
 			if i == 1 {
 				c.saveEdited()
 			}
 		})
-		raw, err := c.call(ctx, "agent/prompt", map[string]any{"prompt": "Change the marker in " + target + "."})
+		raw, err := c.Call(ctx, "agent/prompt", map[string]any{"prompt": "Change the marker in " + target + "."})
 		if err != nil {
 			return err
 		}

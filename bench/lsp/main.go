@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-lsp/agent-lsp/bench/lspclient"
 	"github.com/agent-lsp/agent-lsp/bench/startup"
 )
 
@@ -94,22 +95,22 @@ func startOnce(argv []string, dir string, env []string) (time.Duration, int64, e
 		},
 	}
 	start := time.Now()
-	c, err := startClient(argv, dir, env, nil)
+	c, err := lspclient.Start(argv, lspclient.Options{Dir: dir, Env: env})
 	if err != nil {
 		return 0, 0, err
 	}
-	if _, err := c.call(ctx, "initialize", params); err != nil {
-		_ = c.cmd.Process.Kill()
-		_ = c.cmd.Wait()
+	if _, err := c.Call(ctx, "initialize", params); err != nil {
+		_ = c.Cmd.Process.Kill()
+		_ = c.Cmd.Wait()
 		return 0, 0, err
 	}
 	spawn := time.Since(start)
-	if err := c.notify("initialized", map[string]any{}); err != nil {
+	if err := c.Notify("initialized", map[string]any{}); err != nil {
 		return 0, 0, err
 	}
 	time.Sleep(settle)
-	rss, rssErr := rssBytes(c.cmd.Process.Pid)
-	if err := c.close(ctx); err != nil {
+	rss, rssErr := rssBytes(c.Cmd.Process.Pid)
+	if err := c.Close(ctx); err != nil {
 		return 0, 0, fmt.Errorf("shutting down: %w", err)
 	}
 	return spawn, rss, rssErr

@@ -18,6 +18,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agent-lsp/agent-lsp/bench/lspclient"
 )
 
 var (
@@ -216,7 +218,7 @@ func relayThroughDaemon(t *testing.T, bin string, fh *firehose) relayStats {
 
 	var mu sync.Mutex
 	var c collector
-	onNotify := func(m message, at time.Time) {
+	onNotify := func(m lspclient.Message, at time.Time) {
 		if m.Method != "agent/update" {
 			return
 		}
@@ -233,26 +235,26 @@ func relayThroughDaemon(t *testing.T, bin string, fh *firehose) relayStats {
 	dir := t.TempDir()
 	argv := []string{bin, "--provider", "openai", "--base-url", srv.URL, "--api-key-env", "none",
 		"--thinking=false", "--log-file", filepath.Join(dir, "agent-lsp.log"), "--state-dir", filepath.Join(dir, "state")}
-	client, err := startClient(argv, dir, os.Environ(), onNotify)
+	client, err := lspclient.Start(argv, lspclient.Options{Dir: dir, Env: os.Environ(), OnNotify: onNotify})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	defer func() {
-		if err := client.close(ctx); err != nil {
+		if err := client.Close(ctx); err != nil {
 			t.Errorf("daemon: %v", err)
 		}
 	}()
 	uri := "file://" + dir
-	if _, err := client.call(ctx, "initialize", map[string]any{"processId": os.Getpid(), "rootUri": uri,
+	if _, err := client.Call(ctx, "initialize", map[string]any{"processId": os.Getpid(), "rootUri": uri,
 		"capabilities": map[string]any{}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := client.notify("initialized", map[string]any{}); err != nil {
+	if err := client.Notify("initialized", map[string]any{}); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := client.call(ctx, "agent/prompt", map[string]any{"prompt": "Stream."})
+	raw, err := client.Call(ctx, "agent/prompt", map[string]any{"prompt": "Stream."})
 	if err != nil {
 		t.Fatal(err)
 	}
