@@ -31,7 +31,7 @@ func (s *server) listCheckpoints(_ context.Context, r *request) (any, error) {
 	if err := decodeParams(r.params, &p); err != nil {
 		return nil, err
 	}
-	sess, err := s.checkpointSession(p.SessionID)
+	sess, err := s.sessionByID(p.SessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ func (s *server) rewind(ctx context.Context, r *request) (any, error) {
 	if !p.RestoreFiles && !p.TruncateConversation {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: nothing to rewind: set restoreFiles, truncateConversation or both")
 	}
-	sess, err := s.checkpointSession(p.SessionID)
+	sess, err := s.sessionByID(p.SessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -106,8 +106,9 @@ func (s *server) rewindAnswer(files []agent.FileRestore, conflicts []agent.FileC
 	return out
 }
 
-// checkpointSession finds a loaded or stored session by id.
-func (s *server) checkpointSession(id string) (*session, error) {
+// sessionByID finds a loaded or stored session by id; a missing id is
+// invalid params.
+func (s *server) sessionByID(id string) (*session, error) {
 	if id == "" {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId is required")
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 
-	"go.lsp.dev/jsonrpc2"
-
 	"github.com/agent-lsp/agent-lsp/agent/control"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
@@ -58,10 +56,7 @@ func (s *server) transcript(_ context.Context, r *request) (any, error) {
 	if err := decodeParams(r.params, &p); err != nil {
 		return nil, err
 	}
-	if p.SessionID == "" {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId is required")
-	}
-	sess, err := s.sessions.lookup(p.SessionID)
+	sess, err := s.sessionByID(p.SessionID)
 	if err != nil {
 		return nil, err
 	}
