@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"go.lsp.dev/jsonrpc2"
 
@@ -57,14 +56,7 @@ func (p mcpPromptSource) GetPrompt(ctx context.Context, server, name string, arg
 	return mgr.GetPrompt(ctx, server, name, args)
 }
 
-// updateHeader starts every agent/update sent by this file's kinds.
-type updateHeader struct {
-	SessionID string `json:"sessionId"`
-	Seq       int64  `json:"seq"`
-	Kind      string `json:"kind"`
-}
-
-// Payloads of the control kinds of agent/update.
+// Payloads of the control kinds of agent/update (the header: updates.go).
 type (
 	modeUpdate struct {
 		updateHeader
@@ -97,40 +89,17 @@ func (s *server) sendControl(u control.Update) {
 	sess := s.sessions.view(u.SessionID)
 	switch u.Kind {
 	case control.UpdateMode:
-		s.sendControlUpdate(sess, "mode", &modeUpdate{Mode: string(u.Mode)})
+		sess.sendUpdate(s, &modeUpdate{updateHeader: kind("mode"), Mode: string(u.Mode)})
 	case control.UpdateModel:
-		s.sendControlUpdate(sess, "model", &modelUpdate{Provider: u.Model.Provider, Model: u.Model.Model,
+		sess.sendUpdate(s, &modelUpdate{updateHeader: kind("model"), Provider: u.Model.Provider, Model: u.Model.Model,
 			BaseURL: u.Model.BaseURL, Message: u.Message})
 	case control.UpdatePlan:
 		items := u.Plan
 		if items == nil {
 			items = []tools.TodoItem{}
 		}
-		s.sendControlUpdate(sess, "plan", &planUpdate{Items: items})
+		sess.sendUpdate(s, &planUpdate{updateHeader: kind("plan"), Items: items})
 	case control.UpdateMention:
-		s.sendControlUpdate(sess, "mention", &mentionUpdate{MentionReport: u.Mention})
+		sess.sendUpdate(s, &mentionUpdate{updateHeader: kind("mention"), MentionReport: u.Mention})
 	}
-}
-
-// sendControlUpdate numbers and sends one update of a control kind,
-// outside a prompt's listener; numbering and sending are one step
-// (session.sendUpdate), so it keeps seq order with a streaming prompt's
-// updates.
-func (s *server) sendControlUpdate(sess *session, kind string, u any) {
-	sess.sendUpdate(s, func(seq int64) any {
-		h := updateHeader{SessionID: sess.id, Seq: seq, Kind: kind}
-		switch u := u.(type) {
-		case *modeUpdate:
-			u.updateHeader = h
-		case *modelUpdate:
-			u.updateHeader = h
-		case *planUpdate:
-			u.updateHeader = h
-		case *mentionUpdate:
-			u.updateHeader = h
-		default:
-			panic(fmt.Sprintf("sendControlUpdate: %T", u))
-		}
-		return u
-	})
 }

@@ -27,12 +27,14 @@ type session struct {
 
 func (s *session) nextSeq() int64 { return s.seq.Add(1) }
 
-// sendUpdate numbers an update (number sets its seq) and sends it, in
-// one step.
-func (s *session) sendUpdate(srv *server, number func(seq int64) any) {
+// sendUpdate numbers an update (its header's sessionId and seq) and
+// sends it, in one step.
+func (s *session) sendUpdate(srv *server, u payload) {
 	s.sendMu.Lock()
 	defer s.sendMu.Unlock()
-	srv.notify("agent/update", number(s.nextSeq()))
+	h := u.header()
+	h.SessionID, h.Seq = s.id, s.nextSeq()
+	srv.notify("agent/update", u)
 }
 
 // sessionStore maps the controller's sessions to their views, and keeps

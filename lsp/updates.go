@@ -10,35 +10,47 @@ import (
 	"github.com/agent-lsp/agent-lsp/provider"
 )
 
-// Payloads of agent/update, one per kind; the header fields come first.
+// updateHeader starts every agent/update: the session, its number in the
+// session's sequence and the kind. Every payload embeds it first, so its
+// fields lead on the wire; session.sendUpdate sets sessionId and seq, the
+// payload's maker the kind (kind).
+type updateHeader struct {
+	SessionID string `json:"sessionId"`
+	Seq       int64  `json:"seq"`
+	Kind      string `json:"kind"`
+}
+
+func (h *updateHeader) header() *updateHeader { return h }
+
+// payload is an agent/update of any kind: a struct embedding updateHeader,
+// by pointer (header sets the embedded fields).
+type payload interface{ header() *updateHeader }
+
+// kind is the header of an update of kind k, before it is numbered.
+func kind(k string) updateHeader { return updateHeader{Kind: k} }
+
+// Payloads of the prompt kinds of agent/update (control.go has the control
+// kinds); updates_wire_internal_test.go pins each one's fields and order.
 type (
-	textUpdate struct {
-		SessionID string `json:"sessionId"`
-		Seq       int64  `json:"seq"`
-		Kind      string `json:"kind"`
-		Text      string `json:"text"`
+	textUpdate struct { // text, reasoning
+		updateHeader
+		Text string `json:"text"`
 	}
 	toolCallUpdate struct {
-		SessionID  string          `json:"sessionId"`
-		Seq        int64           `json:"seq"`
-		Kind       string          `json:"kind"`
+		updateHeader
 		ToolCallID string          `json:"toolCallId"`
 		Name       string          `json:"name"`
 		Arguments  json.RawMessage `json:"arguments"`
 	}
 	toolResultUpdate struct {
-		SessionID  string `json:"sessionId"`
-		Seq        int64  `json:"seq"`
-		Kind       string `json:"kind"`
+		updateHeader
 		ToolCallID string `json:"toolCallId"`
 		Name       string `json:"name"`
 		Status     string `json:"status"`
 		Output     string `json:"output"`
 	}
 	roundEndUpdate struct {
-		SessionID  string         `json:"sessionId"`
-		Seq        int64          `json:"seq"`
-		Kind       string         `json:"kind"`
+		updateHeader
 		StopReason string         `json:"stopReason"`
 		Usage      provider.Usage `json:"usage"`
 		Cost       *float64       `json:"cost,omitempty"` // absent: the model has no price
@@ -46,9 +58,7 @@ type (
 		Totals     totals         `json:"totals"`
 	}
 	compactedUpdate struct {
-		SessionID    string   `json:"sessionId"`
-		Seq          int64    `json:"seq"`
-		Kind         string   `json:"kind"`
+		updateHeader
 		BeforeTokens int      `json:"beforeTokens"`
 		AfterTokens  int      `json:"afterTokens"`
 		Cost         *float64 `json:"cost,omitempty"` // absent: the summary's model has no price
@@ -56,19 +66,15 @@ type (
 		Totals       totals   `json:"totals"`
 	}
 	retryUpdate struct {
-		SessionID   string `json:"sessionId"`
-		Seq         int64  `json:"seq"`
-		Kind        string `json:"kind"`
+		updateHeader
 		Attempt     int    `json:"attempt"`     // the attempt about to be made, from 2
 		MaxAttempts int    `json:"maxAttempts"` // retries included
 		DelayMs     int64  `json:"delayMs"`
 		Message     string `json:"message"` // why the previous attempt failed
 	}
 	errorUpdate struct {
-		SessionID string `json:"sessionId"`
-		Seq       int64  `json:"seq"`
-		Kind      string `json:"kind"`
-		Message   string `json:"message"`
+		updateHeader
+		Message string `json:"message"`
 	}
 )
 
@@ -128,7 +134,7 @@ type updateListener struct {
 type pendingUpdate struct {
 	deltaKind string // "text" or "reasoning"; "" for the other updates
 	text      strings.Builder
-	u         any
+	u         payload
 }
 
 func newUpdateListener(s *server, sess *session, prog *progress) *updateListener {
@@ -153,20 +159,20 @@ func (l *updateListener) OnEvent(e agent.Event) {
 	case agent.EventToolCall:
 		l.running++
 		l.prog.report(runningMessage(e.ToolName))
-		l.sendLocked(&toolCallUpdate{Kind: "tool_call", ToolCallID: e.ToolCallID, Name: e.ToolName, Arguments: e.Arguments})
+		l.sendLocked(&toolCallUpdate{updateHeader: kind("tool_call"), ToolCallID: e.ToolCallID, Name: e.ToolName, Arguments: e.Arguments})
 	case agent.EventToolResult:
 		l.running--
 		if l.running <= 0 {
 			l.running = 0
 			l.prog.report("Thinking")
 		}
-		l.sendLocked(&toolResultUpdate{Kind: "tool_result", ToolCallID: e.ToolCallID, Name: e.ToolName,
+		l.sendLocked(&toolResultUpdate{updateHeader: kind("tool_result"), ToolCallID: e.ToolCallID, Name: e.ToolName,
 			Status: string(e.Status), Output: e.Output})
 	case agent.EventRoundEnd:
-		l.sendLocked(&roundEndUpdate{Kind: "round_end", StopReason: string(e.ModelStop), Usage: e.Usage,
+		l.sendLocked(&roundEndUpdate{updateHeader: kind("round_end"), StopReason: string(e.ModelStop), Usage: e.Usage,
 			Cost: costOf(e.Cost, !e.CostUnknown), CostKnown: !e.CostUnknown, Totals: totalsOf(e.Totals)})
 	case agent.EventCompacted:
-		l.sendLocked(&compactedUpdate{Kind: "compacted", BeforeTokens: e.BeforeTokens, AfterTokens: e.AfterTokens,
+		l.sendLocked(&compactedUpdate{updateHeader: kind("compacted"), BeforeTokens: e.BeforeTokens, AfterTokens: e.AfterTokens,
 			Cost: costOf(e.Cost, !e.CostUnknown), CostKnown: !e.CostUnknown, Totals: totalsOf(e.Totals)})
 	case agent.EventRetry:
 		msg := "model call failed"
@@ -174,14 +180,14 @@ func (l *updateListener) OnEvent(e agent.Event) {
 			msg = e.Err.Error()
 		}
 		l.prog.report(fmt.Sprintf("Retrying (%d/%d)", e.Retry.Attempt, e.Retry.Max))
-		l.sendLocked(&retryUpdate{Kind: "retry", Attempt: e.Retry.Attempt, MaxAttempts: e.Retry.Max,
+		l.sendLocked(&retryUpdate{updateHeader: kind("retry"), Attempt: e.Retry.Attempt, MaxAttempts: e.Retry.Max,
 			DelayMs: e.Retry.Delay.Milliseconds(), Message: msg})
 	case agent.EventError:
 		msg := "model call failed"
 		if e.Err != nil {
 			msg = e.Err.Error()
 		}
-		l.sendLocked(&errorUpdate{Kind: "error", Message: msg})
+		l.sendLocked(&errorUpdate{updateHeader: kind("error"), Message: msg})
 	case agent.EventPromptEnd:
 		l.closeLocked()
 	}
@@ -216,7 +222,7 @@ func (l *updateListener) enqueueDeltaLocked(kind, text string) {
 
 // sendLocked queues u behind the pending deltas and waits until it is
 // written.
-func (l *updateListener) sendLocked(u any) {
+func (l *updateListener) sendLocked(u payload) {
 	mine := l.enqueueLocked(&pendingUpdate{u: u})
 	for l.written < mine {
 		l.drained.Wait()
@@ -260,25 +266,7 @@ func (l *updateListener) drain() {
 func (l *updateListener) write(p *pendingUpdate) {
 	u := p.u
 	if p.deltaKind != "" {
-		u = &textUpdate{Kind: p.deltaKind, Text: p.text.String()}
+		u = &textUpdate{updateHeader: kind(p.deltaKind), Text: p.text.String()}
 	}
-	l.sess.sendUpdate(l.s, func(seq int64) any {
-		switch u := u.(type) {
-		case *textUpdate:
-			u.SessionID, u.Seq = l.sess.id, seq
-		case *toolCallUpdate:
-			u.SessionID, u.Seq = l.sess.id, seq
-		case *toolResultUpdate:
-			u.SessionID, u.Seq = l.sess.id, seq
-		case *roundEndUpdate:
-			u.SessionID, u.Seq = l.sess.id, seq
-		case *compactedUpdate:
-			u.SessionID, u.Seq = l.sess.id, seq
-		case *retryUpdate:
-			u.SessionID, u.Seq = l.sess.id, seq
-		case *errorUpdate:
-			u.SessionID, u.Seq = l.sess.id, seq
-		}
-		return u
-	})
+	l.sess.sendUpdate(l.s, u)
 }

@@ -26,7 +26,7 @@ type blockingEditor struct {
 }
 
 // next reads one agent/update notification.
-func (e blockingEditor) next() textUpdate {
+func (e blockingEditor) next() sentText {
 	e.t.Helper()
 	tp := textproto.NewReader(e.r)
 	hdr, err := tp.ReadMIMEHeader()
@@ -42,8 +42,8 @@ func (e blockingEditor) next() textUpdate {
 		e.t.Fatalf("reading a frame body: %v", err)
 	}
 	var msg struct {
-		Method string     `json:"method"`
-		Params textUpdate `json:"params"`
+		Method string   `json:"method"`
+		Params sentText `json:"params"`
 	}
 	if err := json.Unmarshal(body, &msg); err != nil || msg.Method != "agent/update" {
 		e.t.Fatalf("frame %s (%v)", body, err)
@@ -104,7 +104,7 @@ func TestDeltasCoalesceOnlyWhileAWriteIsInProgress(t *testing.T) {
 	}()
 	waitUntil(t, l, "round_end is queued", func() bool { return l.queued == 5 })
 
-	want := []textUpdate{
+	want := []sentText{
 		{Seq: 1, Kind: "text", Text: "a"},
 		{Seq: 2, Kind: "text", Text: "bc"},
 		{Seq: 3, Kind: "reasoning", Text: "xy"},
@@ -151,4 +151,12 @@ func TestDeltasCoalesceOnlyWhileAWriteIsInProgress(t *testing.T) {
 	if l.writing || len(l.queue) != 0 {
 		t.Errorf("a closed listener queued an update (writing %v, queue %d)", l.writing, len(l.queue))
 	}
+}
+
+// sentText is the part of an agent/update these tests read.
+type sentText struct {
+	SessionID string `json:"sessionId"`
+	Seq       int64  `json:"seq"`
+	Kind      string `json:"kind"`
+	Text      string `json:"text"`
 }
