@@ -15,11 +15,7 @@ type newSessionResult struct {
 	SessionID string `json:"sessionId"`
 }
 
-func (s *server) newSession(_ context.Context, r *request) (any, error) {
-	var p newSessionParams
-	if err := decodeParams(r.params, &p); err != nil {
-		return nil, err
-	}
+func (s *server) newSession(_ context.Context, p newSessionParams) (any, error) {
 	sess, err := s.sessions.create(p.Title)
 	if err != nil {
 		return nil, err
@@ -38,10 +34,7 @@ type sessionsResult struct {
 	Sessions []sessionInfo `json:"sessions"`
 }
 
-func (s *server) listSessions(_ context.Context, r *request) (any, error) {
-	if err := decodeParams(r.params, &struct{}{}); err != nil {
-		return nil, err
-	}
+func (s *server) listSessions(context.Context, noParams) (any, error) {
 	return sessionsResult{Sessions: s.sessions.list()}, nil
 }
 
@@ -59,10 +52,7 @@ type toolsResult struct {
 // listTools serves agent/tools: the registry's tools as the next prompt
 // sees them (MCP tools mount when their server is ready), and the MCP
 // servers' prompts.
-func (s *server) listTools(_ context.Context, r *request) (any, error) {
-	if err := decodeParams(r.params, &struct{}{}); err != nil {
-		return nil, err
-	}
+func (s *server) listTools(context.Context, noParams) (any, error) {
 	s.mu.Lock()
 	reg := s.registry
 	s.mu.Unlock()
@@ -79,11 +69,7 @@ type cancelParams struct {
 
 // cancelSession handles the agent/cancel notification: every running or
 // queued prompt of the session ends with stopReason "cancelled".
-func (s *server) cancelSession(_ context.Context, r *request) (any, error) {
-	var p cancelParams
-	if err := decodeParams(r.params, &p); err != nil {
-		return nil, err
-	}
+func (s *server) cancelSession(_ context.Context, p cancelParams) (any, error) {
 	sess, ok := s.sessions.get(p.SessionID)
 	if !ok {
 		if s.sessions.known(p.SessionID) {

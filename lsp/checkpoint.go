@@ -10,7 +10,7 @@ import (
 )
 
 type checkpointsParams struct {
-	SessionID string `json:"sessionId"`
+	sessionRef
 }
 
 type checkpointInfo struct {
@@ -26,15 +26,7 @@ type checkpointsResult struct {
 
 // listCheckpoints serves agent/checkpoints: one per prompt of the
 // session, oldest first. A stored session is resumed.
-func (s *server) listCheckpoints(_ context.Context, r *request) (any, error) {
-	var p checkpointsParams
-	if err := decodeParams(r.params, &p); err != nil {
-		return nil, err
-	}
-	sess, err := s.sessionByID(p.SessionID)
-	if err != nil {
-		return nil, err
-	}
+func (s *server) listCheckpoints(_ context.Context, sess *session, _ checkpointsParams) (any, error) {
 	res := checkpointsResult{Checkpoints: []checkpointInfo{}}
 	for _, c := range sess.agent.Checkpoints() {
 		info := checkpointInfo{CheckpointID: c.ID, Prompt: c.Prompt, CreatedAt: c.CreatedAt.UTC(), Files: []string{}}
@@ -47,10 +39,21 @@ func (s *server) listCheckpoints(_ context.Context, r *request) (any, error) {
 }
 
 type rewindParams struct {
-	SessionID            string `json:"sessionId"`
+	sessionRef
 	CheckpointID         string `json:"checkpointId"`
 	RestoreFiles         bool   `json:"restoreFiles"`
 	TruncateConversation bool   `json:"truncateConversation"`
+}
+
+// validate checks what to rewind before the session is looked up.
+func (p rewindParams) validate() error {
+	if p.CheckpointID == "" {
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: checkpointId is required")
+	}
+	if !p.RestoreFiles && !p.TruncateConversation {
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: nothing to rewind: set restoreFiles, truncateConversation or both")
+	}
+	return nil
 }
 
 type restoredFile struct {
@@ -71,21 +74,7 @@ type rewindResult struct {
 }
 
 // rewind serves agent/rewind, after any running prompt of the session.
-func (s *server) rewind(ctx context.Context, r *request) (any, error) {
-	var p rewindParams
-	if err := decodeParams(r.params, &p); err != nil {
-		return nil, err
-	}
-	if p.CheckpointID == "" {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: checkpointId is required")
-	}
-	if !p.RestoreFiles && !p.TruncateConversation {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: nothing to rewind: set restoreFiles, truncateConversation or both")
-	}
-	sess, err := s.sessionByID(p.SessionID)
-	if err != nil {
-		return nil, err
-	}
+func (s *server) rewind(ctx context.Context, sess *session, p rewindParams) (any, error) {
 	res, err := sess.ctl.Rewind(ctx, p.CheckpointID, agent.RewindOptions{RestoreFiles: p.RestoreFiles,
 		TruncateConversation: p.TruncateConversation, Merge: agent.LineMerge})
 	if err != nil {
@@ -107,7 +96,7 @@ func (s *server) rewindAnswer(files []agent.FileRestore, conflicts []agent.FileC
 }
 
 // sessionByID finds a loaded or stored session by id; a missing id is
-// invalid params.
+// invalid params. inSession routes look their session up with it.
 func (s *server) sessionByID(id string) (*session, error) {
 	if id == "" {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId is required")

@@ -25,23 +25,13 @@ type revertArgs struct {
 	Range        *protocol.Range `json:"range,omitempty"`
 }
 
-type codeLensParams struct {
-	TextDocument struct {
-		URI string `json:"uri"`
-	} `json:"textDocument"`
-}
-
 // codeLens serves textDocument/codeLens: over each region of an open
 // document the agent changed in a session of this daemon (and the user
 // has not changed since), "Revert agent change", for editors without a
 // plugin.
-func (s *server) codeLens(_ context.Context, r *request) (any, error) {
-	var p codeLensParams
-	if err := decodeParams(r.params, &p); err != nil {
-		return nil, err
-	}
+func (s *server) codeLens(_ context.Context, p protocol.CodeLensParams) (any, error) {
 	lenses := []protocol.CodeLens{}
-	key, err := s.overlays.keyOf(p.TextDocument.URI)
+	key, err := s.overlays.keyOf(string(p.TextDocument.URI))
 	if err != nil {
 		return lenses, nil
 	}
@@ -55,7 +45,7 @@ func (s *server) codeLens(_ context.Context, r *request) (any, error) {
 			rng := protocol.Range{Start: positionOf(ov.text, starts, h.start), End: positionOf(ov.text, starts, h.end)}
 			lenses = append(lenses, protocol.CodeLens{Range: rng, Command: &protocol.Command{
 				Title: revertTitle, Command: CommandRevert, Arguments: []any{revertArgs{
-					URI: p.TextDocument.URI, SessionID: sess.id, CheckpointID: h.checkpointID, Range: &rng}},
+					URI: string(p.TextDocument.URI), SessionID: sess.id, CheckpointID: h.checkpointID, Range: &rng}},
 			}})
 		}
 	}

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -24,34 +23,15 @@ type askArgs struct {
 	Range  *protocol.Range `json:"range,omitempty"`
 }
 
-// codeActionParams is the part of CodeActionParams used here.
-type codeActionParams struct {
-	TextDocument struct {
-		URI string `json:"uri"`
-	} `json:"textDocument"`
-	Range   protocol.Range `json:"range"`
-	Context struct {
-		Diagnostics []struct {
-			Message string         `json:"message"`
-			Range   protocol.Range `json:"range"`
-		} `json:"diagnostics"`
-		Only []string `json:"only"`
-	} `json:"context"`
-}
-
 // codeAction offers fixed prompts on a selection, for editors without a
 // plugin (an "ask anything" action would need an input box LSP lacks).
-func (s *server) codeAction(_ context.Context, r *request) (any, error) {
-	var p codeActionParams
-	if err := decodeParams(r.params, &p); err != nil {
-		return nil, err
-	}
+func (s *server) codeAction(_ context.Context, p protocol.CodeActionParams) (any, error) {
 	ask := func(title, kind, prompt string) protocol.CodeAction {
 		return protocol.CodeAction{
 			Title: title,
 			Kind:  protocol.CodeActionKind(kind),
 			Command: &protocol.Command{Title: title, Command: CommandAsk, Arguments: []any{
-				askArgs{Prompt: prompt, URI: p.TextDocument.URI, Range: &p.Range}}},
+				askArgs{Prompt: prompt, URI: string(p.TextDocument.URI), Range: &p.Range}}},
 		}
 	}
 	fix := "Fix the problems in the selected code."
@@ -74,7 +54,7 @@ func (s *server) codeAction(_ context.Context, r *request) (any, error) {
 	out := []protocol.CodeAction{}
 	for _, a := range actions {
 		for _, k := range p.Context.Only {
-			if a.Kind != "" && (string(a.Kind) == k || strings.HasPrefix(string(a.Kind), k+".")) {
+			if a.Kind != "" && (a.Kind == k || strings.HasPrefix(string(a.Kind), string(k)+".")) {
 				out = append(out, a)
 				break
 			}
@@ -83,19 +63,9 @@ func (s *server) codeAction(_ context.Context, r *request) (any, error) {
 	return out, nil
 }
 
-type executeCommandParams struct {
-	Command       string            `json:"command"`
-	Arguments     []json.RawMessage `json:"arguments"`
-	WorkDoneToken json.RawMessage   `json:"workDoneToken"`
-}
-
-// executeCommand runs agent.ask (answering when the prompt is over) and
-// agent.cancel.
-func (s *server) executeCommand(ctx context.Context, r *request) (any, error) {
-	var p executeCommandParams
-	if err := decodeParams(r.params, &p); err != nil {
-		return nil, err
-	}
+// executeCommand runs agent.ask (answering when the prompt is over),
+// agent.revert and agent.cancel (its params: protocol_fixes.go).
+func (s *server) executeCommand(ctx context.Context, p executeCommandParams) (any, error) {
 	switch p.Command {
 	case CommandAsk:
 		return s.ask(ctx, p)

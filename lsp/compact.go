@@ -16,7 +16,7 @@ import (
 const codeRequestFailed jsonrpc2.Code = -32803
 
 type compactParams struct {
-	SessionID     string          `json:"sessionId"`
+	sessionRef
 	WorkDoneToken json.RawMessage `json:"workDoneToken"`
 }
 
@@ -32,18 +32,7 @@ type compactResult struct {
 // (old tool outputs elided, the older messages summarised by a model
 // call), after any running prompt of the session. A compacted update is
 // sent when anything changed.
-func (s *server) compact(ctx context.Context, r *request) (any, error) {
-	var p compactParams
-	if err := decodeParams(r.params, &p); err != nil {
-		return nil, err
-	}
-	if p.SessionID == "" {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId is required")
-	}
-	sess, err := s.sessions.lookup(p.SessionID)
-	if err != nil {
-		return nil, err
-	}
+func (s *server) compact(ctx context.Context, sess *session, p compactParams) (any, error) {
 	if modelErr := sess.ctl.ModelErr(); modelErr != nil { // the summary is a model call
 		return nil, jsonrpc2.Errorf(codeRequestFailed, "cannot compact: %v", modelErr)
 	}

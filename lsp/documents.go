@@ -140,17 +140,17 @@ func (d *editorDocuments) applyOnce(ctx context.Context, caps clientCaps, edit t
 	switch {
 	case caps.documentChanges:
 		if !current.Exists {
-			we.DocumentChanges = append(we.DocumentChanges, createFile{Kind: "create", URI: uri})
+			we.DocumentChanges = append(we.DocumentChanges, createFile(uri))
 		}
 		if len(edits) > 0 || current.Exists {
 			we.DocumentChanges = append(we.DocumentChanges,
-				textDocumentEdit{TextDocument: versionedID{URI: uri, Version: current.Version}, Edits: nonNil(edits)})
+				docEdit(uri, current.Version, nonNil(edits)))
 		}
 	default:
 		we.Changes = map[string][]protocol.TextEdit{uri: nonNil(edits)}
 	}
 
-	var res applyResult
+	var res protocol.ApplyWorkspaceEditResponse
 	params := applyParams{Label: "agent: " + edit.Tool + " " + rel, Edit: we}
 	if _, err := d.s.conn.Call(ctx, "workspace/applyEdit", params, &res); err != nil {
 		return fmt.Errorf("workspace/applyEdit for %s: %w", rel, err)
@@ -248,41 +248,17 @@ func (s *server) caps() clientCaps {
 	return s.client
 }
 
-// Wire types of workspace/applyEdit. protocol v0.12.0 cannot express them:
-// its documentChanges is []TextDocumentEdit (no CreateFile), and
-// Client.ApplyEdit decodes the answer as a bool.
-type applyParams struct {
-	Label string        `json:"label,omitempty"`
-	Edit  workspaceEdit `json:"edit"`
-}
-
-type workspaceEdit struct {
-	Changes map[string][]protocol.TextEdit `json:"changes,omitempty"`
-	// DocumentChanges holds textDocumentEdit and createFile values.
-	DocumentChanges []any `json:"documentChanges,omitempty"`
-}
-
-type textDocumentEdit struct {
-	TextDocument versionedID         `json:"textDocument"`
-	Edits        []protocol.TextEdit `json:"edits"`
-}
-
-// versionedID is an OptionalVersionedTextDocumentIdentifier: version null
-// for a document the editor does not have open.
-type versionedID struct {
-	URI     string `json:"uri"`
-	Version *int32 `json:"version"`
+// docEdit is the TextDocumentEdit of uri: version nil is null, a
+// document the editor does not have open. (The applyEdit params:
+// protocol_fixes.go.)
+func docEdit(uri string, version *int32, edits []protocol.TextEdit) protocol.TextDocumentEdit {
+	return protocol.TextDocumentEdit{Edits: edits, TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{
+		TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: protocol.DocumentURI(uri)}, Version: version}}
 }
 
 // createFile is sent only for files that do not exist: Neovim 0.7.2 never
 // creates the file with ignoreIfExists and truncates an existing one
 // without options.
-type createFile struct {
-	Kind string `json:"kind"`
-	URI  string `json:"uri"`
-}
-
-type applyResult struct {
-	Applied       bool   `json:"applied"`
-	FailureReason string `json:"failureReason,omitempty"`
+func createFile(uri string) protocol.CreateFile {
+	return protocol.CreateFile{Kind: protocol.CreateResourceOperation, URI: protocol.DocumentURI(uri)}
 }

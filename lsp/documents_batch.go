@@ -98,15 +98,15 @@ func (d *editorDocuments) ApplyAll(ctx context.Context, edits []tools.FileEdit) 
 				break
 			}
 			if !current.Exists {
-				we.DocumentChanges = append(we.DocumentChanges, createFile{Kind: "create", URI: uri})
+				we.DocumentChanges = append(we.DocumentChanges, createFile(uri))
 			}
 			we.DocumentChanges = append(we.DocumentChanges,
-				textDocumentEdit{TextDocument: versionedID{URI: uri, Version: version}, Edits: nonNil(te)})
+				docEdit(uri, version, nonNil(te)))
 		}
 		steps = append(steps, batchStep{edit: edit, key: key, open: open, sent: ov.version})
 	}
 	if len(steps) > 0 {
-		var res applyResult
+		var res protocol.ApplyWorkspaceEditResponse
 		if _, err := d.s.conn.Call(ctx, "workspace/applyEdit", applyParams{Label: label, Edit: we}, &res); err != nil {
 			return fmt.Errorf("workspace/applyEdit (%s): %w", label, err)
 		}

@@ -31,34 +31,6 @@ const (
 	CommandRevert = "agent.revert" // checkpoint_lens.go
 )
 
-// initializeParams is the part of InitializeParams the daemon reads. It is
-// decoded into its own small type rather than protocol.InitializeParams:
-// client capabilities grow with every LSP release, and one shape the
-// pinned types do not know would fail the whole initialize.
-type initializeParams struct {
-	RootURI          string `json:"rootUri"`
-	RootPath         string `json:"rootPath"`
-	WorkspaceFolders []struct {
-		URI string `json:"uri"`
-	} `json:"workspaceFolders"`
-	InitializationOptions json.RawMessage `json:"initializationOptions"`
-	Capabilities          struct {
-		Workspace struct {
-			ApplyEdit     bool `json:"applyEdit"`
-			WorkspaceEdit struct {
-				DocumentChanges    bool     `json:"documentChanges"`
-				ResourceOperations []string `json:"resourceOperations"`
-			} `json:"workspaceEdit"`
-		} `json:"workspace"`
-		Window struct {
-			WorkDoneProgress bool `json:"workDoneProgress"`
-		} `json:"window"`
-		// Experimental is LSPAny: read leniently (experimentalCaps), so a
-		// client's own shape there never fails initialize.
-		Experimental json.RawMessage `json:"experimental"`
-	} `json:"capabilities"`
-}
-
 // clientCaps is what the daemon needs to know about the editor.
 type clientCaps struct {
 	applyEdit       bool // workspace/applyEdit is available
@@ -117,11 +89,8 @@ type settings struct {
 	completionErr error
 }
 
-func (s *server) initialize(_ context.Context, r *request) (any, error) {
-	var p initializeParams
-	if err := decodeParams(r.params, &p); err != nil {
-		return nil, err
-	}
+// initialize serves initialize (its params: protocol_fixes.go).
+func (s *server) initialize(_ context.Context, p initializeParams) (any, error) {
 	var o initOptions
 	if err := decodeParams(p.InitializationOptions, &o); err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions: %v", err)
@@ -316,7 +285,7 @@ func workspaceOf(p *initializeParams) (*tools.Workspace, error) {
 
 // initialized tells the user, once, when the model cannot be used and
 // which MCP configuration entries were skipped.
-func (s *server) initialized(_ context.Context, _ *request) (any, error) {
+func (s *server) initialized(context.Context) (any, error) {
 	s.mu.Lock()
 	err, completionErr := s.modelErr, s.settings.completionErr
 	s.mu.Unlock()
@@ -335,7 +304,7 @@ func (s *server) initialized(_ context.Context, _ *request) (any, error) {
 	return nil, nil
 }
 
-func (s *server) shutdown(_ context.Context, _ *request) (any, error) {
+func (s *server) shutdown(context.Context) (any, error) {
 	s.mu.Lock()
 	s.state = stateShutdown
 	s.mu.Unlock()
@@ -343,7 +312,7 @@ func (s *server) shutdown(_ context.Context, _ *request) (any, error) {
 	return nil, nil
 }
 
-func (s *server) exit(_ context.Context, _ *request) (any, error) {
+func (s *server) exit(context.Context) (any, error) {
 	s.exitOnce.Do(func() { close(s.exited) })
 	return nil, nil
 }

@@ -56,11 +56,7 @@ const maxOtherBuffers = 8
 // request for the same document (the engine's cancel-previous), both
 // answering RequestCancelled. A failing model answers an empty list:
 // agent/completionStatus says why, ghost text stays quiet.
-func (s *server) inlineCompletion(ctx context.Context, r *request) (any, error) {
-	var p inlineCompletionParams
-	if err := decodeParams(r.params, &p); err != nil {
-		return nil, err
-	}
+func (s *server) inlineCompletion(ctx context.Context, p inlineCompletionParams) (any, error) {
 	s.mu.Lock()
 	c, ws := s.settings.completion, s.ws
 	s.mu.Unlock()

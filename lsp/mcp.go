@@ -175,10 +175,7 @@ type mcpServerStatus struct {
 
 // mcpStatus serves agent/mcpStatus: every configured server's state, the
 // untrusted workspace entries among them.
-func (s *server) mcpStatus(_ context.Context, r *request) (any, error) {
-	if err := decodeParams(r.params, &struct{}{}); err != nil {
-		return nil, err
-	}
+func (s *server) mcpStatus(context.Context, noParams) (any, error) {
 	res := mcpStatusResult{Servers: []mcpServerStatus{}}
 	var running []mcp.ServerStatus
 	if mgr := s.mcp.manager(); mgr != nil {

@@ -117,11 +117,7 @@ type mcpTrustParams struct {
 // mcpTrust serves agent/mcpTrust: the user's decision about a workspace
 // entry, at any time (an entry denied or never answered is started by
 // allow; deny withdraws a trusted one).
-func (s *server) mcpTrust(_ context.Context, r *request) (any, error) {
-	var p mcpTrustParams
-	if err := decodeParams(r.params, &p); err != nil {
-		return nil, err
-	}
+func (s *server) mcpTrust(_ context.Context, p mcpTrustParams) (any, error) {
 	d, err := mcp.ParseTrustDecision(p.Decision)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
@@ -129,5 +125,5 @@ func (s *server) mcpTrust(_ context.Context, r *request) (any, error) {
 	if err := s.decideTrust(p.Server, p.Hash, d, "denied with agent/mcpTrust"); err != nil {
 		return nil, err
 	}
-	return s.mcpStatus(context.Background(), &request{})
+	return s.mcpStatus(context.Background(), noParams{})
 }

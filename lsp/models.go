@@ -3,8 +3,6 @@ package lsp
 import (
 	"context"
 
-	"go.lsp.dev/jsonrpc2"
-
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
 )
@@ -37,11 +35,7 @@ type modelsResult struct {
 
 // listModels serves agent/models: the presets, and the session's current
 // model when a session is named (else the daemon's).
-func (s *server) listModels(_ context.Context, r *request) (any, error) {
-	var p modelsParams
-	if err := decodeParams(r.params, &p); err != nil {
-		return nil, err
-	}
+func (s *server) listModels(_ context.Context, p modelsParams) (any, error) {
 	s.mu.Lock()
 	ctl, cfg := s.ctl, s.settings.model
 	s.mu.Unlock()
@@ -71,7 +65,7 @@ func currentOf(m control.ModelInfo) currentModel {
 }
 
 type setModelParams struct {
-	SessionID string  `json:"sessionId"`
+	sessionRef
 	Preset    string  `json:"preset"`
 	Provider  *string `json:"provider"`
 	Model     string  `json:"model"`
@@ -81,18 +75,7 @@ type setModelParams struct {
 
 // setModel serves agent/setModel: the switch takes effect at the
 // session's next model call (control.Session.SetModel).
-func (s *server) setModel(_ context.Context, r *request) (any, error) {
-	var p setModelParams
-	if err := decodeParams(r.params, &p); err != nil {
-		return nil, err
-	}
-	if p.SessionID == "" {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId is required")
-	}
-	sess, err := s.sessions.lookup(p.SessionID)
-	if err != nil {
-		return nil, err
-	}
+func (s *server) setModel(_ context.Context, sess *session, p setModelParams) (any, error) {
 	m, err := sess.ctl.SetModel(control.ModelChoice{Preset: p.Preset, Provider: p.Provider, Model: p.Model,
 		BaseURL: p.BaseURL, APIKeyEnv: p.APIKeyEnv})
 	if err != nil {

@@ -8,8 +8,16 @@ import (
 )
 
 type setModeParams struct {
-	SessionID string `json:"sessionId"`
-	Mode      string `json:"mode"`
+	sessionRef
+	Mode string `json:"mode"`
+}
+
+// validate: both are required, checked before the session is looked up.
+func (p setModeParams) validate() error {
+	if p.SessionID == "" || strings.TrimSpace(p.Mode) == "" {
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId and mode are required")
+	}
+	return nil
 }
 
 type modeResult struct {
@@ -18,18 +26,7 @@ type modeResult struct {
 
 // setMode serves agent/setMode: the mode takes effect at the session's
 // next model call; a mode update tells every view of the session.
-func (s *server) setMode(_ context.Context, r *request) (any, error) {
-	var p setModeParams
-	if err := decodeParams(r.params, &p); err != nil {
-		return nil, err
-	}
-	if p.SessionID == "" || strings.TrimSpace(p.Mode) == "" {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId and mode are required")
-	}
-	sess, err := s.sessions.lookup(p.SessionID)
-	if err != nil {
-		return nil, err
-	}
+func (s *server) setMode(_ context.Context, sess *session, p setModeParams) (any, error) {
 	m, err := sess.ctl.SetMode(p.Mode)
 	if err != nil {
 		return nil, controlError(err, p.SessionID)

@@ -23,13 +23,6 @@ type progress struct {
 	ended bool
 }
 
-// progressParams is $/progress with the token kept raw: protocol's
-// ProgressToken marshals only through a pointer and would be sent as {}.
-type progressParams struct {
-	Token json.RawMessage `json:"token"`
-	Value any             `json:"value"`
-}
-
 var progressCounter atomic.Int64
 
 // startProgress begins progress for a request: on given when the client
@@ -55,10 +48,6 @@ func (s *server) startProgress(ctx context.Context, given json.RawMessage, title
 	s.notify("$/progress", progressParams{Token: token, Value: protocol.WorkDoneProgressBegin{
 		Kind: protocol.WorkDoneProgressKindBegin, Title: title, Cancellable: true, Message: p.last}})
 	return p
-}
-
-type progressCreate struct {
-	Token json.RawMessage `json:"token"`
 }
 
 // report sends a message unless it is the one already shown.
@@ -94,11 +83,7 @@ func (p *progress) end(msg string) {
 
 // progressCancel handles window/workDoneProgress/cancel: the user pressed
 // cancel on the progress the editor shows.
-func (s *server) progressCancel(_ context.Context, r *request) (any, error) {
-	var p progressCreate
-	if err := decodeParams(r.params, &p); err != nil {
-		return nil, err
-	}
+func (s *server) progressCancel(_ context.Context, p progressCreate) (any, error) {
 	if c, ok := s.progressCancels.Load(string(p.Token)); ok {
 		c.(context.CancelCauseFunc)(errCancelledByClient)
 	}

@@ -48,11 +48,7 @@ type promptResult struct {
 
 // prompt serves agent/prompt on its own goroutine; it answers when the
 // prompt is over, cancelled included (stopReason "cancelled").
-func (s *server) prompt(ctx context.Context, r *request) (any, error) {
-	var p promptParams
-	if err := decodeParams(r.params, &p); err != nil {
-		return nil, err
-	}
+func (s *server) prompt(ctx context.Context, p promptParams) (any, error) {
 	if strings.TrimSpace(p.Prompt) == "" {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: prompt is empty")
 	}

@@ -100,62 +100,6 @@ type request struct {
 	reply  jsonrpc2.Replier
 }
 
-// route serves one method. Calls answer with (result, error); a
-// notification's result is dropped and its error logged. async routes run
-// on their own goroutine and may be cancelled ($/cancelRequest).
-type route struct {
-	serve func(s *server, ctx context.Context, r *request) (any, error)
-	async bool
-}
-
-// routes is the method table; docs/protocol.md lists the same methods.
-var routes map[string]route
-
-func init() {
-	routes = map[string]route{
-		"initialize":  {serve: (*server).initialize},
-		"initialized": {serve: (*server).initialized},
-		"shutdown":    {serve: (*server).shutdown},
-		"exit":        {serve: (*server).exit},
-
-		"$/cancelRequest": {serve: (*server).cancelRequest},
-		"$/setTrace":      {serve: ignore},
-
-		"textDocument/didOpen":   {serve: (*server).didOpen},
-		"textDocument/didChange": {serve: (*server).didChange},
-		"textDocument/didClose":  {serve: (*server).didClose},
-		"textDocument/didSave":   {serve: (*server).didSave},
-
-		"textDocument/codeAction":        {serve: (*server).codeAction},
-		"workspace/executeCommand":       {serve: (*server).executeCommand, async: true},
-		"window/workDoneProgress/cancel": {serve: (*server).progressCancel},
-
-		"agent/newSession": {serve: (*server).newSession},
-		"agent/prompt":     {serve: (*server).prompt, async: true},
-		"agent/sessions":   {serve: (*server).listSessions},
-		"agent/tools":      {serve: (*server).listTools},
-		"agent/cancel":     {serve: (*server).cancelSession},
-		"agent/compact":    {serve: (*server).compact, async: true},
-		"agent/mcpStatus":  {serve: (*server).mcpStatus},
-		"agent/mcpTrust":   {serve: (*server).mcpTrust, async: true}, // mcp_trust.go
-		"agent/setMode":    {serve: (*server).setMode},
-		"agent/setModel":   {serve: (*server).setModel},
-		"agent/models":     {serve: (*server).listModels},
-		"agent/commands":   {serve: (*server).listCommands},
-		"agent/session":    {serve: (*server).sessionState},
-		"agent/transcript": {serve: (*server).transcript}, // transcript.go
-
-		// Checkpoints (checkpoint.go, codelens.go).
-		"agent/checkpoints":     {serve: (*server).listCheckpoints},
-		"agent/rewind":          {serve: (*server).rewind, async: true},
-		"textDocument/codeLens": {serve: (*server).codeLens},
-
-		"textDocument/inlineCompletion": {serve: (*server).inlineCompletion, async: true}, // inline_completion.go
-	}
-}
-
-func ignore(*server, context.Context, *request) (any, error) { return nil, nil }
-
 // handle is the jsonrpc2 handler. It runs on the read loop, so it never
 // blocks: quick methods are answered inline (which also keeps text
 // synchronisation in order), long ones on their own goroutine. It always
@@ -250,7 +194,7 @@ func (s *server) protect(ctx context.Context, rt route, r *request) (res any, er
 			res, err = nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", r.method, p)
 		}
 	}()
-	return rt.serve(s, ctx, r)
+	return rt.serve(s, ctx, r.params)
 }
 
 // decodeParams unmarshals params into v; absent or null params leave v
@@ -303,16 +247,8 @@ func (f *inflight) cancelID(id jsonrpc2.ID, cause error) bool {
 // errCancelledByClient is the cause of a prompt cancelled by the editor.
 var errCancelledByClient = errors.New("cancelled by the client")
 
-// cancelRequest handles $/cancelRequest. The id is decoded here, not by
-// protocol.CancelParams (whose interface{} id turns numbers into float64
-// and never matches).
-func (s *server) cancelRequest(_ context.Context, r *request) (any, error) {
-	var p struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if err := decodeParams(r.params, &p); err != nil {
-		return nil, err
-	}
+// cancelRequest handles $/cancelRequest (its params: protocol_fixes.go).
+func (s *server) cancelRequest(_ context.Context, p cancelRequestParams) (any, error) {
 	var id jsonrpc2.ID
 	if err := json.Unmarshal(p.ID, &id); err != nil || !validID(p.ID) {
 		return nil, fmt.Errorf("$/cancelRequest: bad id %s", p.ID)

@@ -3,13 +3,11 @@ package lsp
 import (
 	"context"
 
-	"go.lsp.dev/jsonrpc2"
-
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
 type sessionStateParams struct {
-	SessionID string `json:"sessionId"`
+	sessionRef
 }
 
 type sessionStateResult struct {
@@ -24,18 +22,7 @@ type sessionStateResult struct {
 
 // sessionState serves agent/session: what a view needs to draw a session
 // it (re)opens — its mode, model and plan. A stored session is resumed.
-func (s *server) sessionState(_ context.Context, r *request) (any, error) {
-	var p sessionStateParams
-	if err := decodeParams(r.params, &p); err != nil {
-		return nil, err
-	}
-	if p.SessionID == "" {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId is required")
-	}
-	sess, err := s.sessions.lookup(p.SessionID)
-	if err != nil {
-		return nil, err
-	}
+func (s *server) sessionState(_ context.Context, sess *session, _ sessionStateParams) (any, error) {
 	cfg := sess.ctl.Model()
 	title := sess.ctl.Title()
 	plan := sess.agent.Plan()

@@ -22,10 +22,7 @@ type commandsResult struct {
 // listCommands serves agent/commands: the built-in commands and every MCP
 // prompt as /mcp__<server>__<prompt>: the daemon's sessions share its MCP
 // servers, so their list is the same.
-func (s *server) listCommands(_ context.Context, r *request) (any, error) {
-	if err := decodeParams(r.params, &struct{}{}); err != nil {
-		return nil, err
-	}
+func (s *server) listCommands(context.Context, noParams) (any, error) {
 	res := commandsResult{Commands: []commandInfo{}}
 	for _, c := range control.Commands(mcpPromptSource{s: s}) {
 		res.Commands = append(res.Commands, commandInfo{Name: c.Name, Description: c.Description,

@@ -110,11 +110,10 @@ func documentPath(uri string) (string, error) {
 	return canonicalPath(path), nil
 }
 
-func (s *server) didOpen(_ context.Context, r *request) (any, error) {
-	var p protocol.DidOpenTextDocumentParams
-	if err := decodeParams(r.params, &p); err != nil {
-		return nil, err
-	}
+// The text synchronisation notifications. Their params are the library's
+// but didChange's (protocol_fixes.go: contentChange).
+
+func (s *server) didOpen(_ context.Context, p protocol.DidOpenTextDocumentParams) (any, error) {
 	path, err := documentPath(string(p.TextDocument.URI))
 	if err != nil {
 		s.log.Debug("not tracking a document", zap.Error(err))
@@ -125,27 +124,8 @@ func (s *server) didOpen(_ context.Context, r *request) (any, error) {
 	return nil, nil
 }
 
-// contentChange is TextDocumentContentChangeEvent with a pointer range:
-// protocol's value Range makes a whole-text change look like an insert at 0:0.
-type contentChange struct {
-	Range *protocol.Range `json:"range"`
-	Text  string          `json:"text"`
-}
-
-type didChangeParams struct {
-	TextDocument struct {
-		URI     string `json:"uri"`
-		Version int32  `json:"version"`
-	} `json:"textDocument"`
-	ContentChanges []contentChange `json:"contentChanges"`
-}
-
-func (s *server) didChange(_ context.Context, r *request) (any, error) {
-	var p didChangeParams
-	if err := decodeParams(r.params, &p); err != nil {
-		return nil, err
-	}
-	path, err := s.overlays.keyOf(p.TextDocument.URI)
+func (s *server) didChange(_ context.Context, p didChangeParams) (any, error) {
+	path, err := s.overlays.keyOf(string(p.TextDocument.URI))
 	if err != nil {
 		return nil, nil
 	}
@@ -174,18 +154,8 @@ func applyChanges(text string, changes []contentChange) string {
 	return text
 }
 
-type documentParams struct {
-	TextDocument struct {
-		URI string `json:"uri"`
-	} `json:"textDocument"`
-}
-
-func (s *server) didClose(_ context.Context, r *request) (any, error) {
-	var p documentParams
-	if err := decodeParams(r.params, &p); err != nil {
-		return nil, err
-	}
-	path, err := s.overlays.keyOf(p.TextDocument.URI)
+func (s *server) didClose(_ context.Context, p protocol.DidCloseTextDocumentParams) (any, error) {
+	path, err := s.overlays.keyOf(string(p.TextDocument.URI))
 	if err != nil {
 		return nil, nil
 	}
@@ -195,12 +165,8 @@ func (s *server) didClose(_ context.Context, r *request) (any, error) {
 	return nil, nil
 }
 
-func (s *server) didSave(_ context.Context, r *request) (any, error) {
-	var p documentParams
-	if err := decodeParams(r.params, &p); err != nil {
-		return nil, err
-	}
-	path, err := s.overlays.keyOf(p.TextDocument.URI)
+func (s *server) didSave(_ context.Context, p protocol.DidSaveTextDocumentParams) (any, error) {
+	path, err := s.overlays.keyOf(string(p.TextDocument.URI))
 	if err != nil {
 		return nil, nil
 	}

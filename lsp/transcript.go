@@ -51,15 +51,7 @@ type (
 // transcript serves agent/transcript: a session's conversation for a view
 // to draw when it (re)opens it — after a reload, or a session picked from
 // the list. A stored session is resumed, as by agent/session.
-func (s *server) transcript(_ context.Context, r *request) (any, error) {
-	var p sessionStateParams
-	if err := decodeParams(r.params, &p); err != nil {
-		return nil, err
-	}
-	sess, err := s.sessionByID(p.SessionID)
-	if err != nil {
-		return nil, err
-	}
+func (s *server) transcript(_ context.Context, sess *session, _ sessionStateParams) (any, error) {
 	plan := sess.agent.Plan()
 	if plan == nil {
 		plan = []tools.TodoItem{}

@@ -1,0 +1,135 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// route serves one method. Calls answer with (result, error); a
+// notification's result is dropped and its error logged. async routes run
+// on their own goroutine and may be cancelled ($/cancelRequest).
+//
+// A route is made by typed, inSession or unread, so that no handler
+// decodes its own params: each takes them as its own type, decoded once
+// here, with the one error (-32602) decodeParams gives for a mismatch.
+type route struct {
+	serve func(s *server, ctx context.Context, params json.RawMessage) (any, error)
+	async bool
+}
+
+// handler serves a method whose params decode into P.
+type handler[P any] func(s *server, ctx context.Context, p P) (any, error)
+
+// typed is the route of a method whose params decode into P: absent or
+// null params leave P's zero value (decodeParams).
+func typed[P any](h handler[P]) route {
+	return route{serve: func(s *server, ctx context.Context, raw json.RawMessage) (any, error) {
+		var p P
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return h(s, ctx, p)
+	}}
+}
+
+// sessionParams are the params of a method about one session, which its
+// sessionId names.
+type sessionParams interface{ sessionID() string }
+
+// sessionRef is the sessionId field of such params; embedded, it makes
+// them sessionParams.
+type sessionRef struct {
+	SessionID string `json:"sessionId"`
+}
+
+func (r sessionRef) sessionID() string { return r.SessionID }
+
+// validator is params with checks of their own, made before the session
+// is looked up (so a request that is wrong in two ways names the same
+// fault whatever the session store holds).
+type validator interface{ validate() error }
+
+// sessionHandler serves a method about one session, looked up already.
+type sessionHandler[P sessionParams] func(s *server, ctx context.Context, sess *session, p P) (any, error)
+
+// inSession is the route of a method about one session: the params are
+// decoded, validated (validator), and the session is looked up once
+// (sessionByID: a missing sessionId is -32602, an unknown one too; a
+// stored one is resumed) before h runs.
+func inSession[P sessionParams](h sessionHandler[P]) route {
+	return typed(func(s *server, ctx context.Context, p P) (any, error) {
+		if v, ok := any(p).(validator); ok {
+			if err := v.validate(); err != nil {
+				return nil, err
+			}
+		}
+		sess, err := s.sessionByID(p.sessionID())
+		if err != nil {
+			return nil, err
+		}
+		return h(s, ctx, sess, p)
+	})
+}
+
+// unread is the route of a method whose params are not read at all
+// (lifecycle messages: whatever they carry, they do what they say).
+func unread(h func(s *server, ctx context.Context) (any, error)) route {
+	return route{serve: func(s *server, ctx context.Context, _ json.RawMessage) (any, error) {
+		return h(s, ctx)
+	}}
+}
+
+// async marks rt as a long call, served on its own goroutine.
+func async(rt route) route {
+	rt.async = true
+	return rt
+}
+
+// routes is the method table; docs/protocol.md lists the same methods. It
+// is a plain initialiser: no handler refers back to it.
+var routes = map[string]route{
+	"initialize":  typed((*server).initialize),
+	"initialized": unread((*server).initialized),
+	"shutdown":    unread((*server).shutdown),
+	"exit":        unread((*server).exit),
+
+	"$/cancelRequest": typed((*server).cancelRequest),
+	"$/setTrace":      unread(ignore),
+
+	"textDocument/didOpen":   typed((*server).didOpen),
+	"textDocument/didChange": typed((*server).didChange),
+	"textDocument/didClose":  typed((*server).didClose),
+	"textDocument/didSave":   typed((*server).didSave),
+
+	"textDocument/codeAction":        typed((*server).codeAction),
+	"workspace/executeCommand":       async(typed((*server).executeCommand)),
+	"window/workDoneProgress/cancel": typed((*server).progressCancel),
+
+	"agent/newSession": typed((*server).newSession),
+	"agent/prompt":     async(typed((*server).prompt)),
+	"agent/sessions":   typed((*server).listSessions),
+	"agent/tools":      typed((*server).listTools),
+	"agent/cancel":     typed((*server).cancelSession),
+	"agent/compact":    async(inSession((*server).compact)),
+	"agent/mcpStatus":  typed((*server).mcpStatus),
+	"agent/mcpTrust":   async(typed((*server).mcpTrust)), // mcp_trust_decide.go
+	"agent/setMode":    inSession((*server).setMode),
+	"agent/setModel":   inSession((*server).setModel),
+	"agent/models":     typed((*server).listModels),
+	"agent/commands":   typed((*server).listCommands),
+	"agent/session":    inSession((*server).sessionState),
+	"agent/transcript": inSession((*server).transcript), // transcript.go
+
+	// Checkpoints (checkpoint.go, codelens.go).
+	"agent/checkpoints":     inSession((*server).listCheckpoints),
+	"agent/rewind":          async(inSession((*server).rewind)),
+	"textDocument/codeLens": typed((*server).codeLens),
+
+	"textDocument/inlineCompletion": async(typed((*server).inlineCompletion)), // inline_completion.go
+}
+
+func ignore(*server, context.Context) (any, error) { return nil, nil }
+
+// noParams is the params of a method that takes none: anything but an
+// object (or nothing) is -32602.
+type noParams struct{}
