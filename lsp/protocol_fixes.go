@@ -96,7 +96,9 @@ type initializeParams struct {
 	} `json:"capabilities"`
 }
 
-// applyParams is ApplyWorkspaceEditParams with a workspaceEdit.
+// applyParams is ApplyWorkspaceEditParams with a workspaceEdit. (It is
+// sent with conn.Call: the library's Client.ApplyEdit decodes the answer
+// as a bool, not as the ApplyWorkspaceEditResponse it is.)
 type applyParams struct {
 	Label string        `json:"label,omitempty"`
 	Edit  workspaceEdit `json:"edit"`

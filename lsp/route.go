@@ -1,8 +1,13 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/agent-lsp/agent-lsp/tools/editorjson"
 )
 
 // route serves one method. Calls answer with (result, error); a
@@ -30,6 +35,21 @@ func typed[P any](h handler[P]) route {
 		}
 		return h(s, ctx, p)
 	}}
+}
+
+// decodeParams unmarshals params into v; absent or null params leave v
+// as it is. An empty array where an object is expected, at any depth, is
+// that empty object (editorjson): Lua's JSON encoders (Neovim's among
+// them) cannot tell an empty table {} from []. A mismatch is -32602.
+func decodeParams(raw json.RawMessage, v any) error {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return nil
+	}
+	if err := editorjson.Unmarshal(raw, v); err != nil {
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
+	}
+	return nil
 }
 
 // sessionParams are the params of a method about one session, which its

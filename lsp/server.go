@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,7 +15,6 @@ import (
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
 	"github.com/agent-lsp/agent-lsp/tools"
-	"github.com/agent-lsp/agent-lsp/tools/editorjson"
 )
 
 // lifecycle is where the LSP conversation stands.
@@ -195,21 +193,6 @@ func (s *server) protect(ctx context.Context, rt route, r *request) (res any, er
 		}
 	}()
 	return rt.serve(s, ctx, r.params)
-}
-
-// decodeParams unmarshals params into v; absent or null params leave v
-// as it is. An empty array where an object is expected, at any depth, is
-// that empty object (editorjson): Lua's JSON encoders (Neovim's among
-// them) cannot tell an empty table {} from []. A mismatch is -32602.
-func decodeParams(raw json.RawMessage, v any) error {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return nil
-	}
-	if err := editorjson.Unmarshal(raw, v); err != nil {
-		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
-	}
-	return nil
 }
 
 // inflight maps the ids of running async calls to their cancel functions.

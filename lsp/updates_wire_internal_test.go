@@ -82,7 +82,9 @@ func TestEveryUpdateKindsFieldsAndOrder(t *testing.T) {
 		}, `{"sessionId":"s1","seq":8,"kind":"retry","attempt":2,"maxAttempts":4,"delayMs":1500,"message":"model API answered 529 Overloaded"}`},
 		{func() { l.OnEvent(agent.Event{Kind: agent.EventError, Err: fail}) },
 			`{"sessionId":"s1","seq":9,"kind":"error","message":"model API answered 529 Overloaded"}`},
-		{func() { l.s.sendControl(control.Update{SessionID: "s1", Kind: control.UpdateMode, Mode: agent.Mode("plan")}) },
+		{func() {
+			l.s.sendControl(control.Update{SessionID: "s1", Kind: control.UpdateMode, Mode: agent.Mode("plan")})
+		},
 			`{"sessionId":"s1","seq":10,"kind":"mode","mode":"plan"}`},
 		{func() {
 			l.s.sendControl(control.Update{SessionID: "s1", Kind: control.UpdateModel, Model: control.ModelInfo{Provider: "openai", Model: "gpt-x", BaseURL: "http://127.0.0.1:1/v1"},
