@@ -21,7 +21,7 @@ import (
 type Options struct {
 	Control *control.Controller // sessions, models, modes, commands (required)
 	Logger  *zap.Logger         // never stdout: it carries the protocol
-	Version string              // agentInfo.version
+	Version string              // agentInfo.version: the binary passes its build version
 	// KeyEnv names the variable the configured model's key is read from;
 	// KeyMissing says it is unset (initialize then offers one auth method
 	// saying which variable to set).

@@ -26,9 +26,11 @@ const budgetCap = 64_000
 // window every current model has, so the default budget errs on the safe side.
 const defaultContextWindow = 128_000
 
-// ContextWindows is the context window, in tokens, by model name or name
+// contextWindows is the context window, in tokens, by model name or name
 // prefix (an entry ending in "-" matches every model that starts with it).
-var ContextWindows = map[string]int{
+// Unexported: it is read through ContextWindow and KnownContextWindow, so
+// that no other package can change what every session assumes.
+var contextWindows = map[string]int{
 	"deepseek-flash":    1_000_000, // measured against DeepSeek's API
 	"deepseek-v4-pro":   1_000_000,
 	"deepseek-chat":     128_000,
@@ -41,16 +43,26 @@ var ContextWindows = map[string]int{
 // ContextWindow returns the model's context window: an exact entry, else
 // the longest prefix entry, else a conservative 128K.
 func ContextWindow(model string) int {
-	if w, ok := ContextWindows[model]; ok {
+	if w, ok := KnownContextWindow(model); ok {
 		return w
 	}
-	best, window := "", defaultContextWindow
-	for name, w := range ContextWindows {
+	return defaultContextWindow
+}
+
+// KnownContextWindow returns the model's context window when the table
+// knows it (an exact entry, else the longest prefix entry), unlike
+// ContextWindow, which falls back to a conservative guess.
+func KnownContextWindow(model string) (int, bool) {
+	if w, ok := contextWindows[model]; ok {
+		return w, true
+	}
+	best, window := "", 0
+	for name, w := range contextWindows {
 		if strings.HasSuffix(name, "-") && strings.HasPrefix(model, name) && len(name) > len(best) {
 			best, window = name, w
 		}
 	}
-	return window
+	return window, best != ""
 }
 
 // DefaultBudget is the budget for a model when Config.Budget is 0: 80% of

@@ -51,32 +51,40 @@ func DeepSeekPeakHours(t time.Time) bool {
 	return h >= 1 && h < 4 || h >= 6 && h < 10
 }
 
-// DeepSeekFlashPricing is DeepSeek's published deepseek-flash price list; peak is
+// deepSeekFlashPricing is DeepSeek's published deepseek-flash price list; peak is
 // twice off-peak, and a cache hit is 50 times cheaper than a miss.
-var DeepSeekFlashPricing = Pricing{
+var deepSeekFlashPricing = Pricing{
 	OffPeak:   Price{CacheHit: 0.003, CacheMiss: 0.15, Output: 0.60},
 	Peak:      Price{CacheHit: 0.006, CacheMiss: 0.30, Output: 1.20},
 	PeakHours: DeepSeekPeakHours,
 }
 
-// FreePricing is the price list of a model the user says costs nothing (a
+// freePricing is the price list of a model the user says costs nothing (a
 // local server): its calls are priced, at $0.
-var FreePricing = Pricing{}
+var freePricing = Pricing{}
 
-// Prices is the price table by model name. A model not in it, and not
+// prices is the price table by model name. A model not in it, and not
 // priced by the user (Config.Pricing, ModelSettings.Pricing), has no
 // price: its calls' cost is unknown, never guessed from another model's.
-var Prices = map[string]Pricing{
-	"deepseek-flash": DeepSeekFlashPricing,
+// Unexported: it is read through KnownPricing and PricingFor, so that no
+// other package can change what every session charges.
+var prices = map[string]Pricing{
+	"deepseek-flash": deepSeekFlashPricing,
 	// The providers' published list prices.
 	"gpt-4.1":           {OffPeak: Price{CacheHit: 0.50, CacheMiss: 2.00, Output: 8.00}},
 	"claude-sonnet-4-5": {OffPeak: Price{CacheHit: 0.30, CacheMiss: 3.00, Output: 15.00}},
 }
 
+// KnownPricing returns the model's entry of the price table, if any.
+func KnownPricing(model string) (Pricing, bool) {
+	p, ok := prices[model]
+	return p, ok
+}
+
 // PricingFor returns the price list of model from the table, nil when the
 // table does not know it (the cost of its calls is unknown).
 func PricingFor(model string) *Pricing {
-	if p, ok := Prices[model]; ok {
+	if p, ok := KnownPricing(model); ok {
 		return &p
 	}
 	return nil

@@ -35,7 +35,7 @@ func TestDeepSeekPeakHours(t *testing.T) {
 
 func TestPriceCost(t *testing.T) {
 	// DeepSeek's published figure: 1536 tokens cost $0.00023 as misses, $0.0000046 as hits.
-	off := DeepSeekFlashPricing.OffPeak
+	off := deepSeekFlashPricing.OffPeak
 	if got := off.Cost(provider.Usage{PromptTokens: 1536}); math.Abs(got-0.0002304) > 1e-10 {
 		t.Errorf("1536 misses = %v", got)
 	}
@@ -46,7 +46,7 @@ func TestPriceCost(t *testing.T) {
 	if got, want := off.Cost(u), 0.4*0.003+0.6*0.15+0.1*0.60; math.Abs(got-want) > 1e-12 {
 		t.Errorf("off-peak cost = %v, want %v", got, want)
 	}
-	peak := DeepSeekFlashPricing.At(time.Date(2025, 1, 6, 2, 0, 0, 0, time.UTC))
+	peak := deepSeekFlashPricing.At(time.Date(2025, 1, 6, 2, 0, 0, 0, time.UTC))
 	if got, want := peak.Cost(u), 2*off.Cost(u); math.Abs(got-want) > 1e-12 {
 		t.Errorf("peak cost = %v, want twice off-peak %v", got, want)
 	}

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"errors"
-	"strings"
 
 	"github.com/agent-lsp/agent-lsp/provider"
 )
@@ -91,25 +90,4 @@ func (s *Session) current() modelState {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.model
-}
-
-// KnownContextWindow returns the model's context window when the table
-// knows it (an exact or a prefix entry), unlike ContextWindow, which falls
-// back to a conservative guess.
-func KnownContextWindow(model string) (int, bool) {
-	if w, ok := ContextWindows[model]; ok {
-		return w, true
-	}
-	for name := range ContextWindows {
-		if strings.HasSuffix(name, "-") && strings.HasPrefix(model, name) {
-			return ContextWindow(model), true
-		}
-	}
-	return 0, false
-}
-
-// KnownPricing returns the model's entry of the price table, if any.
-func KnownPricing(model string) (Pricing, bool) {
-	p, ok := Prices[model]
-	return p, ok
 }

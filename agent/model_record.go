@@ -50,7 +50,7 @@ func (r ModelRecord) Settings(p provider.Provider) ModelSettings {
 		Thinking: provider.Thinking{Enabled: r.Thinking, Effort: r.Effort}, ContextWindow: r.ContextWindow, Record: &r}
 	switch {
 	case r.Free:
-		free := FreePricing
+		free := freePricing
 		m.Pricing = &free
 	case r.Price != (Price{}):
 		m.Pricing = &Pricing{OffPeak: r.Price}

@@ -189,7 +189,7 @@ func newSession(cfg Config) *Session {
 	switch {
 	case pricing != nil:
 	case cfg.Free:
-		free := FreePricing
+		free := freePricing
 		pricing = &free
 	default:
 		pricing = PricingFor(cfg.Model)

@@ -166,7 +166,7 @@ func (s *server) initialize(_ context.Context, p initializeParams) (any, error) 
 			// (Neovim 0.10+) read it here, to check on or signal the daemon.
 			Experimental: map[string]any{"agent": map[string]any{"protocolVersion": ProtocolVersion, "pid": os.Getpid()}},
 		}},
-		ServerInfo: &protocol.ServerInfo{Name: "agent-lsp", Version: Version},
+		ServerInfo: &protocol.ServerInfo{Name: "agent-lsp", Version: s.opts.Version},
 	}, nil
 }
 

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
-	"sync/atomic"
 
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
@@ -23,8 +22,6 @@ type progress struct {
 	ended bool
 }
 
-var progressCounter atomic.Int64
-
 // startProgress begins progress for a request: on given when the client
 // sent a workDoneToken, else on a token created with
 // window/workDoneProgress/create when the client supports it, else none.
@@ -36,7 +33,7 @@ func (s *server) startProgress(ctx context.Context, given json.RawMessage, title
 		if !s.caps().progress {
 			return nil
 		}
-		name := fmt.Sprintf("agent-lsp/%d", progressCounter.Add(1))
+		name := fmt.Sprintf("agent-lsp/%d", s.progressTokens.Add(1))
 		token, _ = json.Marshal(name)
 		if _, err := s.conn.Call(ctx, "window/workDoneProgress/create", progressCreate{Token: token}, nil); err != nil {
 			s.log.Debug("work-done progress refused", zap.Error(err))

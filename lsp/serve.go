@@ -12,12 +12,11 @@ import (
 	"github.com/agent-lsp/agent-lsp/provider"
 )
 
-// Version is the daemon's version, reported in serverInfo. The binary sets
-// it (-ldflags "-X github.com/agent-lsp/agent-lsp/lsp.Version=…").
-var Version = "dev"
-
 // Options configures Serve.
 type Options struct {
+	// Version is the daemon's version, reported in serverInfo ("": "dev").
+	// The binary passes its own (set with -ldflags "-X main.version=…").
+	Version string
 	// Provider is the model connection before the editor's
 	// initializationOptions override it: the binary fills it from defaults,
 	// the environment and its flags.
@@ -63,6 +62,9 @@ const readerGrace = 100 * time.Millisecond
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) (exitCode int, err error) {
 	if opts.Logger == nil {
 		opts.Logger = zap.NewNop()
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
@@ -59,6 +60,10 @@ type server struct {
 	mcp             mcpState            // the MCP servers (own lock)
 	ctl             *control.Controller // the sessions, made at initialize
 	sandbox         sandboxState        // the command sandbox (sandbox.go)
+
+	// progressTokens numbers the progress tokens this conversation
+	// creates: a token need only be unique within its connection.
+	progressTokens atomic.Int64
 }
 
 func newServer(ctx context.Context, conn jsonrpc2.Conn, opts Options) *server {

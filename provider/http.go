@@ -226,6 +226,7 @@ func (p *HTTPProvider) attempt(ctx context.Context, body []byte, attempt int, x 
 		})
 	switch {
 	case err == nil:
+		drain(resp.Body, cancel)
 		return attemptOutcome{done: done}
 	case errors.Is(err, errStopped):
 		return attemptOutcome{stopped: true}
@@ -243,6 +244,30 @@ func (p *HTTPProvider) attempt(ctx context.Context, body []byte, attempt int, x 
 		return attemptOutcome{err: fmt.Errorf("model API stream broke: %w", rerr.err), retryable: yielded == 0}
 	}
 	return attemptOutcome{err: err} // the server's own error event: its text as it is
+}
+
+// What is read of a body after its stream ended normally, before it is
+// closed: the chunked encoding's last chunk, a trailing "[DONE]" or a
+// blank line. Read to its end, the body gives its connection back to the
+// client's pool for the next call; closed before, the connection is torn
+// down and the next call pays a new handshake. A server that sends more,
+// or holds the stream open past its final event, loses its connection
+// rather than delaying the answer by more than drainWait.
+const (
+	drainLimit = 64 << 10
+	drainWait  = 100 * time.Millisecond
+)
+
+// errDrainWait ends a drain that took longer than drainWait.
+var errDrainWait = errors.New("the body did not end after the stream's final event")
+
+// drain reads what is left of body, within drainLimit and drainWait.
+// cancel is the attempt's: cancelling it closes the body, which ends a
+// Read that waits.
+func drain(body io.Reader, cancel context.CancelCauseFunc) {
+	t := time.AfterFunc(drainWait, func() { cancel(errDrainWait) })
+	defer t.Stop()
+	_, _ = io.Copy(io.Discard, io.LimitReader(body, drainLimit))
 }
 
 // notEventStream recognises the answers that are surely not SSE. Other or

@@ -14,7 +14,7 @@ import (
 const (
 	WindowFromSetting = provider.WindowSourceSetting // Config.ContextWindow: the user's
 	WindowFromPreset  = "preset"                     // the user's preset's contextWindow
-	WindowFromTable   = "table"                      // agent.ContextWindows knows the model
+	WindowFromTable   = "table"                      // agent.KnownContextWindow knows the model
 	WindowFromDefault = "default"                    // nothing knows it: agent's 128k guess
 	WindowProbing     = "probing"                    // the server is being asked; the default holds meanwhile
 )

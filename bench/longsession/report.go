@@ -57,17 +57,28 @@ func overheads(recs []record) []time.Duration {
 	return out
 }
 
-// Prices for the modelled cost, USD per million tokens. DeepSeek's are the
-// DeepSeek's published ones (agent.DeepSeekFlashPricing, off-peak); Anthropic's are Claude
-// Sonnet 4.5's list price with its cache terms: a cache read is 0.1x the
-// input price and writing the cache 1.25x, and every uncached prompt token
-// is assumed written to the cache (the next round reads it).
+// Prices for the modelled cost, USD per million tokens, from agent's price
+// table. DeepSeek's are deepseek-flash's published off-peak ones;
+// Anthropic's are Claude Sonnet 4.5's list price with its cache terms: a
+// cache read is 0.1x the input price and writing the cache 1.25x, and every
+// uncached prompt token is assumed written to the cache (the next round
+// reads it).
 var (
-	deepseek      = agent.DeepSeekFlashPricing.OffPeak
-	anthropicIn   = agent.Prices["claude-sonnet-4-5"].OffPeak.CacheMiss
+	deepseek      = listPrice("deepseek-flash")
+	anthropicIn   = listPrice("claude-sonnet-4-5").CacheMiss
 	anthropicRead = anthropicIn * 0.1
-	anthropicOut  = agent.Prices["claude-sonnet-4-5"].OffPeak.Output
+	anthropicOut  = listPrice("claude-sonnet-4-5").Output
 )
+
+// listPrice is the off-peak price of a model the table must know: the
+// report's model would be silently free otherwise.
+func listPrice(model string) agent.Price {
+	p, ok := agent.KnownPricing(model)
+	if !ok {
+		panic("bench/longsession: agent has no price for " + model)
+	}
+	return p.OffPeak
+}
 
 func anthropicCost(r record) float64 {
 	miss := r.PromptTokens - r.CachedTokens

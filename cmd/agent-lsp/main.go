@@ -21,7 +21,9 @@ import (
 )
 
 // version is set at build time with -ldflags "-X main.version=…"; otherwise
-// it comes from the module's build information.
+// it comes from the module's build information. It is the only place the
+// version is kept: the front ends receive buildVersion() as an option
+// (lsp.Options.Version, acp.Options.Version).
 var version = ""
 
 func buildVersion() string {

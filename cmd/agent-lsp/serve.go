@@ -48,7 +48,6 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer log.Sync() //nolint:errcheck // nothing useful to do with a failed flush
-	lsp.Version = buildVersion()
 	modelCfg := m.config(fs, tools.Getenv)
 	hideSecrets(modelCfg, log)
 
@@ -73,6 +72,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}()
 	code, err := lsp.Serve(ctx, stdin, stdout, lsp.Options{
+		Version:  buildVersion(),
 		Provider: modelCfg,
 		NewProvider: func(cfg provider.Config) (provider.Provider, error) {
 			p, closeFn, err := connect.New(cfg, connect.Options{

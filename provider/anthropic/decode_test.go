@@ -37,6 +37,10 @@ func named(data string) sseFrame {
 	return sseFrame{event: data[i : i+strings.IndexByte(data[i:], '"')], data: data}
 }
 
+// The frames of a DeepSeek /anthropic stream the decoder was first checked
+// against (the Seed suffix names that stream): its usage splits the input
+// into uncached and cache-read tokens, as wire rule 10 (docs/design.md §5)
+// describes.
 const (
 	frameMessageStartSeed = `{"type":"message_start","message":{"id":"msg_01","type":"message","role":"assistant","model":"deepseek-flash","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":199,"cache_read_input_tokens":1408,"cache_creation_input_tokens":0,"output_tokens":1}}}`
 	framePingSeed         = `{"type":"ping"}`
@@ -96,7 +100,8 @@ func TestDecodeUsageIsTotalInput(t *testing.T) {
 }
 
 // TestDecodeParallelToolFragments reassembles two parallel tool calls whose
-// argument JSON arrives in fragments keyed by block index, as in the seed.
+// argument JSON arrives in fragments keyed by block index, as the Messages
+// API streams them.
 func TestDecodeParallelToolFragments(t *testing.T) {
 	frames := []sseFrame{
 		named(frameMessageStartSeed),

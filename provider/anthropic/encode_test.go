@@ -115,8 +115,10 @@ func decodeBody(t *testing.T, body []byte) wireBody {
 	return w
 }
 
-// TestEncodeOnlyLeadingSystemIsTopLevel guards the seed's bug: collecting
-// every system message sent the summary twice and changed the cached prefix.
+// TestEncodeOnlyLeadingSystemIsTopLevel guards a bug of the first encoder:
+// collecting every system message into the top-level system field sent a
+// compaction summary twice and changed the cached prefix (wire rule 7,
+// docs/design.md §5).
 func TestEncodeOnlyLeadingSystemIsTopLevel(t *testing.T) {
 	body := encode(t, threeRoundConversation())
 	w := decodeBody(t, body)

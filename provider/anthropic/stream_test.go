@@ -113,7 +113,9 @@ func TestDecodeSSERealisticBody(t *testing.T) {
 	}
 }
 
-// TestDecodeSSESeedStream is the seed's frame sequence, event: lines and all.
+// TestDecodeSSESeedStream decodes the frames of the stream the decoder was
+// first checked against (decode_test.go), as SSE with its event: lines and
+// a ping (wire rule 9, docs/design.md §5).
 func TestDecodeSSESeedStream(t *testing.T) {
 	body := "event: message_start\n" +
 		"data: " + frameMessageStartSeed + "\n\n" +

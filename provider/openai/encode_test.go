@@ -15,7 +15,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
-// threeRoundHistory is the seed's M5 experiment as history: glob and grep in
+// threeRoundHistory is a three-round agent session as history: glob and grep in
 // parallel, then read_file, then the answer and a follow-up, with thinking
 // on (every assistant turn has reasoning) and a compaction summary in the
 // middle.

@@ -62,7 +62,7 @@ func validateChatAs(body []byte, mem *memory, thinkingOff func(object) (bool, *r
 	if len(messages) == 0 {
 		return badRequest("messages: empty array; expected at least one message")
 	}
-	// Rule 6 holds in thinking mode only: without thinking the model neither
+	// Wire rule 6 (docs/design.md §5) holds in thinking mode only: without thinking the model neither
 	// produces reasoning nor needs it back.
 	return validateChatMessages(messages, hasTools && !off, mem)
 }
