@@ -22,8 +22,6 @@ import {
 import {
   AgentClient,
   Methods,
-  answerApprove,
-  answerMessageRequest,
   declareAgentRequests,
   type ApproveAnswer,
   type ApproveParams,
@@ -35,6 +33,7 @@ import {
   type Update,
 } from './protocol';
 import { rejectAll } from './logic/review';
+import { answerApprove, answerMessageRequest } from './logic/approval';
 import { rewindSummary } from './logic/checkpoints';
 import { RestartPolicy } from './logic/restartPolicy';
 import { daemonEnvironment, hasApiKey, apiKeyVariable, initializationOptions, readSettings, secretKey, type AgentSettings } from './logic/settings';

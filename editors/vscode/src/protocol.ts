@@ -422,35 +422,6 @@ export function promptParams(prompt: string, opts: { sessionId?: string; context
   return p;
 }
 
-/**
- * answerApprove answers one agent/approve: decide gets the params and
- * returns the chosen option's id (undefined: dismissed). Anything that is
- * not an offered option is sent as null, which the daemon takes as Deny.
- */
-export async function answerApprove(
-  params: ApproveParams,
-  decide: (params: ApproveParams) => Promise<string | undefined>,
-): Promise<ApproveAnswer | null> {
-  const options = params.options ?? [];
-  if (options.length === 0) return null;
-  const chosen = await decide({ ...params, reasons: params.reasons ?? [], options });
-  return options.some((o) => o.id === chosen) ? { optionId: chosen as string } : null;
-}
-
-/**
- * answerMessageRequest answers any window/showMessageRequest as a plain
- * message with its buttons: show returns the chosen title (undefined:
- * dismissed); anything that is not an offered title is null.
- */
-export async function answerMessageRequest(
-  params: ShowMessageRequestParams,
-  show: (params: ShowMessageRequestParams, titles: string[]) => Promise<string | undefined>,
-): Promise<MessageActionItem | null> {
-  const actions = params.actions ?? [];
-  const chosen = await show(params, actions.map((a) => a.title));
-  return actions.find((a) => a.title === chosen) ?? null;
-}
-
 let tokenCounter = 0;
 
 /** A fresh work-done progress token for one request of this client. */

@@ -26,7 +26,6 @@ import * as rpc from 'vscode-jsonrpc/node';
 import {
   AgentClient,
   Methods,
-  answerApprove,
   declareAgentRequests,
   newProgressToken,
   promptParams,
@@ -43,7 +42,7 @@ import { checkpointItems, rewindOptionItems, rewindParams, rewindSummary } from 
 import { completeAt } from '../logic/completion';
 import { planRows } from '../logic/plan';
 import { initializationOptions, readSettings } from '../logic/settings';
-import { approvalDetail, canShowDiff, proposedText } from '../logic/approval';
+import { answerApprove, approvalDetail, canShowDiff, proposedText } from '../logic/approval';
 import { Transcript } from '../logic/transcript';
 import { renderPage, renderTranscript } from '../logic/render';
 import { editedUris } from '../logic/workspaceEdit';

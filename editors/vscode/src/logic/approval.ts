@@ -1,10 +1,40 @@
-// An approval (agent/approve) without VS Code: the dialog's title and
-// detail, and the proposed text an edit's "Show diff" opens, built from
-// the request's fields (docs/protocol.md, Structured approval) — nothing
-// is read back from text.
+// An approval (agent/approve) without VS Code: the answer sent for the
+// user's choice, the dialog's title and detail, and the proposed text an
+// edit's "Show diff" opens, built from the request's fields
+// (docs/protocol.md, Structured approval) — nothing is read back from
+// text; and the answer to any other window/showMessageRequest.
 
-import type { ApproveParams } from '../protocol';
+import type { ApproveAnswer, ApproveParams, MessageActionItem, ShowMessageRequestParams } from '../protocol';
 import { applyHunks, locateHunks } from './review';
+
+/**
+ * answerApprove answers one agent/approve: decide gets the params and
+ * returns the chosen option's id (undefined: dismissed). Anything that is
+ * not an offered option is sent as null, which the daemon takes as Deny.
+ */
+export async function answerApprove(
+  params: ApproveParams,
+  decide: (params: ApproveParams) => Promise<string | undefined>,
+): Promise<ApproveAnswer | null> {
+  const options = params.options ?? [];
+  if (options.length === 0) return null;
+  const chosen = await decide({ ...params, reasons: params.reasons ?? [], options });
+  return options.some((o) => o.id === chosen) ? { optionId: chosen as string } : null;
+}
+
+/**
+ * answerMessageRequest answers any window/showMessageRequest as a plain
+ * message with its buttons: show returns the chosen title (undefined:
+ * dismissed); anything that is not an offered title is null.
+ */
+export async function answerMessageRequest(
+  params: ShowMessageRequestParams,
+  show: (params: ShowMessageRequestParams, titles: string[]) => Promise<string | undefined>,
+): Promise<MessageActionItem | null> {
+  const actions = params.actions ?? [];
+  const chosen = await show(params, actions.map((a) => a.title));
+  return actions.find((a) => a.title === chosen) ?? null;
+}
 
 /** The dialog's title: one line, the tool, the risk and the summary. */
 export function approvalTitle(p: ApproveParams): string {

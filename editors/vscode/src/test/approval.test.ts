@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { approvalDetail, approvalTitle, canShowDiff, maxDetailDiffLines, proposedText } from '../logic/approval';
-import { answerApprove, answerMessageRequest, type ApproveOption, type ApproveParams, type ReviewHunk } from '../protocol';
+import { answerApprove, answerMessageRequest, approvalDetail, approvalTitle, canShowDiff, maxDetailDiffLines, proposedText } from '../logic/approval';
+import type { ApproveOption, ApproveParams, ReviewHunk } from '../protocol';
 
 // agent/approve requests as the daemon sends them (lsp/approve.go; docs/protocol.md).
 const options: ApproveOption[] = [
