@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -72,14 +73,29 @@ func bashCalls(commands ...string) providertest.Script {
 }
 
 // A command is asked about with agent/approve: the command, the risk
-// (echo is low) in lower case, reasons [] when there are none, no path or hunks, the three
-// options; allowing it once runs it, and no popup is shown.
+// (echo is low) in lower case, reasons [] when there are none, no path or
+// hunks, the three options; the prompt's progress said it waits for the
+// approval before the request came; allowing it once runs it, and no
+// popup is shown.
 func TestApproveRunBash(t *testing.T) {
 	asked := make(chan lsptest.ApproveParams, 1)
-	s := start(t, bashCalls("echo approved"), setupOptions{caps: approveCaps,
-		handlers: lsptest.Handlers{ShowMessageRequest: noPopupFor(t, "agentApprove"), Approve: choose("allow_once", asked)}})
+	waiting := make(chan bool, 1)
+	var s *setup
+	allow := choose("allow_once", asked)
+	s = start(t, bashCalls("echo approved"), setupOptions{caps: approveCaps,
+		handlers: lsptest.Handlers{ShowMessageRequest: noPopupFor(t, "agentApprove"),
+			Approve: func(c context.Context, p lsptest.ApproveParams) (*lsptest.ApproveAnswer, error) {
+				// The editor reads in order: a report sent before the request is in.
+				waiting <- slices.ContainsFunc(s.ed.Notifications("$/progress"), func(n lsptest.Notification) bool {
+					return strings.Contains(string(n.Params), `"message":"Waiting for approval"`)
+				})
+				return allow(c, p)
+			}}})
 	s.initialize(nil)
-	r := s.prompt(map[string]any{"prompt": "Say it."})
+	r := s.prompt(map[string]any{"prompt": "Say it.", "workDoneToken": "tok-approve"})
+	if !<-waiting {
+		t.Errorf("agent/approve came before the progress said Waiting for approval: %v", s.ed.Notifications("$/progress"))
+	}
 	if r.StopReason != "end_turn" {
 		t.Fatalf("result = %+v", r)
 	}
