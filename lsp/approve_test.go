@@ -94,7 +94,10 @@ func TestApproveRunBash(t *testing.T) {
 	s.initialize(nil)
 	r := s.prompt(map[string]any{"prompt": "Say it.", "workDoneToken": "tok-approve"})
 	if !<-waiting {
-		t.Errorf("agent/approve came before the progress said Waiting for approval: %v", s.ed.Notifications("$/progress"))
+		for _, n := range s.ed.Notifications("$/progress") {
+			t.Logf("$/progress %s", n.Params)
+		}
+		t.Error("agent/approve came before the progress said Waiting for approval")
 	}
 	if r.StopReason != "end_turn" {
 		t.Fatalf("result = %+v", r)
