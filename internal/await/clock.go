@@ -72,3 +72,8 @@ func (c *Clock) NextWait(t testing.TB) time.Duration {
 	t.Helper()
 	return Event(t, c.waits, "the code under test to wait on the clock")
 }
+
+// Waits is the stream NextWait reads: every duration passed to After, in
+// order. A test that must show no wait was asked for reads it without
+// blocking once the code under test is idle.
+func (c *Clock) Waits() <-chan time.Duration { return c.waits }
