@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
 
@@ -29,7 +29,7 @@ func TestModelsTellTheServersContextWindow(t *testing.T) {
 	}
 	s.call("agent/newSession", map[string]any{}, &ns)
 	var m modelsWindow
-	lsptest.Eventually(t, 10*time.Second, "the window probe", func() bool {
+	await.Poll(t, 10*time.Second, "the window probe", func() bool {
 		s.call("agent/models", map[string]any{"sessionId": ns.SessionID}, &m)
 		return m.Current.ContextWindowSource != "probing"
 	})

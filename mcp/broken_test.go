@@ -1,8 +1,6 @@
 package mcp
 
 import (
-	"github.com/agent-lsp/agent-lsp/internal/await"
-
 	"context"
 	"os"
 	"path/filepath"
@@ -11,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 

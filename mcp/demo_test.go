@@ -1,8 +1,6 @@
 package mcp
 
 import (
-	"github.com/agent-lsp/agent-lsp/internal/await"
-
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +8,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 

@@ -3,13 +3,12 @@
 package mcp
 
 import (
-	"github.com/agent-lsp/agent-lsp/internal/await"
-
 	"runtime"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 

@@ -1,8 +1,6 @@
 package mcp
 
 import (
-	"github.com/agent-lsp/agent-lsp/internal/await"
-
 	"slices"
 	"strings"
 	"sync"
@@ -14,6 +12,7 @@ import (
 	"go.uber.org/zap/zaptest"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 

@@ -1,8 +1,6 @@
 package mcp
 
 import (
-	"github.com/agent-lsp/agent-lsp/internal/await"
-
 	"context"
 	"fmt"
 	"os"
@@ -15,6 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/mcp/demo"
 )
 

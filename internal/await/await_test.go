@@ -1,6 +1,7 @@
 package await
 
 import (
+	"context"
 	"os/exec"
 	"sync"
 	"testing"
@@ -136,3 +137,30 @@ type errT struct {
 
 func (f *errT) Helper()               {}
 func (f *errT) Errorf(string, ...any) { f.failed = true }
+
+// Exit returns ctx's error while the process runs, and nil once it has
+// exited, reaped or not.
+func TestExitWaitsForTheProcess(t *testing.T) {
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Skipf("sleep: %v", err)
+	}
+	defer func() { _ = cmd.Process.Kill() }()
+	short, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if err := Exit(short, cmd.Process.Pid); err == nil {
+		t.Fatal("Exit returned while the process runs")
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel2 := context.WithTimeout(context.Background(), Long)
+	defer cancel2()
+	if err := Exit(ctx, cmd.Process.Pid); err != nil {
+		t.Fatalf("Exit of a zombie: %v", err)
+	}
+	_ = cmd.Wait()
+	if err := Exit(ctx, cmd.Process.Pid); err != nil {
+		t.Fatalf("Exit of a reaped pid: %v", err)
+	}
+}
