@@ -63,6 +63,14 @@ func Until[T any](t testing.TB, what string, changed func() <-chan T, cond func(
 // no change; the caller says why there is no event to wait on.
 func Poll(t testing.TB, within time.Duration, what string, cond func() bool) {
 	t.Helper()
+	if !Polled(within, cond) {
+		t.Fatalf("timed out after %s waiting for %s", within, what)
+	}
+}
+
+// Polled is Poll for a caller that reports the failure itself (with what
+// it knows of the state): it reports whether cond came to hold within.
+func Polled(within time.Duration, cond func() bool) bool {
 	deadline := time.NewTimer(within)
 	defer deadline.Stop()
 	tick := time.NewTicker(10 * time.Millisecond)
@@ -71,11 +79,8 @@ func Poll(t testing.TB, within time.Duration, what string, cond func() bool) {
 		select {
 		case <-tick.C:
 		case <-deadline.C:
-			if cond() {
-				return
-			}
-			t.Fatalf("timed out after %s waiting for %s", within, what)
-			return
+			return cond()
 		}
 	}
+	return true
 }
