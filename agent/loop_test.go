@@ -414,9 +414,8 @@ func TestListenerDeliveryIsSerialized(t *testing.T) {
 			overlaps.Add(1)
 		}
 		events++ // unsynchronized on purpose: -race reports concurrent delivery
-		// The behaviour under test: a slow listener. The other calls'
-		// events arrive meanwhile and must wait for it to return.
-		time.Sleep(time.Millisecond)
+		// The other calls' events arrive while it sleeps and must wait.
+		time.Sleep(time.Millisecond) // the behaviour under test: a slow listener
 		inside.Store(0)
 	}))
 	wantStop(t, o, StopEndTurn, 2)

@@ -232,9 +232,9 @@ func TestExecuteRespectsMaxParallelAndOrder(t *testing.T) {
 			t.Error("OnFinish called concurrently")
 		}
 		finished = append(finished, o.Call.ID)
-		// The behaviour under test: a slow callback. The last calls are
-		// let go together, so they finish during it and must wait.
-		time.Sleep(time.Millisecond)
+		// The last calls are let go together: they finish while it sleeps
+		// and must wait for it.
+		time.Sleep(time.Millisecond) // the behaviour under test: a slow callback
 		inCallback.Store(false)
 	}}
 	done := make(chan []Outcome, 1)

@@ -35,6 +35,25 @@ func Event[T any](t testing.TB, ch <-chan T, what string) T {
 	}
 }
 
+// Within is Event with a bound the test states because the bound is part
+// of what it checks: the event must come before some timer of the code
+// under test could have caused it (the caller names that timer). It is
+// not a latency assertion: the bound sits just below that timer, seconds
+// away.
+func Within[T any](t testing.TB, ch <-chan T, within time.Duration, what string) T {
+	t.Helper()
+	timer := time.NewTimer(within)
+	defer timer.Stop()
+	select {
+	case v := <-ch:
+		return v
+	case <-timer.C:
+		t.Fatalf("no %s within %s", what, within)
+		var zero T
+		return zero
+	}
+}
+
 // Until waits until cond holds. It checks cond, and again every time the
 // channel changed returned before that check fires (closes or sends), so
 // a change between the call and the check is never missed: changed must

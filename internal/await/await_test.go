@@ -34,6 +34,19 @@ func TestEventReturnsTheValue(t *testing.T) {
 	Event(t, done, "a closed channel")
 }
 
+func TestWithinFailsWithoutTheEvent(t *testing.T) {
+	f := &fakeT{TB: t}
+	Within(f, make(chan int), 20*time.Millisecond, "nothing")
+	if f.failed == "" {
+		t.Fatal("Within returned without failing for an event that never comes")
+	}
+	ch := make(chan int, 1)
+	ch <- 3
+	if got := Within(t, ch, time.Second, "three"); got != 3 {
+		t.Fatalf("Within = %d, want 3", got)
+	}
+}
+
 func TestUntilRechecksAtEveryChange(t *testing.T) {
 	var mu sync.Mutex
 	n := 0
