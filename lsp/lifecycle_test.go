@@ -72,15 +72,11 @@ func TestExitCodes(t *testing.T) {
 			if err := s.ed.Notify(ctx(t), "exit", nil); err != nil {
 				t.Fatal(err)
 			}
-			select {
-			case got := <-s.served:
-				if got.code != tc.want || got.err != nil {
-					t.Errorf("Serve = %d, %v; want %d, nil", got.code, got.err, tc.want)
-				}
-				s.served <- got // for the cleanup
-			case <-time.After(5 * time.Second):
-				t.Fatal("Serve did not return after exit")
+			got := await.Event(t, s.served, "Serve to return after exit")
+			if got.code != tc.want || got.err != nil {
+				t.Errorf("Serve = %d, %v; want %d, nil", got.code, got.err, tc.want)
 			}
+			s.served <- got // for the cleanup
 		})
 	}
 }
@@ -191,15 +187,11 @@ func TestEOFMidPromptKillsChildren(t *testing.T) {
 	_, _ = s.ed.CallAsync(ctx(t), "agent/prompt", map[string]any{"prompt": "Sleep."})
 	pid := waitPid(t, s.root)
 	s.toSrv.Close()
-	select {
-	case got := <-s.served:
-		if got.code != 1 || got.err != nil {
-			t.Errorf("Serve = %d, %v; want 1, nil", got.code, got.err)
-		}
-		s.served <- got
-	case <-time.After(5 * time.Second):
-		t.Fatal("Serve did not return at end of input")
+	got := await.Event(t, s.served, "Serve to return at end of input")
+	if got.code != 1 || got.err != nil {
+		t.Errorf("Serve = %d, %v; want 1, nil", got.code, got.err)
 	}
+	s.served <- got
 	if !await.Gone(pid) {
 		t.Errorf("the command (pid %d) outlived the daemon", pid)
 	}

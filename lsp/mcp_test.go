@@ -173,15 +173,11 @@ func TestMCPDemoServerThroughTheDaemon(t *testing.T) {
 	if err := s.ed.Notify(ctx(t), "exit", nil); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case got := <-s.served:
-		if got.code != 0 || got.err != nil {
-			t.Errorf("Serve = %d, %v; want 0, nil", got.code, got.err)
-		}
-		s.served <- got // for the cleanup
-	case <-time.After(15 * time.Second):
-		t.Fatal("Serve did not return after exit")
+	got := await.Event(t, s.served, "Serve to return after exit")
+	if got.code != 0 || got.err != nil {
+		t.Errorf("Serve = %d, %v; want 0, nil", got.code, got.err)
 	}
+	s.served <- got // for the cleanup
 	// Serve returns after the MCP servers were stopped: nothing is left.
 	if left := markedProcesses(t, mark); len(left) != 0 {
 		t.Errorf("demo server processes left after exit: %v", left)

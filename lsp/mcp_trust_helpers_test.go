@@ -50,13 +50,7 @@ func (p *popups) handler(ctx context.Context, params protocol.ShowMessageRequest
 // next waits for the next popup.
 func (p *popups) next(t *testing.T) protocol.ShowMessageRequestParams {
 	t.Helper()
-	select {
-	case params := <-p.asked:
-		return params
-	case <-time.After(15 * time.Second):
-		t.Fatal("no popup")
-	}
-	return protocol.ShowMessageRequestParams{}
+	return await.Event(t, p.asked, "a popup")
 }
 
 // none checks that no popup is open or queued.

@@ -41,11 +41,7 @@ func hangingServer(t *testing.T, frames ...string) (url string, clientGone <-cha
 
 func waitGone(t *testing.T, gone <-chan struct{}) {
 	t.Helper()
-	select {
-	case <-gone:
-	case <-time.After(2 * time.Second):
-		t.Fatal("the server never saw the connection close")
-	}
+	await.Event(t, gone, "the server to see the connection close")
 }
 
 // A cancel mid-stream fails the stream at once. On synctest's clock "at

@@ -177,13 +177,8 @@ func TestRunBashCancelKillsGrandchildren(t *testing.T) {
 	}()
 	pid := startedPid(t, pidFile)
 	cancel()
-	select {
-	case o := <-done:
-		if !errors.Is(o.err, context.Canceled) || !strings.Contains(o.res.Output, "cancelled; process group killed") {
-			t.Errorf("result %q, error %v", o.res.Output, o.err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Run did not return after cancel")
+	if o := await.Event(t, done, "Run to return after cancel"); !errors.Is(o.err, context.Canceled) || !strings.Contains(o.res.Output, "cancelled; process group killed") {
+		t.Errorf("result %q, error %v", o.res.Output, o.err)
 	}
 	waitGone(t, pid)
 }
