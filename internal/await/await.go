@@ -6,6 +6,10 @@
 // that announces no change — another process's /proc entries, a file a
 // child writes — and each call says why there is no event to wait on.
 //
+// Code that needs no real network or process is better tested in a
+// testing/synctest bubble, whose clock moves only when every goroutine
+// waits: there these helpers run on the bubble's clock too.
+//
 // It is a leaf: it imports nothing of ours, so every package's tests may
 // use it.
 package await
@@ -23,16 +27,7 @@ const Long = 20 * time.Second
 // failing the test if none comes within Long.
 func Event[T any](t testing.TB, ch <-chan T, what string) T {
 	t.Helper()
-	timer := time.NewTimer(Long)
-	defer timer.Stop()
-	select {
-	case v := <-ch:
-		return v
-	case <-timer.C:
-		t.Fatalf("timed out after %s waiting for %s", Long, what)
-		var zero T
-		return zero
-	}
+	return Within(t, ch, Long, what)
 }
 
 // Within is Event with a bound the test states because the bound is part
@@ -48,7 +43,7 @@ func Within[T any](t testing.TB, ch <-chan T, within time.Duration, what string)
 	case v := <-ch:
 		return v
 	case <-timer.C:
-		t.Fatalf("no %s within %s", what, within)
+		t.Fatalf("timed out after %s waiting for %s", within, what)
 		var zero T
 		return zero
 	}
