@@ -171,9 +171,17 @@ func testEnv(t *testing.T) *tools.Env {
 
 // recorder keeps a prompt's events. It takes no lock on purpose: the
 // Session promises serialized delivery, and -race checks that promise.
-type recorder struct{ events []Event }
+type recorder struct {
+	events []Event
+	then   func(Event) // when set, sees each event after it is recorded
+}
 
-func (r *recorder) OnEvent(e Event) { r.events = append(r.events, e) }
+func (r *recorder) OnEvent(e Event) {
+	r.events = append(r.events, e)
+	if r.then != nil {
+		r.then(e)
+	}
+}
 
 func (r *recorder) kinds() []EventKind {
 	out := make([]EventKind, len(r.events))

@@ -24,6 +24,7 @@ type loopCase struct {
 	answers [][]provider.Event
 	tools   []tools.Tool
 	config  func(*Config)
+	onEvent func(Event) // sees each event as it is delivered
 	check   func(t *testing.T, o Outcome, h []provider.Message, r *recorder, reqs []provider.Request)
 }
 
@@ -35,7 +36,7 @@ func runCase(t *testing.T, tc loopCase) {
 		tc.config(&cfg)
 	}
 	s := NewSession(cfg, sys)
-	rec := &recorder{}
+	rec := &recorder{then: tc.onEvent}
 	o := s.Prompt(t.Context(), "question", rec)
 	if last := rec.events[len(rec.events)-1]; last.Kind != EventPromptEnd || last.StopReason != o.StopReason {
 		t.Errorf("last event = %+v, want prompt_end with %q", last, o.StopReason)
@@ -338,12 +339,13 @@ func TestLoop(t *testing.T) {
 }
 
 // TestParallelCallsKeepModelOrder: the calls run at the same time (each
-// waits for the other to start), the first finishes last, and the results
-// still follow the model's order.
+// waits for the other to start), the first finishes last (once the
+// second's result is out), and the results still follow the model's order.
 func TestParallelCallsKeepModelOrder(t *testing.T) {
 	var arrived sync.WaitGroup
 	arrived.Add(2)
-	meet := func(ctx context.Context, delay time.Duration) error {
+	fastOut := make(chan struct{}) // closed when fast's tool_result is delivered
+	meet := func(ctx context.Context, after <-chan struct{}) error {
 		arrived.Done()
 		waited := make(chan struct{})
 		go func() { arrived.Wait(); close(waited) }()
@@ -354,16 +356,29 @@ func TestParallelCallsKeepModelOrder(t *testing.T) {
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		time.Sleep(delay)
+		select {
+		case <-after:
+		case <-time.After(5 * time.Second):
+			return errors.New("the other call's result never came")
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 		return nil
 	}
+	now := make(chan struct{})
+	close(now)
 	slow := funcTool{name: "slow", run: func(ctx context.Context, _ map[string]any) (string, error) {
-		return "slow done", meet(ctx, 50*time.Millisecond)
+		return "slow done", meet(ctx, fastOut)
 	}}
 	fast := funcTool{name: "fast", run: func(ctx context.Context, _ map[string]any) (string, error) {
-		return "fast done", meet(ctx, 0)
+		return "fast done", meet(ctx, now)
 	}}
 	runCase(t, loopCase{
+		onEvent: func(e Event) {
+			if e.Kind == EventToolResult && e.ToolCallID == "b" {
+				close(fastOut)
+			}
+		},
 		answers: [][]provider.Event{
 			answer(call("a", "slow", `{}`), call("b", "fast", `{}`), done(provider.StopToolUse, 1, 1)),
 			answer(text("both"), done(provider.StopEndTurn, 1, 1)),
@@ -399,7 +414,8 @@ func TestListenerDeliveryIsSerialized(t *testing.T) {
 			overlaps.Add(1)
 		}
 		events++ // unsynchronized on purpose: -race reports concurrent delivery
-		time.Sleep(time.Millisecond)
+		// The other calls' events arrive while it sleeps and must wait.
+		time.Sleep(time.Millisecond) // the behaviour under test: a slow listener
 		inside.Store(0)
 	}))
 	wantStop(t, o, StopEndTurn, 2)

@@ -4,77 +4,88 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/agent-lsp/agent-lsp/provider"
 )
 
 func TestCancelMidStream(t *testing.T) {
-	model := newFakeModel(answer(text("partial"), callStart("c1", "echo"), blockUntilCancelled))
-	s := NewSession(Config{Provider: model, Tools: newRegistry(t, echoTool), Env: testEnv(t)}, sys)
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	var cancelledAt time.Time
-	rec := &recorder{}
-	o := s.Prompt(ctx, "question", ListenerFunc(func(e Event) {
-		rec.OnEvent(e)
-		if e.Kind == EventText {
-			cancelledAt = time.Now()
-			cancel()
+	// In a synctest bubble the clock moves only when every goroutine
+	// waits on a timer: the time from cancel to the end is what the
+	// prompt spent waiting on timers, not how busy the machine is.
+	synctest.Test(t, func(t *testing.T) {
+		model := newFakeModel(answer(text("partial"), callStart("c1", "echo"), blockUntilCancelled))
+		s := NewSession(Config{Provider: model, Tools: newRegistry(t, echoTool), Env: testEnv(t)}, sys)
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		var cancelledAt time.Time
+		rec := &recorder{}
+		o := s.Prompt(ctx, "question", ListenerFunc(func(e Event) {
+			rec.OnEvent(e)
+			if e.Kind == EventText {
+				cancelledAt = time.Now()
+				cancel()
+			}
+		}))
+		if took := time.Since(cancelledAt); took > 200*time.Millisecond {
+			t.Errorf("prompt ended %v (bubble time) after cancel, want ≤ 200ms", took)
 		}
-	}))
-	if took := time.Since(cancelledAt); took > 200*time.Millisecond {
-		t.Errorf("prompt ended %v after cancel, want ≤ 200ms", took)
-	}
-	wantStop(t, o, StopCancelled, 1)
-	if !errors.Is(o.Err, context.Canceled) {
-		t.Errorf("err = %v", o.Err)
-	}
-	h := s.History()
-	assertValidHistory(t, h)
-	if got := roles(h); got != "system,user" {
-		t.Errorf("roles = %s: the partial turn must be dropped", got)
-	}
-	if len(rec.ofKind(EventError)) != 0 {
-		t.Error("a cancellation is not an error event")
-	}
+		wantStop(t, o, StopCancelled, 1)
+		if !errors.Is(o.Err, context.Canceled) {
+			t.Errorf("err = %v", o.Err)
+		}
+		h := s.History()
+		assertValidHistory(t, h)
+		if got := roles(h); got != "system,user" {
+			t.Errorf("roles = %s: the partial turn must be dropped", got)
+		}
+		if len(rec.ofKind(EventError)) != 0 {
+			t.Error("a cancellation is not an error event")
+		}
+	})
 }
 
 func TestCancelMidTool(t *testing.T) {
-	model := newFakeModel(
-		answer(text("running"), call("c1", "block", `{}`), call("c2", "echo", `{"text":"a"}`), done(provider.StopToolUse, 1, 1)),
-		answer(text("never asked"), done(provider.StopEndTurn, 1, 1)),
-	)
-	s := NewSession(Config{Provider: model, Tools: newRegistry(t, blockTool, echoTool), Env: testEnv(t)}, sys)
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	var cancelledAt time.Time
-	rec := &recorder{}
-	o := s.Prompt(ctx, "question", ListenerFunc(func(e Event) {
-		rec.OnEvent(e)
-		if e.Kind == EventToolCall && e.ToolName == "block" {
-			cancelledAt = time.Now()
-			cancel()
+	// In a synctest bubble the clock moves only when every goroutine
+	// waits on a timer: the time from cancel to the end is what the
+	// prompt spent waiting on timers, not how busy the machine is.
+	synctest.Test(t, func(t *testing.T) {
+		model := newFakeModel(
+			answer(text("running"), call("c1", "block", `{}`), call("c2", "echo", `{"text":"a"}`), done(provider.StopToolUse, 1, 1)),
+			answer(text("never asked"), done(provider.StopEndTurn, 1, 1)),
+		)
+		s := NewSession(Config{Provider: model, Tools: newRegistry(t, blockTool, echoTool), Env: testEnv(t)}, sys)
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		var cancelledAt time.Time
+		rec := &recorder{}
+		o := s.Prompt(ctx, "question", ListenerFunc(func(e Event) {
+			rec.OnEvent(e)
+			if e.Kind == EventToolCall && e.ToolName == "block" {
+				cancelledAt = time.Now()
+				cancel()
+			}
+		}))
+		if took := time.Since(cancelledAt); took > 200*time.Millisecond {
+			t.Errorf("prompt ended %v (bubble time) after cancel, want ≤ 200ms", took)
 		}
-	}))
-	if took := time.Since(cancelledAt); took > 200*time.Millisecond {
-		t.Errorf("prompt ended %v after cancel, want ≤ 200ms", took)
-	}
-	wantStop(t, o, StopCancelled, 1)
-	h := s.History()
-	assertValidHistory(t, h)
-	if got := roles(h); got != "system,user,assistant,tool,tool" {
-		t.Fatalf("roles = %s", got)
-	}
-	if !h[3].IsError {
-		t.Errorf("the cancelled call's result must be an error: %+v", h[3])
-	}
-	if n := len(model.Requests()); n != 1 {
-		t.Errorf("model called %d times after cancel, want 1", n)
-	}
-	if c, r := len(rec.ofKind(EventToolCall)), len(rec.ofKind(EventToolResult)); c != 2 || r != 2 {
-		t.Errorf("%d tool_call and %d tool_result events, want 2 each", c, r)
-	}
+		wantStop(t, o, StopCancelled, 1)
+		h := s.History()
+		assertValidHistory(t, h)
+		if got := roles(h); got != "system,user,assistant,tool,tool" {
+			t.Fatalf("roles = %s", got)
+		}
+		if !h[3].IsError {
+			t.Errorf("the cancelled call's result must be an error: %+v", h[3])
+		}
+		if n := len(model.Requests()); n != 1 {
+			t.Errorf("model called %d times after cancel, want 1", n)
+		}
+		if c, r := len(rec.ofKind(EventToolCall)), len(rec.ofKind(EventToolResult)); c != 2 || r != 2 {
+			t.Errorf("%d tool_call and %d tool_result events, want 2 each", c, r)
+		}
+	})
 }
 
 // TestNextPromptContinues: after a failed prompt the conversation goes on;
@@ -100,52 +111,58 @@ func TestNextPromptContinues(t *testing.T) {
 }
 
 func TestOnePromptAtATime(t *testing.T) {
-	model := newFakeModel(answer(text("a"), blockUntilCancelled), answer(text("b"), done(provider.StopEndTurn, 1, 1)))
-	s := NewSession(Config{Provider: model}, sys)
-	firstCtx, cancelFirst := context.WithCancel(t.Context())
-	started := make(chan struct{})
-	firstDone := make(chan Outcome)
-	go func() {
-		firstDone <- s.Prompt(firstCtx, "first", ListenerFunc(func(e Event) {
-			if e.Kind == EventText {
-				close(started)
-			}
-		}))
-	}()
-	<-started
+	// In a synctest bubble the impatient prompt's deadline passes when
+	// everything else waits, and synctest.Wait shows the second prompt
+	// blocked rather than giving it 30 ms to misbehave.
+	synctest.Test(t, func(t *testing.T) {
+		model := newFakeModel(answer(text("a"), blockUntilCancelled), answer(text("b"), done(provider.StopEndTurn, 1, 1)))
+		s := NewSession(Config{Provider: model}, sys)
+		firstCtx, cancelFirst := context.WithCancel(t.Context())
+		started := make(chan struct{})
+		firstDone := make(chan Outcome)
+		go func() {
+			firstDone <- s.Prompt(firstCtx, "first", ListenerFunc(func(e Event) {
+				if e.Kind == EventText {
+					close(started)
+				}
+			}))
+		}()
+		<-started
 
-	// A second prompt whose context ends while it waits gives up untouched.
-	waitCtx, cancelWait := context.WithTimeout(t.Context(), 30*time.Millisecond)
-	defer cancelWait()
-	rec := &recorder{}
-	within(t, time.Second, "a waiting prompt's cancellation", func() {
-		if o := s.Prompt(waitCtx, "impatient", rec); o.StopReason != StopCancelled || o.Rounds != 0 {
-			t.Errorf("waiting prompt = %+v", o)
+		// A second prompt whose context ends while it waits gives up untouched.
+		waitCtx, cancelWait := context.WithTimeout(t.Context(), 30*time.Millisecond)
+		defer cancelWait()
+		rec := &recorder{}
+		within(t, time.Second, "a waiting prompt's cancellation", func() {
+			if o := s.Prompt(waitCtx, "impatient", rec); o.StopReason != StopCancelled || o.Rounds != 0 {
+				t.Errorf("waiting prompt = %+v", o)
+			}
+		})
+		if k := rec.kinds(); len(k) != 1 || k[0] != EventPromptEnd {
+			t.Errorf("waiting prompt events = %v, want just prompt_end", k)
+		}
+
+		// A patient second prompt runs once the first ends.
+		secondDone := make(chan Outcome)
+		go func() { secondDone <- s.Prompt(t.Context(), "second", nil) }()
+		synctest.Wait() // every goroutine is blocked: the second prompt waits for its turn
+		select {
+		case o := <-secondDone:
+			t.Fatalf("second prompt ran during the first: %+v", o)
+		default:
+		}
+		cancelFirst()
+		if o := <-firstDone; o.StopReason != StopCancelled {
+			t.Errorf("first = %+v", o)
+		}
+		if o := <-secondDone; o.StopReason != StopEndTurn {
+			t.Errorf("second = %+v", o)
+		}
+		h := s.History()
+		if got := roles(h); got != "system,user,user,assistant" || h[1].Text != "first" || h[2].Text != "second" {
+			t.Errorf("history = %+v", h)
 		}
 	})
-	if k := rec.kinds(); len(k) != 1 || k[0] != EventPromptEnd {
-		t.Errorf("waiting prompt events = %v, want just prompt_end", k)
-	}
-
-	// A patient second prompt runs once the first ends.
-	secondDone := make(chan Outcome)
-	go func() { secondDone <- s.Prompt(t.Context(), "second", nil) }()
-	select {
-	case o := <-secondDone:
-		t.Fatalf("second prompt ran during the first: %+v", o)
-	case <-time.After(30 * time.Millisecond):
-	}
-	cancelFirst()
-	if o := <-firstDone; o.StopReason != StopCancelled {
-		t.Errorf("first = %+v", o)
-	}
-	if o := <-secondDone; o.StopReason != StopEndTurn {
-		t.Errorf("second = %+v", o)
-	}
-	h := s.History()
-	if got := roles(h); got != "system,user,user,assistant" || h[1].Text != "first" || h[2].Text != "second" {
-		t.Errorf("history = %+v", h)
-	}
 }
 
 func TestPromptRefusesEmptyAndCancelled(t *testing.T) {

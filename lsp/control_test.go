@@ -12,6 +12,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider/anthropic"
 	"github.com/agent-lsp/agent-lsp/provider/openai"
@@ -615,25 +616,20 @@ func TestMCPPromptRunsAsSlashCommand(t *testing.T) {
 			} `json:"arguments"`
 		} `json:"commands"`
 	}
-	found := false
-	for !found {
+	// The prompts come from a server process's handshake, and the editor
+	// is told of no MCP change: asked until they are listed.
+	await.Poll(t, 20*time.Second, "the MCP prompts in agent/commands", func() bool {
 		s.call("agent/commands", map[string]any{}, &cmds)
 		for _, c := range cmds.Commands {
 			if c.Name == "/mcp__every__args-prompt" {
-				found = c.Source == "mcp:every" && len(c.Arguments) == 2 && c.Arguments[0].Name == "city" && c.Arguments[0].Required
-				if !found {
+				if c.Source != "mcp:every" || len(c.Arguments) != 2 || c.Arguments[0].Name != "city" || !c.Arguments[0].Required {
 					t.Fatalf("command = %+v", c)
 				}
+				return true
 			}
 		}
-		if !found {
-			select {
-			case <-ctx(t).Done():
-				t.Fatal("the MCP prompts never appeared in agent/commands")
-			case <-time.After(50 * time.Millisecond):
-			}
-		}
-	}
+		return false
+	})
 	r := s.controlPrompt(map[string]any{"prompt": `/mcp__every__args-prompt city=Paris state="Texas"`})
 	if r.Command != "/mcp__every__args-prompt" || r.Text != "Sunny in Paris." || r.StopReason != "end_turn" {
 		t.Errorf("result = %+v (requests %+v)", r, s.model.Requests())

@@ -9,6 +9,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/provider/anthropic"
@@ -106,7 +107,7 @@ func TestKillDaemonDuringToolCallsAndResume(t *testing.T) {
 				t.Fatal("run_bash never asked for approval")
 			}
 			var done map[string]update
-			waitFor(t, "the results of read_file and write_file", func() bool {
+			await.Until(t, "the results of read_file and write_file", first.ed.Changed, func() bool {
 				done = toolResults(t, first.ed)
 				return len(done) == 2
 			})
@@ -165,7 +166,9 @@ func TestKillDaemonInFirstModelCallAndResume(t *testing.T) {
 				t.Fatal(err)
 			}
 			promptAsync(t, first.ed, map[string]any{"prompt": "Plan the refactor."})
-			waitFor(t, "the first model call", func() bool { return len(model.Requests()) == 1 })
+			if err := model.WaitRequests(ctx(t), 1); err != nil {
+				t.Fatalf("the first model call: %v", err)
+			}
 			first.kill(t)
 
 			second := startDaemon(t, dialect, modelURL(model, dialect), stateDir)

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/lsp"
 	"github.com/agent-lsp/agent-lsp/provider"
 )
@@ -116,12 +116,7 @@ func TestMalformedFrames(t *testing.T) {
 					}
 				}
 			}()
-			var res result
-			select {
-			case res = <-got:
-			case <-time.After(5 * time.Second):
-				t.Fatal("no answer to the initialize after the malformed input")
-			}
+			res := await.Event(t, got, "the answer to the initialize after the malformed input")
 			if res.err != nil {
 				t.Fatalf("reading answers: %v (got %+v)", res.err, res.msgs)
 			}
@@ -156,11 +151,7 @@ func FuzzFrames(f *testing.F) {
 			defer close(done)
 			_, _ = lsp.Serve(context.Background(), bytes.NewReader(input), &out, lsp.Options{Provider: provider.DefaultConfig("openai")})
 		}()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Fatal("Serve did not return at the end of the input")
-		}
+		await.Event(t, done, "Serve to return at the end of the input")
 		r := bufio.NewReader(&out)
 		for {
 			_, err := readFrame(r)

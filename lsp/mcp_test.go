@@ -13,6 +13,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
@@ -34,23 +35,22 @@ type mcpStatusResult struct {
 	ConfigErrors []string          `json:"configErrors"`
 }
 
-// waitMCP polls agent/mcpStatus until done accepts it.
+// waitMCP asks agent/mcpStatus until done accepts it: what it waits for
+// is a server process's handshake, and the editor is told of no MCP state
+// change, so there is no event to wait on.
 func (s *setup) waitMCP(done func(mcpStatusResult) bool) mcpStatusResult {
 	s.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		var st mcpStatusResult
+	var st mcpStatusResult
+	if !await.Polled(20*time.Second, func() bool {
+		st = mcpStatusResult{}
 		if err := s.ed.Call(ctx(s.t), "agent/mcpStatus", map[string]any{}, &st); err != nil {
 			s.t.Fatalf("agent/mcpStatus: %v", err)
 		}
-		if done(st) {
-			return st
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("agent/mcpStatus never settled: %+v", st)
-		}
-		time.Sleep(20 * time.Millisecond)
+		return done(st)
+	}) {
+		s.t.Fatalf("agent/mcpStatus never settled: %+v", st)
 	}
+	return st
 }
 
 // demoServerConfig runs this test binary as the demo server (TestMain),
@@ -64,7 +64,7 @@ func demoServerConfig(t *testing.T, mark string) map[string]any {
 	return map[string]any{"command": exe, "args": []string{"mcp-demo"}, "env": map[string]string{envDemoMark: mark}}
 }
 
-// markedProcesses returns the pids of live processes whose environment
+// markedProcesses returns the pids of processes not gone whose environment
 // holds envDemoMark=mark.
 func markedProcesses(t *testing.T, mark string) []int {
 	t.Helper()
@@ -80,23 +80,12 @@ func markedProcesses(t *testing.T, mark string) []int {
 			continue
 		}
 		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err != nil || !bytes.Contains(env, want) {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err == nil && isZombie(stat) {
+		if err != nil || !bytes.Contains(env, want) || await.Gone(pid) {
 			continue
 		}
 		pids = append(pids, pid)
 	}
 	return pids
-}
-
-// isZombie reads the state field of /proc/<pid>/stat (after the command's
-// closing parenthesis).
-func isZombie(stat []byte) bool {
-	i := bytes.LastIndexByte(stat, ')')
-	return i >= 0 && i+2 < len(stat) && stat[i+2] == 'Z'
 }
 
 // The demo MCP server configured in initializationOptions starts in the
@@ -184,15 +173,11 @@ func TestMCPDemoServerThroughTheDaemon(t *testing.T) {
 	if err := s.ed.Notify(ctx(t), "exit", nil); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case got := <-s.served:
-		if got.code != 0 || got.err != nil {
-			t.Errorf("Serve = %d, %v; want 0, nil", got.code, got.err)
-		}
-		s.served <- got // for the cleanup
-	case <-time.After(15 * time.Second):
-		t.Fatal("Serve did not return after exit")
+	got := await.Event(t, s.served, "Serve to return after exit")
+	if got.code != 0 || got.err != nil {
+		t.Errorf("Serve = %d, %v; want 0, nil", got.code, got.err)
 	}
+	s.served <- got // for the cleanup
 	// Serve returns after the MCP servers were stopped: nothing is left.
 	if left := markedProcesses(t, mark); len(left) != 0 {
 		t.Errorf("demo server processes left after exit: %v", left)

@@ -11,6 +11,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider/openai"
 )
@@ -49,13 +50,7 @@ func (p *popups) handler(ctx context.Context, params protocol.ShowMessageRequest
 // next waits for the next popup.
 func (p *popups) next(t *testing.T) protocol.ShowMessageRequestParams {
 	t.Helper()
-	select {
-	case params := <-p.asked:
-		return params
-	case <-time.After(15 * time.Second):
-		t.Fatal("no popup")
-	}
-	return protocol.ShowMessageRequestParams{}
+	return await.Event(t, p.asked, "a popup")
 }
 
 // none checks that no popup is open or queued.
@@ -116,7 +111,7 @@ func (d *daemonProcess) mcpStatus(t *testing.T) map[string]trustStatus {
 func (d *daemonProcess) waitStatus(t *testing.T, what string, done func(map[string]trustStatus) bool) map[string]trustStatus {
 	t.Helper()
 	var st map[string]trustStatus
-	lsptest.Eventually(t, 20*time.Second, "agent/mcpStatus to show "+what, func() bool {
+	await.Poll(t, 20*time.Second, "agent/mcpStatus to show "+what, func() bool {
 		st = d.mcpStatus(t)
 		return done(st)
 	})

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 )
 
@@ -208,7 +209,7 @@ func TestMCPServerDiesWithKilledDaemon(t *testing.T) {
 		t.Fatal(err)
 	}
 	var servers []int
-	lsptest.Eventually(t, 15*time.Second, "the server process to start", func() bool {
+	await.Poll(t, 15*time.Second, "the server process to start", func() bool {
 		servers = markedProcesses(t, mark)
 		return len(servers) > 0
 	})
@@ -216,7 +217,7 @@ func TestMCPServerDiesWithKilledDaemon(t *testing.T) {
 	wctx, cancel := context.WithTimeout(ctx(t), 5*time.Second)
 	defer cancel()
 	for _, pid := range servers {
-		if err := lsptest.WaitExit(wctx, pid); err != nil {
+		if err := await.Exit(wctx, pid); err != nil {
 			t.Fatalf("server process alive after the daemon was killed: %v", err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/provider/anthropic"
@@ -138,9 +139,11 @@ func TestKillDaemonMidPromptAndResume(t *testing.T) {
 			callCtx, cancelCall := context.WithCancel(ctx(t))
 			defer cancelCall()
 			_, pending := first.ed.CallAsync(callCtx, "agent/prompt", map[string]any{"sessionId": id, "prompt": "And b.txt?"})
-			waitFor(t, "the stalled request", func() bool { return len(model.Requests()) >= 4 })
+			if err := model.WaitRequests(ctx(t), 4); err != nil {
+				t.Fatalf("the stalled request: %v", err)
+			}
 			// Part of the stalled answer streamed: the kill lands mid-answer.
-			waitFor(t, "a text update of prompt 2", func() bool { return textUpdates() > before })
+			await.Until(t, "a text update of prompt 2", first.ed.Changed, func() bool { return textUpdates() > before })
 			first.kill(t)
 			cancelCall()
 			if res := <-pending; res.Err == nil {
@@ -270,17 +273,6 @@ func listSessions(t *testing.T, ed *lsptest.Editor) []listedSession {
 		t.Fatal(err)
 	}
 	return res.Sessions
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 func writeFiles(t *testing.T, root string, files map[string]string) {

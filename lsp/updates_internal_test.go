@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -61,21 +62,16 @@ func newBlockingListener(t *testing.T) (*updateListener, blockingEditor) {
 	return newUpdateListener(s, &session{id: "s1"}, nil), blockingEditor{t: t, r: bufio.NewReader(pr)}
 }
 
-// waitUntil polls cond (under the listener's lock) for up to 5 s.
-func waitUntil(t *testing.T, l *updateListener, what string, cond func() bool) {
+// settled waits until every goroutine of the test's synctest bubble is
+// blocked (the writer on the pipe, OnEvent on its write) and checks cond
+// under the listener's lock.
+func settled(t *testing.T, l *updateListener, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		l.mu.Lock()
-		ok := cond()
-		l.mu.Unlock()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting until %s", what)
-		}
-		time.Sleep(time.Millisecond)
+	synctest.Wait()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !cond() {
+		t.Fatalf("not so once everything waits: %s (writing %v, queue %d, queued %d)", what, l.writing, len(l.queue), l.queued)
 	}
 }
 
@@ -85,72 +81,76 @@ func waitUntil(t *testing.T, l *updateListener, what string, cond func() bool) {
 // the pending text, in order, and its OnEvent returns only once it is
 // written; seq grows by one per update.
 func TestDeltasCoalesceOnlyWhileAWriteIsInProgress(t *testing.T) {
-	l, ed := newBlockingListener(t)
-	text := func(s string) agent.Event { return agent.Event{Kind: agent.EventText, Text: s} }
+	// In a synctest bubble "the writer is blocked writing" is a state the
+	// test waits for (synctest.Wait), not a moment it polls for.
+	synctest.Test(t, func(t *testing.T) {
+		l, ed := newBlockingListener(t)
+		text := func(s string) agent.Event { return agent.Event{Kind: agent.EventText, Text: s} }
 
-	l.OnEvent(text("a"))
-	// The writer took "a" at once and is blocked writing it: the editor
-	// has not read anything yet.
-	waitUntil(t, l, "the first delta is being written", func() bool { return l.writing && len(l.queue) == 0 })
-	l.OnEvent(text("b"))
-	l.OnEvent(text("c"))
-	l.OnEvent(agent.Event{Kind: agent.EventReasoning, Text: "x"})
-	l.OnEvent(agent.Event{Kind: agent.EventReasoning, Text: "y"})
-	l.OnEvent(text("d"))
-	roundEndReturned := make(chan struct{})
-	go func() {
-		defer close(roundEndReturned)
-		l.OnEvent(agent.Event{Kind: agent.EventRoundEnd, ModelStop: "end_turn"})
-	}()
-	waitUntil(t, l, "round_end is queued", func() bool { return l.queued == 5 })
+		l.OnEvent(text("a"))
+		// The writer took "a" at once and is blocked writing it: the editor
+		// has not read anything yet.
+		settled(t, l, "the first delta is being written", func() bool { return l.writing && len(l.queue) == 0 })
+		l.OnEvent(text("b"))
+		l.OnEvent(text("c"))
+		l.OnEvent(agent.Event{Kind: agent.EventReasoning, Text: "x"})
+		l.OnEvent(agent.Event{Kind: agent.EventReasoning, Text: "y"})
+		l.OnEvent(text("d"))
+		roundEndReturned := make(chan struct{})
+		go func() {
+			defer close(roundEndReturned)
+			l.OnEvent(agent.Event{Kind: agent.EventRoundEnd, ModelStop: "end_turn"})
+		}()
+		settled(t, l, "round_end is queued", func() bool { return l.queued == 5 })
 
-	want := []sentText{
-		{Seq: 1, Kind: "text", Text: "a"},
-		{Seq: 2, Kind: "text", Text: "bc"},
-		{Seq: 3, Kind: "reasoning", Text: "xy"},
-		{Seq: 4, Kind: "text", Text: "d"},
-		{Seq: 5, Kind: "round_end"},
-	}
-	for i, w := range want {
-		if i == len(want)-1 {
-			select {
-			case <-roundEndReturned:
-				t.Fatal("OnEvent(round_end) returned before its update was written")
-			default:
+		want := []sentText{
+			{Seq: 1, Kind: "text", Text: "a"},
+			{Seq: 2, Kind: "text", Text: "bc"},
+			{Seq: 3, Kind: "reasoning", Text: "xy"},
+			{Seq: 4, Kind: "text", Text: "d"},
+			{Seq: 5, Kind: "round_end"},
+		}
+		for i, w := range want {
+			if i == len(want)-1 {
+				select {
+				case <-roundEndReturned:
+					t.Fatal("OnEvent(round_end) returned before its update was written")
+				default:
+				}
+			}
+			got := ed.next()
+			if got.SessionID != "s1" || got.Seq != w.Seq || got.Kind != w.Kind || got.Text != w.Text {
+				t.Errorf("update %d = %+v, want %+v", i+1, got, w)
 			}
 		}
-		got := ed.next()
-		if got.SessionID != "s1" || got.Seq != w.Seq || got.Kind != w.Kind || got.Text != w.Text {
-			t.Errorf("update %d = %+v, want %+v", i+1, got, w)
+		select {
+		case <-roundEndReturned:
+		case <-time.After(5 * time.Second):
+			t.Fatal("OnEvent(round_end) did not return after its update was written")
 		}
-	}
-	select {
-	case <-roundEndReturned:
-	case <-time.After(5 * time.Second):
-		t.Fatal("OnEvent(round_end) did not return after its update was written")
-	}
 
-	// Idle again: the next delta goes out alone, and close waits for it.
-	l.OnEvent(text("e"))
-	closed := make(chan struct{})
-	go func() {
-		defer close(closed)
-		l.close()
-	}()
-	if got := ed.next(); got.Seq != 6 || got.Text != "e" {
-		t.Errorf("update after idle = %+v, want seq 6 text e", got)
-	}
-	select {
-	case <-closed:
-	case <-time.After(5 * time.Second):
-		t.Fatal("close did not return after the last update was written")
-	}
-	l.OnEvent(text("late"))
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.writing || len(l.queue) != 0 {
-		t.Errorf("a closed listener queued an update (writing %v, queue %d)", l.writing, len(l.queue))
-	}
+		// Idle again: the next delta goes out alone, and close waits for it.
+		l.OnEvent(text("e"))
+		closed := make(chan struct{})
+		go func() {
+			defer close(closed)
+			l.close()
+		}()
+		if got := ed.next(); got.Seq != 6 || got.Text != "e" {
+			t.Errorf("update after idle = %+v, want seq 6 text e", got)
+		}
+		select {
+		case <-closed:
+		case <-time.After(5 * time.Second):
+			t.Fatal("close did not return after the last update was written")
+		}
+		l.OnEvent(text("late"))
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if l.writing || len(l.queue) != 0 {
+			t.Errorf("a closed listener queued an update (writing %v, queue %d)", l.writing, len(l.queue))
+		}
+	})
 }
 
 // sentText is the part of an agent/update these tests read.

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
 
@@ -29,7 +29,9 @@ func TestModelsTellTheServersContextWindow(t *testing.T) {
 	}
 	s.call("agent/newSession", map[string]any{}, &ns)
 	var m modelsWindow
-	lsptest.Eventually(t, 10*time.Second, "the window probe", func() bool {
+	// The probe's outcome is not notified to the editor (agent/models is
+	// how it learns it), so it is asked until the probe is over.
+	await.Poll(t, 10*time.Second, "the window probe", func() bool {
 		s.call("agent/models", map[string]any{"sessionId": ns.SessionID}, &m)
 		return m.Current.ContextWindowSource != "probing"
 	})

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
@@ -51,14 +52,14 @@ func TestNonJSONLineOnStdoutMarksServerDown(t *testing.T) {
 	}
 	t.Logf("error shown: %s", st.Error)
 	for _, pid := range pids {
-		waitGone(t, pid)
+		await.Exited(t, 5*time.Second, pid)
 	}
 }
 
 func TestServerExitingMidCallIsRestarted(t *testing.T) {
 	t.Parallel()
 	m, reg := newTestManager(t)
-	m.backoffBase = time.Second // long enough that the next call surely falls inside it
+	clk := useFakeClock(m) // the backoff passes only when the test says so
 	startAndWait(t, m, testServer("brk", "broken"))
 	first := pidOf(t, m, "brk")
 
@@ -74,14 +75,14 @@ func TestServerExitingMidCallIsRestarted(t *testing.T) {
 	if st := statusOf(t, m, "brk"); st.State != StateDown || st.Tools == 0 {
 		t.Errorf("after crash: %+v, want down with its tools still mounted", st)
 	}
-	waitGone(t, first)
+	await.Exited(t, 5*time.Second, first)
 
 	// Within the backoff the call fails at once with the reason.
 	o = call(t, reg, "mcp__brk__ok", `{}`)
 	if o.Status != tools.StatusFailed || !strings.Contains(o.Output, "next restart attempt in") {
 		t.Errorf("call during backoff = %s %q", o.Status, o.Output)
 	}
-	time.Sleep(m.backoffBase + 50*time.Millisecond)
+	clk.Advance(clk.NextWait(t)) // the background restart's backoff
 	o = call(t, reg, "mcp__brk__ok", `{}`)
 	if o.Status != tools.StatusCompleted || !strings.HasPrefix(o.Output, "ok from pid ") {
 		t.Fatalf("call after backoff = %s %q", o.Status, o.Output)
@@ -141,7 +142,7 @@ func TestSilentServerIsDownAfterBoundedConnect(t *testing.T) {
 		t.Errorf("%d processes started, want 2 (discover, then initialize)", len(pids))
 	}
 	for _, pid := range pids {
-		waitGone(t, pid)
+		await.Exited(t, 5*time.Second, pid)
 	}
 }
 
@@ -227,7 +228,7 @@ func TestCloseKillsTheWholeProcessGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	grandchild, _ := strconv.Atoi(string(data))
-	if processGone(grandchild) {
+	if await.Gone(grandchild) {
 		t.Fatalf("grandchild %d not running before Close", grandchild)
 	}
 	start := time.Now()
@@ -237,8 +238,8 @@ func TestCloseKillsTheWholeProcessGroup(t *testing.T) {
 	if el := time.Since(start); el > 3*time.Second {
 		t.Errorf("Close took %s", el)
 	}
-	waitGone(t, server)
-	waitGone(t, grandchild)
+	await.Exited(t, 5*time.Second, server)
+	await.Exited(t, 5*time.Second, grandchild)
 	if len(reg.Tools()) != 0 {
 		t.Errorf("tools left after Close: %d", len(reg.Tools()))
 	}

@@ -8,6 +8,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
@@ -83,7 +84,7 @@ func TestLegacyServerIgnoringDiscoverFallsBackToInitialize(t *testing.T) {
 	if len(pids) != 2 {
 		t.Fatalf("%d processes started, want 2", len(pids))
 	}
-	waitGone(t, pids[0]) // the process that ignored server/discover
+	await.Exited(t, 5*time.Second, pids[0]) // the process that ignored server/discover
 
 	st := statusOf(t, m, "old")
 	if st.State != StateReady || st.ProtocolVersion != legacyProtocolVersion {

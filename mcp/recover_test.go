@@ -12,79 +12,14 @@ import (
 	"go.uber.org/zap/zaptest"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
-// fakeClock is a backoff clock that only moves when the test advances it,
-// and that reports every wait asked of it.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []fakeTimer
-	waits  chan time.Duration // every After's duration, in order
-}
-
-type fakeTimer struct {
-	at time.Time
-	ch chan time.Time
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), waits: make(chan time.Duration, 1000)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ch := make(chan time.Time, 1)
-	c.timers = append(c.timers, fakeTimer{at: c.now.Add(d), ch: ch})
-	c.fireLocked()
-	c.waits <- d
-	return ch
-}
-
-// Advance moves the clock on by d and fires the timers that are due.
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	c.fireLocked()
-}
-
-func (c *fakeClock) fireLocked() {
-	kept := c.timers[:0]
-	for _, tm := range c.timers {
-		if tm.at.After(c.now) {
-			kept = append(kept, tm)
-			continue
-		}
-		tm.ch <- c.now
-	}
-	c.timers = kept
-}
-
-// nextWait returns the duration of the next wait the manager asks for.
-func (c *fakeClock) nextWait(t *testing.T) time.Duration {
-	t.Helper()
-	select {
-	case d := <-c.waits:
-		return d
-	case <-time.After(20 * time.Second):
-		t.Fatal("the manager never waited for a backoff")
-		return 0
-	}
-}
-
 // useFakeClock gives m a fake clock and the production backoff (1 s … 1 min),
 // which the fake clock makes free.
-func useFakeClock(m *Manager) *fakeClock {
-	c := newFakeClock()
+func useFakeClock(m *Manager) *await.Clock {
+	c := await.NewClock()
 	m.clock = c
 	m.backoffBase, m.backoffMax = time.Second, time.Minute
 	return c
@@ -93,20 +28,11 @@ func useFakeClock(m *Manager) *fakeClock {
 // waitUntil waits, watching every state change, until cond holds.
 func waitUntil(t *testing.T, m *Manager, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.After(20 * time.Second)
-	for {
+	await.Until(t, what, func() <-chan struct{} {
 		m.mu.Lock()
-		ch := m.stateCh
-		m.mu.Unlock()
-		if cond() {
-			return
-		}
-		select {
-		case <-ch:
-		case <-deadline:
-			t.Fatalf("never %s; status %+v", what, m.Status())
-		}
-	}
+		defer m.mu.Unlock()
+		return m.stateCh
+	}, cond)
 }
 
 // recordStates notes the server's state at every change, consecutive
@@ -152,7 +78,7 @@ func TestServerFailingItsFirstStartComesUpWithoutACall(t *testing.T) {
 	states := recordStates(m, "flaky")
 	m.Start(t.Context(), []ServerConfig{flakyServer(t, "flaky", "broken")})
 
-	if d := clk.nextWait(t); d != time.Second {
+	if d := clk.NextWait(t); d != time.Second {
 		t.Errorf("first backoff = %s, want 1s", d)
 	}
 	st := statusOf(t, m, "flaky")
@@ -192,7 +118,7 @@ func TestServerFailingItsFirstStartComesUpWithoutACall(t *testing.T) {
 	if o := call(t, reg, "mcp__flaky__crash", `{}`); o.Status != tools.StatusFailed {
 		t.Fatalf("crash call = %s %q", o.Status, o.Output)
 	}
-	if d := clk.nextWait(t); d != time.Second {
+	if d := clk.NextWait(t); d != time.Second {
 		t.Errorf("backoff after a crash following a successful start = %s, want 1s", d)
 	}
 	if st := statusOf(t, m, "flaky"); st.State != StateDown || st.Tools == 0 {
@@ -203,7 +129,7 @@ func TestServerFailingItsFirstStartComesUpWithoutACall(t *testing.T) {
 	if second := pidOf(t, m, "flaky"); second == first {
 		t.Errorf("pid %d unchanged after the restart", second)
 	}
-	waitGone(t, first)
+	await.Exited(t, 5*time.Second, first)
 }
 
 // A server that never starts is retried at 1 s, 2 s, 4 s … capped at 1 min,
@@ -218,7 +144,7 @@ func TestBackgroundRestartBacksOffUpToAMinute(t *testing.T) {
 
 	want := []time.Duration{1, 2, 4, 8, 16, 32, 60, 60}
 	for i, w := range want {
-		d := clk.nextWait(t)
+		d := clk.NextWait(t)
 		if d != w*time.Second {
 			t.Errorf("wait %d = %s, want %s", i+1, d, w*time.Second)
 		}
@@ -234,7 +160,7 @@ func TestBackgroundRestartBacksOffUpToAMinute(t *testing.T) {
 		t.Errorf("%d processes started, want %d", len(pids), len(want))
 	}
 	for _, pid := range pids {
-		waitGone(t, pid)
+		await.Exited(t, 5*time.Second, pid)
 	}
 }
 
@@ -258,7 +184,7 @@ func TestOnlyFailuresThatMayPassAreRetried(t *testing.T) {
 			core, logs := observer.New(zapcore.InfoLevel)
 			reg := tools.NewRegistry()
 			m := NewManager(reg, nil, zap.New(zapcore.NewTee(zaptest.NewLogger(t).Core(), core)))
-			m.backoffBase, m.backoffMax = 10*time.Millisecond, 20*time.Millisecond
+			clk := useFakeClock(m)
 			t.Cleanup(func() {
 				if err := m.Close(); err != nil {
 					t.Errorf("Close: %v", err)
@@ -269,10 +195,22 @@ func TestOnlyFailuresThatMayPassAreRetried(t *testing.T) {
 			}
 			m.Start(t.Context(), []ServerConfig{tc.cfg})
 			if tc.retried {
+				for range 2 {
+					clk.Advance(clk.NextWait(t))
+				}
 				waitUntil(t, m, "retried twice", func() bool { return attempts() >= 3 })
 			} else {
-				// Twenty backoffs' worth of time: a retry would have come.
-				time.Sleep(400 * time.Millisecond)
+				// Once the start's job is over, nothing runs and no backoff
+				// is waited out (the clock stands still, so a retry would
+				// have to wait on it): no retry can ever come.
+				idle := make(chan struct{})
+				go func() { m.wg.Wait(); close(idle) }()
+				await.Event(t, idle, "the start's background job to end")
+				select {
+				case d := <-clk.Waits():
+					t.Errorf("a retry was scheduled after %s", d)
+				default:
+				}
 				if n := attempts(); n != 1 {
 					t.Errorf("%d start attempts, want exactly 1", n)
 				}
@@ -292,20 +230,20 @@ func TestCloseStopsBackgroundRestarts(t *testing.T) {
 	cases := []struct {
 		name  string
 		cfg   func(t *testing.T) ServerConfig
-		ready func(t *testing.T, m *Manager, clk *fakeClock) // brings the manager to the moment of Close
+		ready func(t *testing.T, m *Manager, clk *await.Clock) // brings the manager to the moment of Close
 	}{
 		{"waiting out the backoff", func(*testing.T) ServerConfig { return testServer("srv", "dies") },
-			func(t *testing.T, m *Manager, clk *fakeClock) {
+			func(t *testing.T, m *Manager, clk *await.Clock) {
 				for range 7 { // up to the one-minute cap
-					clk.Advance(clk.nextWait(t))
+					clk.Advance(clk.NextWait(t))
 				}
-				if d := clk.nextWait(t); d != time.Minute {
+				if d := clk.NextWait(t); d != time.Minute {
 					t.Errorf("wait = %s, want 1m", d)
 				}
 			}},
 		{"connecting to a server that hangs", func(t *testing.T) ServerConfig { return flakyServer(t, "srv", "silent") },
-			func(t *testing.T, m *Manager, clk *fakeClock) {
-				clk.Advance(clk.nextWait(t))
+			func(t *testing.T, m *Manager, clk *await.Clock) {
+				clk.Advance(clk.NextWait(t))
 				waitUntil(t, m, "restarting", func() bool { return statusOf(t, m, "srv").State == StateStarting })
 			}},
 	}
@@ -330,7 +268,7 @@ func TestCloseStopsBackgroundRestarts(t *testing.T) {
 				t.Fatal("no process was started")
 			}
 			for _, pid := range pids { // Close waited for the jobs that recorded them
-				waitGone(t, pid)
+				await.Exited(t, 5*time.Second, pid)
 			}
 			if st := statusOf(t, m, "srv"); st.State != StateDown {
 				t.Errorf("status after Close = %+v", st)

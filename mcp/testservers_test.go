@@ -13,6 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/mcp/demo"
 )
 
@@ -47,7 +48,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// liveChildren lists the running (not zombie) child processes of pid.
+// liveChildren lists the child processes of pid that are not gone (by
+// await's one rule: a zombie is gone). /proc is read only to find them.
 func liveChildren(pid int) []string {
 	entries, _ := os.ReadDir("/proc")
 	var out []string
@@ -58,7 +60,8 @@ func liveChildren(pid int) []string {
 		}
 		s := string(data)
 		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-		if len(fields) > 1 && fields[1] == strconv.Itoa(pid) && fields[0] != "Z" && fields[0] != "X" {
+		child, err := strconv.Atoi(e.Name())
+		if err == nil && len(fields) > 1 && fields[1] == strconv.Itoa(pid) && !await.Gone(child) {
 			out = append(out, e.Name()+" "+s[:strings.LastIndexByte(s, ')')+1])
 		}
 	}
@@ -141,7 +144,7 @@ func brokenServer() *sdk.Server {
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "hang", Description: "never answers"},
 		func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
-			time.Sleep(time.Hour) // ignores ctx on purpose, like a stuck handler
+			time.Sleep(time.Hour) // the behaviour under test: a stuck handler that ignores ctx
 			return text("woke up"), nil, nil
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "big", Description: "returns 5 MB of text"},
@@ -197,28 +200,4 @@ func flakyServer(t *testing.T, name, then string) ServerConfig {
 	cfg.Env[flakyMarkerEnv] = filepath.Join(t.TempDir(), "started-once")
 	cfg.Env[flakyThenEnv] = then
 	return cfg
-}
-
-// processGone reports whether pid no longer runs (a zombie counts as gone:
-// it runs nothing and its parent only has to reap it).
-func processGone(pid int) bool {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return true
-	}
-	fields := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
-	return len(fields) > 0 && (fields[0] == "Z" || fields[0] == "X")
-}
-
-// waitGone waits a little for pid to be gone.
-func waitGone(t *testing.T, pid int) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !processGone(pid) {
-		if time.Now().After(deadline) {
-			t.Errorf("process %d still running", pid)
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }

@@ -50,6 +50,9 @@ type Policy struct {
 	autoSandboxed bool
 
 	asking chan struct{} // holds a token while a question is open
+	// queued, set only by tests, is told each time a Check starts waiting
+	// for its turn to ask: the event a test waits on instead of sleeping.
+	queued func()
 }
 
 // NewPolicy returns a policy asking approver.
@@ -132,6 +135,9 @@ func (p *Policy) Check(ctx context.Context, a Action) (Verdict, error) {
 	}
 	if a.Risk < High && p.isGranted(a) {
 		return Verdict{Allowed: true}, nil
+	}
+	if p.queued != nil {
+		p.queued()
 	}
 	select {
 	case p.asking <- struct{}{}:

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/agent-lsp/agent-lsp/internal/await"
 )
 
 // scriptedApprover answers with a fixed decision and records every call.
@@ -234,6 +236,8 @@ func TestPolicySerializesQuestions(t *testing.T) {
 	ap := &scriptedApprover{decision: AllowOnce, gate: make(chan struct{})}
 	p := NewPolicy(ap)
 	const n = 8
+	queued := make(chan struct{}, n)
+	p.queued = func() { queued <- struct{}{} }
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Add(1)
@@ -244,8 +248,10 @@ func TestPolicySerializesQuestions(t *testing.T) {
 			}
 		}()
 	}
+	for range n { // all of them pile up on the turn
+		await.Event(t, queued, "a Check to wait for its turn")
+	}
 	for range n {
-		time.Sleep(time.Millisecond) // let the others pile up on the turn
 		ap.gate <- struct{}{}
 	}
 	wg.Wait()
@@ -260,6 +266,8 @@ func TestPolicySerializesQuestions(t *testing.T) {
 func TestPolicyRechecksGrantAfterWaiting(t *testing.T) {
 	ap := &scriptedApprover{decision: AllowSession, gate: make(chan struct{}), entered: make(chan struct{}, 4)}
 	p := NewPolicy(ap)
+	queued := make(chan struct{}, 2)
+	p.queued = func() { queued <- struct{}{} }
 	results := make(chan Verdict, 2)
 	for range 2 {
 		go func() {
@@ -267,9 +275,10 @@ func TestPolicyRechecksGrantAfterWaiting(t *testing.T) {
 			results <- v
 		}()
 	}
-	<-ap.entered
-	time.Sleep(5 * time.Millisecond) // the second Check is now waiting for its turn
-	close(ap.gate)                   // without the re-check the second call would be asked too
+	await.Event(t, ap.entered, "the first Check to ask")
+	await.Event(t, queued, "a Check to wait for its turn")
+	await.Event(t, queued, "the second Check to wait for its turn")
+	close(ap.gate) // without the re-check the second call would be asked too
 	for range 2 {
 		if v := <-results; !v.Allowed {
 			t.Fatalf("denied: %+v", v)

@@ -315,18 +315,21 @@ func TestHTTPRetryAfterIsHonouredInRealTime(t *testing.T) {
 }
 
 func TestHTTPCancelDuringRetryWait(t *testing.T) {
-	answered := make(chan struct{}, 1)
 	srv, hits := countingServer(t, func(_ int, w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Retry-After", "30")
 		http.Error(w, "later", http.StatusServiceUnavailable)
-		answered <- struct{}{}
 	})
-	p := newTestHTTP(t, srv.URL, nil) // the real sleep: 30s unless cancelled
+	waiting := make(chan time.Duration, 1)
+	p := newTestHTTP(t, srv.URL, func(o *HTTPOptions) {
+		o.Sleep = func(ctx context.Context, d time.Duration) error { // the real sleep: 30s unless cancelled
+			waiting <- d
+			return sleepCtx(ctx, d)
+		}
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() { // owned by this test; ends once it cancelled
-		<-answered
-		time.Sleep(50 * time.Millisecond)
+		<-waiting // the retry wait has begun
 		cancel()
 	}()
 	start := time.Now()

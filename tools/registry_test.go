@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/permission"
 )
 
@@ -196,7 +198,13 @@ func TestExecuteRunsCallsInParallel(t *testing.T) {
 }
 
 func TestExecuteRespectsMaxParallelAndOrder(t *testing.T) {
+	const n, maxParallel = 8, 3
 	var running, peak atomic.Int32
+	started := make(chan string, n)
+	release := map[string]chan struct{}{}
+	for i := range n {
+		release[fmt.Sprint(i)] = make(chan struct{})
+	}
 	slow := &funcTool{name: "slow", run: func(_ context.Context, args json.RawMessage) (Result, error) {
 		cur := running.Add(1)
 		for {
@@ -205,39 +213,70 @@ func TestExecuteRespectsMaxParallelAndOrder(t *testing.T) {
 				break
 			}
 		}
-		var a struct{ Sleep int }
+		var a struct{ ID string }
 		_ = json.Unmarshal(args, &a)
-		time.Sleep(time.Duration(a.Sleep) * time.Millisecond)
+		started <- a.ID
+		<-release[a.ID] // runs until the test lets it finish
 		running.Add(-1)
 		return Result{Output: string(args)}, nil
 	}}
 	r := newTestRegistry(t, slow)
 	var calls []Call
-	for i := 0; i < 8; i++ {
-		// Earlier calls sleep longer, so they finish last.
-		calls = append(calls, Call{ID: fmt.Sprint(i), Name: "slow", Args: json.RawMessage(fmt.Sprintf(`{"Sleep":%d}`, 40-4*i))})
+	for i := range n {
+		calls = append(calls, Call{ID: fmt.Sprint(i), Name: "slow", Args: json.RawMessage(fmt.Sprintf(`{"ID":"%d"}`, i))})
 	}
 	var finished []string
 	var inCallback atomic.Bool
-	opts := ExecOptions{MaxParallel: 3, OnFinish: func(o Outcome) {
+	opts := ExecOptions{MaxParallel: maxParallel, OnFinish: func(o Outcome) {
 		if !inCallback.CompareAndSwap(false, true) {
 			t.Error("OnFinish called concurrently")
 		}
 		finished = append(finished, o.Call.ID)
-		time.Sleep(time.Millisecond)
+		// The last calls are let go together: they finish while it sleeps
+		// and must wait for it.
+		time.Sleep(time.Millisecond) // the behaviour under test: a slow callback
 		inCallback.Store(false)
 	}}
-	got := r.Execute(context.Background(), &Env{}, calls, opts)
+	done := make(chan []Outcome, 1)
+	go func() { done <- r.Execute(context.Background(), &Env{}, calls, opts) }()
+
+	// Keep the limit's worth of calls running and let the latest one
+	// finish, so that calls finish out of their order; the last ones
+	// go together.
+	var live []string
+	for begun := 0; begun < n; {
+		for len(live) < maxParallel && begun < n {
+			live = append(live, await.Event(t, started, "a call to start"))
+			begun++
+		}
+		if begun == n {
+			break
+		}
+		last := live[len(live)-1]
+		live = live[:len(live)-1]
+		close(release[last])
+	}
+	for _, id := range live {
+		close(release[id])
+	}
+	got := await.Event(t, done, "Execute to return")
 	for i, o := range got {
 		if o.Call.ID != fmt.Sprint(i) || o.Output != string(calls[i].Args) {
 			t.Errorf("outcome %d: %+v", i, o)
 		}
 	}
-	if p := peak.Load(); p != 3 {
-		t.Errorf("peak concurrency %d, want 3", p)
+	if p := peak.Load(); p != maxParallel {
+		t.Errorf("peak concurrency %d, want %d", p, maxParallel)
 	}
 	if len(finished) != len(calls) {
 		t.Errorf("OnFinish called %d times for %d calls", len(finished), len(calls))
+	}
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = fmt.Sprint(i)
+	}
+	if slices.Equal(finished, ids) {
+		t.Errorf("calls finished in their own order %v: the test shows nothing about the outcomes' order", finished)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/permission"
 )
 
@@ -106,49 +107,34 @@ func TestRunBashScrubsSecrets(t *testing.T) {
 }
 
 // startedPid waits for a command to write a pid into file and returns it.
+// Another process writes the file and nothing tells us when: polled.
 func startedPid(t *testing.T, file string) int {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
+	pid := 0
+	await.Poll(t, 10*time.Second, "a pid written to "+file, func() bool {
 		data, err := os.ReadFile(file)
-		if s := strings.TrimSpace(string(data)); err == nil && s != "" {
-			pid, err := strconv.Atoi(s)
-			if err != nil {
-				t.Fatalf("pid file %q: %v", s, err)
-			}
-			return pid
+		s := strings.TrimSpace(string(data))
+		if err != nil || s == "" {
+			return false
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("no pid written to %s", file)
-	return 0
-}
-
-// processGone reports whether pid no longer runs (a zombie waiting for
-// init to reap it counts as gone).
-func processGone(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		if pid, err = strconv.Atoi(s); err != nil {
+			t.Fatalf("pid file %q: %v", s, err)
+		}
 		return true
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return os.IsNotExist(err)
-	}
-	// "pid (comm) S ...": the state follows the last ')'.
-	s := string(stat)
-	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	return len(fields) > 0 && fields[0] == "Z"
+	})
+	return pid
 }
 
+// waitGone waits for pid to be gone (await's rule: a zombie waiting for
+// init to reap it counts) and kills it if it is not, so that a failing
+// test leaves nothing behind.
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !processGone(pid) {
-		if time.Now().After(deadline) {
-			_ = syscall.Kill(pid, syscall.SIGKILL) // do not leave it behind
-			t.Fatalf("process %d still running", pid)
-		}
-		time.Sleep(10 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := await.Exit(ctx, pid); err != nil {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatal(err)
 	}
 }
 
@@ -191,13 +177,8 @@ func TestRunBashCancelKillsGrandchildren(t *testing.T) {
 	}()
 	pid := startedPid(t, pidFile)
 	cancel()
-	select {
-	case o := <-done:
-		if !errors.Is(o.err, context.Canceled) || !strings.Contains(o.res.Output, "cancelled; process group killed") {
-			t.Errorf("result %q, error %v", o.res.Output, o.err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Run did not return after cancel")
+	if o := await.Event(t, done, "Run to return after cancel"); !errors.Is(o.err, context.Canceled) || !strings.Contains(o.res.Output, "cancelled; process group killed") {
+		t.Errorf("result %q, error %v", o.res.Output, o.err)
 	}
 	waitGone(t, pid)
 }

@@ -52,7 +52,7 @@ func (f *firehose) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for i := 0; i < f.n; i++ {
 		if f.pace > 0 {
 			next = next.Add(f.pace)
-			time.Sleep(time.Until(next))
+			time.Sleep(time.Until(next)) // the behaviour under test: a model writing one delta every pace
 		}
 		role := ""
 		if i == 0 {

@@ -13,7 +13,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
 
@@ -54,7 +54,7 @@ func attackMCPConfig(t *testing.T, sum *campaignSummary) {
 	// Both entries are decided (dismissed: Deny) before the prompt, so
 	// the model's tool list is the one the user's "no" left.
 	// (MCP status changes are not notified: ask until both are decided.)
-	lsptest.Eventually(t, 20*time.Second, "both entries dismissed", func() bool {
+	await.Poll(t, 20*time.Second, "both entries dismissed", func() bool {
 		var st struct {
 			Servers []struct {
 				Name, State, Reason string

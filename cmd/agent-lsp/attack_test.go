@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
 
@@ -226,7 +226,7 @@ func assertProcessGone(t *testing.T, cmdline string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	if err := lsptest.WaitExit(ctx, pid); err != nil {
+	if err := await.Exit(ctx, pid); err != nil {
 		_ = syscallKill(pid) // ours: do not leave it behind
 		t.Errorf("a background process (pid %d, %q) outlived its command and the daemon: %v", pid, cmdline, err)
 	}

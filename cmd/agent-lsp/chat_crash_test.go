@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
@@ -65,7 +66,7 @@ func (p *chatProcess) wait(t *testing.T) int {
 // writes and the requests the fake model receives.
 func waitChat(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	lsptest.Eventually(t, 20*time.Second, what, cond)
+	await.Poll(t, 20*time.Second, what, cond)
 }
 
 func sessionFiles(t *testing.T, dir string) []string {

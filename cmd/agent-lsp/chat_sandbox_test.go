@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
 
@@ -108,7 +108,7 @@ func TestChatKilledTakesItsCommandAlong(t *testing.T) {
 			_ = cmd.Wait()
 			wctx, wcancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer wcancel()
-			if err := lsptest.WaitExit(wctx, pid); err != nil {
+			if err := await.Exit(wctx, pid); err != nil {
 				_ = syscall.Kill(pid, syscall.SIGKILL) // ours: do not leave it behind
 				t.Fatalf("the command (pid %d) outlived the killed chat: %v", pid, err)
 			}
@@ -121,7 +121,7 @@ func TestChatKilledTakesItsCommandAlong(t *testing.T) {
 func waitForProcess(t *testing.T, cmdline string, within time.Duration) int {
 	t.Helper()
 	pid := 0
-	lsptest.Eventually(t, within, fmt.Sprintf("a process running %q", cmdline), func() bool {
+	await.Poll(t, within, fmt.Sprintf("a process running %q", cmdline), func() bool {
 		entries, _ := os.ReadDir("/proc")
 		for _, e := range entries {
 			n, err := strconv.Atoi(e.Name())

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
@@ -41,13 +42,13 @@ func TestVanishingClientLeavesNoProcess(t *testing.T) {
 		// streaming starts a second session whose answer is still
 		// streaming when the editor goes away.
 		streaming bool
-		vanish    func(p clientPipes, ed *lsptest.Editor)
+		vanish    func(p clientPipes, ed *lsptest.Editor, logFile string)
 		wantCode  int
 	}{
 		// The editor closes the daemon's input and keeps reading.
-		{"stdin closed", false, func(p clientPipes, _ *lsptest.Editor) { _ = p.stdin.Close() }, 1},
+		{"stdin closed", false, func(p clientPipes, _ *lsptest.Editor, _ string) { _ = p.stdin.Close() }, 1},
 		// The editor crashed: both pipes are gone at once.
-		{"both pipes closed", false, func(p clientPipes, ed *lsptest.Editor) {
+		{"both pipes closed", false, func(p clientPipes, ed *lsptest.Editor, _ string) {
 			_ = ed.Close()
 			_ = p.stdin.Close()
 		}, 1},
@@ -55,9 +56,15 @@ func TestVanishingClientLeavesNoProcess(t *testing.T) {
 		// while the daemon still had updates to write: a write to a
 		// broken stdout must not kill the daemon (Go's default for EPIPE
 		// on fd 1 is death by SIGPIPE) before it kills its children.
-		{"stdout closed first while streaming", true, func(p clientPipes, _ *lsptest.Editor) {
+		{"stdout closed first while streaming", true, func(p clientPipes, _ *lsptest.Editor, logFile string) {
 			_ = p.stdout.Close()
-			time.Sleep(time.Second) // the stalled stream resumes after 300 ms
+			// The stalled stream resumes after 300 ms and its next update
+			// hits the closed pipe, which the daemon (another process)
+			// logs: polled. Not seeing it is reported below.
+			await.Polled(10*time.Second, func() bool {
+				log, _ := os.ReadFile(logFile)
+				return bytes.Contains(log, []byte("broken pipe"))
+			})
 			_ = p.stdin.Close()
 		}, 1},
 	}
@@ -117,23 +124,19 @@ func TestVanishingClientLeavesNoProcess(t *testing.T) {
 			}
 			ed.CallAsync(ctx, "agent/prompt", map[string]any{"prompt": "Wait a while."})
 
+			// The daemon's grandchildren tell no one they started: /proc is polled.
 			var running []int
-			for deadline := time.Now().Add(10 * time.Second); len(running) < 3; time.Sleep(10 * time.Millisecond) {
-				if time.Now().After(deadline) {
-					t.Fatalf("the shell and its two sleeps did not start; found %v", running)
-				}
-				running = processesWith(marker)
+			if !await.Polled(10*time.Second, func() bool { running = processesWith(marker); return len(running) >= 3 }) {
+				t.Fatalf("the shell and its two sleeps did not start; found %v", running)
 			}
 
 			if tt.streaming {
 				ed.CallAsync(ctx, "agent/prompt", map[string]any{"prompt": "Talk meanwhile."})
-				for deadline := time.Now().Add(10 * time.Second); model.Consumed() < 2; time.Sleep(10 * time.Millisecond) {
-					if time.Now().After(deadline) {
-						t.Fatal("the second session's model request did not arrive")
-					}
+				if err := model.WaitRequests(ctx, 2); err != nil {
+					t.Fatalf("the second session's model request did not arrive: %v", err)
 				}
 			}
-			tt.vanish(pipes, ed)
+			tt.vanish(pipes, ed, d.logFile)
 			select {
 			case err := <-waited:
 				waited <- err // for the cleanup
@@ -146,14 +149,10 @@ func TestVanishingClientLeavesNoProcess(t *testing.T) {
 			case <-time.After(5 * time.Second):
 				t.Fatalf("the daemon did not exit within 5 s of losing its client")
 			}
-			for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-				left := processesWith(marker)
-				if len(left) == 0 {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("processes left behind: %v (of %v)", left, running)
-				}
+			// Killed processes leave /proc on their own time: polled.
+			var left []int
+			if !await.Polled(3*time.Second, func() bool { left = processesWith(marker); return len(left) == 0 }) {
+				t.Fatalf("processes left behind: %v (of %v)", left, running)
 			}
 			if tt.streaming {
 				// The case is only worth its name if a write hit the closed pipe.
@@ -174,8 +173,9 @@ func TestVanishingClientLeavesNoProcess(t *testing.T) {
 	}
 }
 
-// processesWith returns the live processes whose command line contains
-// marker (zombies have an empty command line and are not counted).
+// processesWith returns the processes not gone (await's rule: a zombie is
+// gone, and has an empty command line besides) whose command line contains
+// marker.
 func processesWith(marker string) []int {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
@@ -188,7 +188,7 @@ func processesWith(marker string) []int {
 			continue
 		}
 		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && bytes.Contains(cmdline, []byte(marker)) {
+		if err == nil && bytes.Contains(cmdline, []byte(marker)) && !await.Gone(pid) {
 			pids = append(pids, pid)
 		}
 	}

@@ -241,6 +241,14 @@ func (e *Editor) Notifications(method string) []Notification {
 	return out
 }
 
+// Changed returns a channel closed when the next notification arrives, so
+// that a test can wait (await.Until) for a condition over several of them.
+func (e *Editor) Changed() <-chan struct{} {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.changed
+}
+
 // WaitFor blocks until some received notification satisfies match.
 func (e *Editor) WaitFor(ctx context.Context, match func(Notification) bool) (Notification, error) {
 	for {

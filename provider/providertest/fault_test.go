@@ -1,17 +1,13 @@
 package providertest
 
 import (
-	"bufio"
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // post sends a trivial valid request of the dialect.
@@ -142,82 +138,6 @@ func TestFaultNoFinish(t *testing.T) {
 				t.Errorf("only %d frames", len(rep.frames))
 			}
 		})
-	}
-}
-
-// timedFrame is a frame and when its last line arrived.
-type timedFrame struct {
-	data string
-	at   time.Time
-}
-
-func readTimed(body *bufio.Reader) ([]timedFrame, error) {
-	var out []timedFrame
-	var data []string
-	for {
-		line, err := body.ReadString('\n')
-		if err != nil {
-			return out, err
-		}
-		line = strings.TrimRight(line, "\n")
-		if line == "" && data != nil {
-			out = append(out, timedFrame{data: strings.Join(data, "\n"), at: time.Now()})
-			data = nil
-		} else if strings.HasPrefix(line, "data: ") {
-			data = append(data, strings.TrimPrefix(line, "data: "))
-		}
-	}
-}
-
-func TestFaultStall(t *testing.T) {
-	const stall = 300 * time.Millisecond
-	for _, d := range dialects {
-		t.Run(d, func(t *testing.T) {
-			s := NewServer(t, Script{{Text: "hello", Fault: &Fault{StallAfterFrames: 2, Stall: stall}}}, WithSeed(1))
-			url, h, body := s.OpenAIBaseURL()+"/chat/completions", chatHeader(), chatBody(user("hi"))
-			if d == dialectAnthropic {
-				url, h, body = s.AnthropicBaseURL()+"/v1/messages", messagesHeader(), messagesBody(user("hi"))
-			}
-			req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(string(mustJSON(t, body))))
-			req.Header = h
-			start := time.Now()
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer resp.Body.Close()
-			frames, err := readTimed(bufio.NewReader(resp.Body))
-			if !errors.Is(err, io.EOF) || len(frames) < 4 {
-				t.Fatalf("err %v after %d frames", err, len(frames))
-			}
-			// Measured from the start: frame 1 may be read late on a loaded
-			// machine, which shortens the gap seen between frames 1 and 2.
-			if after := frames[2].at.Sub(start); after < stall {
-				t.Errorf("frame 2 arrived %v after the request, want at least the %v stall", after, stall)
-			}
-			if early := frames[1].at.Sub(start); early >= stall {
-				t.Errorf("the frames before the stall took %v", early)
-			}
-		})
-	}
-}
-
-// TestFaultStallForever: the stall lasts until the client gives up, and the
-// handler then ends (the server's cleanup would hang otherwise).
-func TestFaultStallForever(t *testing.T) {
-	s := NewServer(t, Script{{Text: "hello", Fault: &Fault{Stall: Forever, AfterFrames: 1}}}, WithSeed(1))
-	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, s.OpenAIBaseURL()+"/chat/completions", strings.NewReader(string(mustJSON(t, chatBody(user("hi"))))))
-	req.Header = chatHeader()
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	frames, err := readTimed(bufio.NewReader(resp.Body))
-	if len(frames) != 1 || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("%d frames, err %v; want 1 frame then the client's deadline", len(frames), err)
 	}
 }
 

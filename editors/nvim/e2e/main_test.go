@@ -8,11 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
@@ -124,29 +124,18 @@ func (s scenario) run(t *testing.T, rep any) {
 	}
 }
 
-// waitProcessGone fails the test when pid is still running (a zombie
-// counts as gone) after the wait.
+// waitProcessGone fails the test when pid is still running (await's rule:
+// a zombie counts as gone) after the wait.
 func waitProcessGone(t *testing.T, pid int, within time.Duration) {
 	t.Helper()
 	if pid <= 0 {
 		t.Errorf("no daemon pid to check (%d)", pid)
 		return
 	}
-	deadline := time.Now().Add(within)
-	for {
-		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-		if err != nil {
-			return
-		}
-		// The state follows the command name in parentheses.
-		if i := bytes.LastIndexByte(stat, ')'); i >= 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("daemon process %d is still running %v after Neovim exited: %s", pid, within, stat)
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	defer cancel()
+	if err := await.Exit(ctx, pid); err != nil {
+		t.Errorf("the daemon, %v after Neovim exited: %v", within, err)
 	}
 }
 
