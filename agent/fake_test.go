@@ -116,7 +116,7 @@ func (t funcTool) Description() string { return "test tool " + t.name }
 func (t funcTool) Schema() json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}}}`)
 }
-func (t funcTool) Describe(args json.RawMessage, _ *tools.Env) (permission.Action, error) {
+func (t funcTool) Describe(_ context.Context, args json.RawMessage, _ *tools.Env) (permission.Action, error) {
 	var m map[string]any
 	if err := json.Unmarshal(args, &m); err != nil {
 		return permission.Action{}, fmt.Errorf("arguments are not a JSON object: %w", err)

@@ -70,116 +70,16 @@ func (d *editorDocuments) Read(ctx context.Context, path string) (tools.Doc, err
 	return d.disk.Read(ctx, path)
 }
 
-// Apply makes the edit land in the editor (or on disk without applyEdit).
-// The edit is rebased onto the buffer as it is now (rebase): what the user
-// typed since the agent read the file stays. The workspace/applyEdit names
-// the buffer version the edits were computed against; an editor refusing
-// it because the buffer moved on meanwhile gets it once more, rebased
-// onto the newer text.
+// Apply makes the edit land in the editor (or on disk without applyEdit):
+// a batch of one (land) whose edit is rebased onto the buffer as it is now
+// (tools.Rebase), so what the user typed since the agent read the file
+// stays. A deletion is not rebased: it needs the file as it was read.
 func (d *editorDocuments) Apply(ctx context.Context, edit tools.FileEdit) error {
-	if edit.Delete {
-		// Deleting is a resource operation; the batch path speaks those.
-		return d.ApplyAll(ctx, []tools.FileEdit{edit})
-	}
 	caps := d.s.caps()
 	if !caps.applyEdit {
 		return d.disk.Apply(ctx, edit)
 	}
-	d.applyMu.Lock()
-	defer d.applyMu.Unlock()
-	err := d.applyOnce(ctx, caps, edit)
-	var race *versionRace
-	if errors.As(err, &race) {
-		d.s.log.Info("the buffer changed while an edit was on its way; rebasing it again",
-			zap.String("path", edit.Before.Path), zap.Int32("sent", race.sent), zap.Int32("now", race.now))
-		err = d.applyOnce(ctx, caps, edit)
-		if errors.As(err, &race) {
-			err = race.refusal
-		}
-	}
-	return err
-}
-
-// applyOnce rebases the edit onto the current text and sends it.
-func (d *editorDocuments) applyOnce(ctx context.Context, caps clientCaps, edit tools.FileEdit) error {
-	path := edit.Before.Path
-	key := canonicalPath(path)
-	rel := d.ws.Rel(path)
-	// One read: the text and the version it has must go together.
-	current, err := d.current(ctx, key, edit.Before)
-	if err != nil {
-		return err
-	}
-	after, err := tools.Rebase(rel, edit, current)
-	if err != nil {
-		return err
-	}
-	if !current.Exists && !caps.createFiles {
-		// The editor cannot create files: write the new file to disk.
-		return d.disk.Apply(ctx, tools.FileEdit{Tool: edit.Tool, Before: current, After: after})
-	}
-	if current.Exists && after == current.Text {
-		return nil // the buffer already holds the result (the user made the same change)
-	}
-	open := current.Version != nil
-	uri := string(pathToURI(path))
-	if open {
-		if ov, ok := d.s.overlays.get(key); ok {
-			uri = ov.uri
-		}
-	}
-	edits := minimalEdits(current.Text, after)
-	if current.Text == "" && len(edits) == 1 {
-		// An empty buffer is one empty line to Neovim, and it drops that
-		// line only when an edit reaches past it: end the insert at 1:0
-		// (clients clamp a position past the end to the end, as VS Code
-		// does) so a new file does not gain a trailing blank line.
-		edits[0].Range.End = protocol.Position{Line: 1, Character: 0}
-	}
-	var we workspaceEdit
-	switch {
-	case caps.documentChanges:
-		if !current.Exists {
-			we.DocumentChanges = append(we.DocumentChanges, createFile(uri))
-		}
-		if len(edits) > 0 || current.Exists {
-			we.DocumentChanges = append(we.DocumentChanges,
-				docEdit(uri, current.Version, nonNil(edits)))
-		}
-	default:
-		we.Changes = map[string][]protocol.TextEdit{uri: nonNil(edits)}
-	}
-
-	var res protocol.ApplyWorkspaceEditResponse
-	params := applyParams{Label: "agent: " + edit.Tool + " " + rel, Edit: we}
-	if _, err := d.s.conn.Call(ctx, "workspace/applyEdit", params, &res); err != nil {
-		return fmt.Errorf("workspace/applyEdit for %s: %w", rel, err)
-	}
-	if !res.Applied {
-		reason := res.FailureReason
-		if reason == "" {
-			reason = "no reason given"
-		}
-		refusal := fmt.Errorf("the editor did not apply the edit to %s: %s", rel, reason)
-		if open {
-			if now, ok := d.s.overlays.get(key); ok && now.version != *current.Version {
-				return &versionRace{sent: *current.Version, now: now.version, refusal: refusal}
-			}
-		}
-		return refusal
-	}
-	if open {
-		if err := d.confirm(ctx, key, *current.Version, after); err != nil {
-			return fmt.Errorf("%s: %w", rel, err)
-		}
-	}
-	d.mu.Lock()
-	d.unsaved[key] = true
-	if !open {
-		d.shadow[key] = after
-	}
-	d.mu.Unlock()
-	return nil
+	return d.land(ctx, caps, []tools.FileEdit{edit}, true)
 }
 
 // confirm waits for the didChange of an edited open document.

@@ -40,6 +40,19 @@ func minimalEdits(before, after string) []protocol.TextEdit {
 	return edits
 }
 
+// editorEdits is minimalEdits as they are sent. An empty buffer is one
+// empty line to Neovim, and it drops that line only when an edit reaches
+// past it: the insert into an empty text ends at 1:0 (clients clamp a
+// position past the end to the end, as VS Code does) so a new file does
+// not gain a trailing blank line.
+func editorEdits(before, after string) []protocol.TextEdit {
+	edits := minimalEdits(before, after)
+	if before == "" && len(edits) == 1 {
+		edits[0].Range.End = protocol.Position{Line: 1, Character: 0}
+	}
+	return edits
+}
+
 // narrow trims the common prefix and suffix of before[start:end] and
 // repl, keeping both cuts on character boundaries outside any \r\n.
 func narrow(before string, start, end int, repl string) (int, int, string) {

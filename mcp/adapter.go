@@ -42,7 +42,7 @@ func (a *toolAdapter) Schema() json.RawMessage { return a.schema }
 // one server may offer a harmless lookup beside a delete). Hints come from
 // an untrusted server: destructiveHint raises the risk to HIGH, readOnlyHint
 // only keeps it at MEDIUM, and ReadOnly stays false so the policy still asks.
-func (a *toolAdapter) Describe(args json.RawMessage, _ *tools.Env) (permission.Action, error) {
+func (a *toolAdapter) Describe(_ context.Context, args json.RawMessage, _ *tools.Env) (permission.Action, error) {
 	compact := compactJSON(args)
 	act := permission.Action{
 		Tool:    a.exposed,

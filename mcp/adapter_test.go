@@ -87,7 +87,7 @@ func TestDescribePermissions(t *testing.T) {
 		{"read-only", &sdk.ToolAnnotations{ReadOnlyHint: true}, permission.Medium},
 	} {
 		a := newToolAdapter(s, "mcp__gh__delete_repo", &sdk.Tool{Name: "delete_repo", Annotations: tc.ann})
-		act, err := a.Describe(json.RawMessage(`{ "repo" : "me/x", "blob": "`+strings.Repeat("z", 5000)+`" }`), nil)
+		act, err := a.Describe(t.Context(), json.RawMessage(`{ "repo" : "me/x", "blob": "`+strings.Repeat("z", 5000)+`" }`), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +103,7 @@ func TestDescribePermissions(t *testing.T) {
 	}
 	// The policy still asks for a read-only-hinted MCP tool.
 	a := newToolAdapter(s, "mcp__gh__list", &sdk.Tool{Name: "list", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}})
-	act, _ := a.Describe(json.RawMessage(`{}`), nil)
+	act, _ := a.Describe(t.Context(), json.RawMessage(`{}`), nil)
 	asked := false
 	p := permission.NewPolicy(approverFunc(func(permission.Action) permission.Decision { asked = true; return permission.AllowOnce }))
 	if v, _ := p.Check(t.Context(), act); !v.Allowed || !asked {

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"encoding/json"
-	"reflect"
 	"strings"
 	"testing"
 )
@@ -77,46 +76,5 @@ func TestDecodeArgsRejectsNonStructDestination(t *testing.T) {
 	var m map[string]any
 	if err := decodeArgs(json.RawMessage(`{}`), &m); err == nil {
 		t.Fatal("a map destination was accepted")
-	}
-}
-
-func TestBuiltinSchemasMatchTheirArgStructs(t *testing.T) {
-	// The schema the model sees and the struct decodeArgs checks must agree
-	// on names and on which are required.
-	tests := []struct {
-		tool Tool
-		args any
-	}{
-		{NewReadFile(), &readFileArgs{}},
-		{NewWriteFile(), &writeFileArgs{}},
-		{NewEditFile(), &editFileArgs{}},
-	}
-	for _, tt := range tests {
-		var schema struct {
-			Properties map[string]json.RawMessage `json:"properties"`
-			Required   []string                   `json:"required"`
-		}
-		if err := json.Unmarshal(tt.tool.Schema(), &schema); err != nil {
-			t.Fatalf("%s: schema is not JSON: %v", tt.tool.Name(), err)
-		}
-		fields := argFields(reflect.TypeOf(tt.args).Elem())
-		if len(fields) != len(schema.Properties) {
-			t.Errorf("%s: %d schema properties, %d struct fields", tt.tool.Name(), len(schema.Properties), len(fields))
-		}
-		required := map[string]bool{}
-		for _, r := range schema.Required {
-			required[r] = true
-		}
-		for name, f := range fields {
-			if _, ok := schema.Properties[name]; !ok {
-				t.Errorf("%s: field %q not in schema", tt.tool.Name(), name)
-			}
-			if f.required != required[name] {
-				t.Errorf("%s: %q required=%v in struct, %v in schema", tt.tool.Name(), name, f.required, required[name])
-			}
-		}
-		if n := len(tt.tool.Description()); n > 450 {
-			t.Errorf("%s: description is %d bytes, budget 450", tt.tool.Name(), n)
-		}
 	}
 }

@@ -119,9 +119,7 @@ func planEdit(ctx context.Context, raw json.RawMessage, env *Env) (editPlan, err
 	return p, CheckSize(p.rel, int64(len(p.after)), true) // size policy
 }
 
-func (editFileTool) Describe(raw json.RawMessage, env *Env) (permission.Action, error) {
-	ctx, cancel := describeContext()
-	defer cancel()
+func (editFileTool) Describe(ctx context.Context, raw json.RawMessage, env *Env) (permission.Action, error) {
 	p, err := planEdit(ctx, raw, env)
 	if err != nil {
 		return permission.Action{}, err

@@ -140,7 +140,7 @@ func TestEditFileDescribe(t *testing.T) {
 	original := "package a\n\nconst X = 1\n"
 	e.write(t, "a/rel.go", original)
 
-	a, err := NewEditFile().Describe(argsJSON(t, map[string]any{"path": "a/rel.go", "old_string": "X = 1", "new_string": "X = 2"}), e.env)
+	a, err := NewEditFile().Describe(t.Context(), argsJSON(t, map[string]any{"path": "a/rel.go", "old_string": "X = 1", "new_string": "X = 2"}), e.env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,12 +154,12 @@ func TestEditFileDescribe(t *testing.T) {
 	}
 
 	// A no-op edit fails in Describe: nobody is asked to approve it.
-	_, err = NewEditFile().Describe(argsJSON(t, map[string]any{"path": "a/rel.go", "old_string": "Y = 1", "new_string": "Y = 2"}), e.env)
+	_, err = NewEditFile().Describe(t.Context(), argsJSON(t, map[string]any{"path": "a/rel.go", "old_string": "Y = 1", "new_string": "Y = 2"}), e.env)
 	if err == nil || !strings.Contains(err.Error(), "old_string not found") {
 		t.Fatalf("Describe of a non-matching edit: %v", err)
 	}
 
-	a, err = NewEditFile().Describe(argsJSON(t, map[string]any{"path": ".env.local", "old_string": "", "new_string": "K=v\n"}), e.env)
+	a, err = NewEditFile().Describe(t.Context(), argsJSON(t, map[string]any{"path": ".env.local", "old_string": "", "new_string": "K=v\n"}), e.env)
 	if err != nil || a.Risk != permission.High || a.Summary != "edit .env.local (new file, 1 lines)" {
 		t.Fatalf("new .env.local: %+v, %v", a, err)
 	}
@@ -175,7 +175,7 @@ func TestEditFileUsesDocumentsText(t *testing.T) {
 	p := e.write(t, "a.go", "disk text\n")
 	rec := &recordingDocs{overlayDocs: overlayDocs{Documents: e.env.Docs, path: p, text: "buffer text\n"}}
 	e.env.Docs = rec
-	a, err := NewEditFile().Describe(argsJSON(t, map[string]any{"path": "a.go", "old_string": "buffer", "new_string": "edited"}), e.env)
+	a, err := NewEditFile().Describe(t.Context(), argsJSON(t, map[string]any{"path": "a.go", "old_string": "buffer", "new_string": "edited"}), e.env)
 	if err != nil || !strings.Contains(a.Diff, "-buffer text\n+edited text\n") {
 		t.Fatalf("Describe: %v, diff %q", err, a.Diff)
 	}

@@ -1,11 +1,9 @@
 package tools
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 	"unicode/utf8"
 )
 
@@ -55,15 +53,6 @@ func countLines(text string) int {
 func isCRLF(text string) bool {
 	lf := strings.Count(text, "\n")
 	return lf > 0 && strings.Count(text, "\r\n") == lf
-}
-
-// describeTimeout bounds the document read a Describe makes: Describe has no
-// context of its own (the Tool interface) and an editor-backed read must
-// not hang the approval forever.
-const describeTimeout = 10 * time.Second
-
-func describeContext() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), describeTimeout)
 }
 
 // notFoundError is the error for a missing file, pointing at glob.

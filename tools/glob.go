@@ -47,7 +47,7 @@ func (globTool) Schema() json.RawMessage {
 		`"required":["pattern"],"additionalProperties":false}`)
 }
 
-func (globTool) Describe(raw json.RawMessage, env *Env) (permission.Action, error) {
+func (globTool) Describe(_ context.Context, raw json.RawMessage, env *Env) (permission.Action, error) {
 	q, err := globParse(raw, env)
 	if err != nil {
 		return permission.Action{}, err

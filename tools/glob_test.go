@@ -200,7 +200,7 @@ func TestGlobSkipsSymlinks(t *testing.T) {
 
 func TestGlobDescribeIsReadOnly(t *testing.T) {
 	env, _ := newSearchEnv(t, map[string]string{"src/a.go": ""})
-	a, err := NewGlob().Describe([]byte(`{"pattern":"**/*.go","path":"src"}`), env)
+	a, err := NewGlob().Describe(t.Context(), []byte(`{"pattern":"**/*.go","path":"src"}`), env)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func (grepTool) Schema() json.RawMessage {
 		`"required":["pattern"],"additionalProperties":false}`)
 }
 
-func (grepTool) Describe(raw json.RawMessage, env *Env) (permission.Action, error) {
+func (grepTool) Describe(_ context.Context, raw json.RawMessage, env *Env) (permission.Action, error) {
 	args, abs, err := grepParse(raw, env)
 	if err != nil {
 		return permission.Action{}, err

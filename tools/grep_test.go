@@ -262,7 +262,7 @@ func TestSearchCountsAll(t *testing.T) {
 
 func TestGrepDescribeIsReadOnly(t *testing.T) {
 	env, _ := newSearchEnv(t, map[string]string{"src/a.go": ""})
-	a, err := NewGrep().Describe([]byte(`{"pattern":"TODO","path":"src"}`), env)
+	a, err := NewGrep().Describe(t.Context(), []byte(`{"pattern":"TODO","path":"src"}`), env)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func (readFileTool) Schema() json.RawMessage {
 // truncation: read_file stops at a line boundary and says where to go on.
 func (readFileTool) OutputLimit() int { return readMaxOutput + 1024 }
 
-func (readFileTool) Describe(raw json.RawMessage, env *Env) (permission.Action, error) {
+func (readFileTool) Describe(_ context.Context, raw json.RawMessage, env *Env) (permission.Action, error) {
 	args, abs, err := readFileParse(raw, env)
 	if err != nil {
 		return permission.Action{}, err

@@ -118,7 +118,7 @@ func TestReadFileDefaultLimitAndSizeCap(t *testing.T) {
 func TestReadFileDescribe(t *testing.T) {
 	e := newFileToolEnv(t)
 	e.write(t, "src/a.go", "package a\n")
-	a, err := NewReadFile().Describe(argsJSON(t, map[string]any{"path": "src/a.go", "offset": 5}), e.env)
+	a, err := NewReadFile().Describe(t.Context(), argsJSON(t, map[string]any{"path": "src/a.go", "offset": 5}), e.env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestReadFileDescribe(t *testing.T) {
 	if fmt.Sprint(a) != fmt.Sprint(want) {
 		t.Fatalf("got %+v\nwant %+v", a, want)
 	}
-	if _, err := NewReadFile().Describe(argsJSON(t, map[string]any{"path": "/etc/passwd"}), e.env); err == nil {
+	if _, err := NewReadFile().Describe(t.Context(), argsJSON(t, map[string]any{"path": "/etc/passwd"}), e.env); err == nil {
 		t.Fatal("Describe accepted a path outside the workspace")
 	}
 }

@@ -257,10 +257,14 @@ func (ex *execution) run(ctx context.Context, c Call, handled *int) (Outcome, in
 	}
 
 	var action permission.Action
-	if err := ex.protect(c, "describing", func() (err error) {
-		action, err = t.Describe(args, ex.env)
+	err = ex.protect(c, "describing", func() (err error) {
+		action, err = t.Describe(ctx, args, ex.env)
 		return err
-	}); err != nil {
+	})
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return failed(c, "cancelled"), limit
+	case err != nil:
 		return failed(c, err.Error()), limit
 	}
 	if action.Tool == "" {

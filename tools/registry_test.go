@@ -27,7 +27,7 @@ type funcTool struct {
 func (f *funcTool) Name() string            { return f.name }
 func (f *funcTool) Description() string     { return "test tool " + f.name }
 func (f *funcTool) Schema() json.RawMessage { return json.RawMessage(`{"type":"object"}`) }
-func (f *funcTool) Describe(args json.RawMessage, _ *Env) (permission.Action, error) {
+func (f *funcTool) Describe(_ context.Context, args json.RawMessage, _ *Env) (permission.Action, error) {
 	if f.describe != nil {
 		return f.describe(args)
 	}

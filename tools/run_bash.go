@@ -62,7 +62,7 @@ func (runBashTool) Schema() json.RawMessage {
 		`"required":["command"],"additionalProperties":false}`)
 }
 
-func (runBashTool) Describe(raw json.RawMessage, env *Env) (permission.Action, error) {
+func (runBashTool) Describe(_ context.Context, raw json.RawMessage, env *Env) (permission.Action, error) {
 	args, _, err := runBashParse(raw)
 	if err != nil {
 		return permission.Action{}, err

@@ -35,7 +35,7 @@ func describeBash(t *testing.T, env *Env, args map[string]any) permission.Action
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := NewRunBash().Describe(raw, env)
+	a, err := NewRunBash().Describe(t.Context(), raw, env)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -240,21 +240,21 @@ func TestRunBashAppendsNotes(t *testing.T) {
 
 func TestRunBashDescribe(t *testing.T) {
 	env, _ := bashEnv(t)
-	a, err := NewRunBash().Describe([]byte(`{"command":"git status"}`), env)
+	a, err := NewRunBash().Describe(t.Context(), []byte(`{"command":"git status"}`), env)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a.ReadOnly || a.Tool != "run_bash" || a.Summary != "run: git status" || a.Command != "git status" || a.Scope != "run_bash:git status" {
 		t.Errorf("action %+v", a)
 	}
-	a, err = NewRunBash().Describe([]byte(`{"command":"rm -rf /"}`), env)
+	a, err = NewRunBash().Describe(t.Context(), []byte(`{"command":"rm -rf /"}`), env)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a.Risk < permission.High || len(a.Reasons) == 0 || a.ReadOnly {
 		t.Errorf("rm -rf /: action %+v", a)
 	}
-	a, err = NewRunBash().Describe([]byte(`{"command":"echo one\necho two"}`), env)
+	a, err = NewRunBash().Describe(t.Context(), []byte(`{"command":"echo one\necho two"}`), env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +276,7 @@ func TestRunBashBadArguments(t *testing.T) {
 		{`{"command":["ls"]}`, "command"},
 	}
 	for _, tt := range tests {
-		if _, err := NewRunBash().Describe([]byte(tt.args), env); err == nil || !strings.Contains(err.Error(), tt.want) {
+		if _, err := NewRunBash().Describe(t.Context(), []byte(tt.args), env); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want it to mention %q", tt.args, err, tt.want)
 		}
 	}

@@ -43,7 +43,7 @@ func callTool(t *testing.T, ctx context.Context, tool Tool, env *Env, args map[s
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tool.Describe(raw, env); err != nil {
+	if _, err := tool.Describe(t.Context(), raw, env); err != nil {
 		return Result{}, err
 	}
 	return tool.Run(ctx, raw, env)

@@ -38,7 +38,7 @@ func TestCredentialReadsWorkspaceIsHome(t *testing.T) {
 		{NewGrep(), map[string]any{"pattern": "KEY", "path": ".ssh"}, permission.High},
 		{NewGrep(), map[string]any{"pattern": "material"}, permission.Low},
 	} {
-		a, err := c.tool.Describe(argsJSON(t, c.args), env)
+		a, err := c.tool.Describe(t.Context(), argsJSON(t, c.args), env)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -59,7 +59,7 @@ func TestWriteRiskWorkspaceIsHome(t *testing.T) {
 	p.SetApprover(ap)
 	p.SetAutoAllowWorkspaceEdits(true)
 	for _, c := range cases {
-		a, err := c.tool.Describe(argsJSON(t, c.args), e.env)
+		a, err := c.tool.Describe(t.Context(), argsJSON(t, c.args), e.env)
 		if err != nil {
 			t.Fatalf("%v: %v", c.args["path"], err)
 		}
@@ -86,7 +86,7 @@ func TestWriteRiskHomeBehindSymlink(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("HOME", link)
-	a, err := NewWriteFile().Describe(argsJSON(t, map[string]any{"path": ".bashrc", "content": "x\n"}), e.env)
+	a, err := NewWriteFile().Describe(t.Context(), argsJSON(t, map[string]any{"path": ".bashrc", "content": "x\n"}), e.env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,14 +101,14 @@ func TestWriteRiskFollowsXDG(t *testing.T) {
 	e := newFileToolEnv(t)
 	t.Setenv("HOME", "/nonexistent-home")
 	t.Setenv("XDG_CONFIG_HOME", e.root+"/cfg")
-	a, err := NewWriteFile().Describe(argsJSON(t, map[string]any{"path": "cfg/git/config", "content": "[core]\n"}), e.env)
+	a, err := NewWriteFile().Describe(t.Context(), argsJSON(t, map[string]any{"path": "cfg/git/config", "content": "[core]\n"}), e.env)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a.Risk != permission.High {
 		t.Fatalf("cfg/git/config under XDG_CONFIG_HOME: %v, want HIGH", a.Risk)
 	}
-	a, err = NewWriteFile().Describe(argsJSON(t, map[string]any{"path": "cfg/other/x", "content": "x\n"}), e.env)
+	a, err = NewWriteFile().Describe(t.Context(), argsJSON(t, map[string]any{"path": "cfg/other/x", "content": "x\n"}), e.env)
 	if err != nil {
 		t.Fatal(err)
 	}

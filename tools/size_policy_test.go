@@ -91,7 +91,7 @@ func TestFileToolsUnderTheSizePolicy(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, derr := tt.tool.Describe(argsJSON(t, tt.args), e.env)
+			_, derr := tt.tool.Describe(t.Context(), argsJSON(t, tt.args), e.env)
 			_, err := runTool(t, tt.tool, e.env, tt.args)
 			if tt.wantErr == "" {
 				if derr != nil || err != nil {

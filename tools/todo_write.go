@@ -75,7 +75,7 @@ func (todoWriteTool) Schema() json.RawMessage {
 		`"required":["items"],"additionalProperties":false}`)
 }
 
-func (todoWriteTool) Describe(raw json.RawMessage, _ *Env) (permission.Action, error) {
+func (todoWriteTool) Describe(_ context.Context, raw json.RawMessage, _ *Env) (permission.Action, error) {
 	items, err := parseTodoItems(raw)
 	if err != nil {
 		return permission.Action{}, err

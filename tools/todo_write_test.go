@@ -32,7 +32,7 @@ func TestTodoWrite(t *testing.T) {
 			calls := 0
 			env := &Env{Plan: func(items []TodoItem) { got = items; calls++ }}
 			tool := NewTodoWrite()
-			a, derr := tool.Describe(json.RawMessage(c.args), env)
+			a, derr := tool.Describe(t.Context(), json.RawMessage(c.args), env)
 			res, err := tool.Run(context.Background(), json.RawMessage(c.args), env)
 			if c.wantErr != "" {
 				if err == nil || derr == nil || !strings.Contains(err.Error(), c.wantErr) {
@@ -99,7 +99,7 @@ func TestFileActionsAreWorkspaceEdits(t *testing.T) {
 		{NewWriteFile(), `{"path":"n.txt","content":"y\n"}`, true},
 		{NewReadFile(), `{"path":"n.txt"}`, false},
 	} {
-		a, err := c.tool.Describe(json.RawMessage(c.args), fe.env)
+		a, err := c.tool.Describe(t.Context(), json.RawMessage(c.args), fe.env)
 		if err != nil {
 			t.Fatalf("%s: %v", c.tool.Name(), err)
 		}

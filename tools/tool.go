@@ -14,8 +14,9 @@ type Tool interface {
 	Schema() json.RawMessage // JSON Schema of the arguments object
 	// Describe says what a call with these arguments would do, for the
 	// permission policy. A bad argument is an error (the call then fails
-	// without asking anyone).
-	Describe(args json.RawMessage, env *Env) (permission.Action, error)
+	// without asking anyone). ctx is the call's: a Describe that reads a
+	// file through an editor stops when the call is cancelled.
+	Describe(ctx context.Context, args json.RawMessage, env *Env) (permission.Action, error)
 	// Run performs the call. An error is a failed call whose message the
 	// model reads; it never aborts the agent.
 	Run(ctx context.Context, args json.RawMessage, env *Env) (Result, error)

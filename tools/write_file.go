@@ -115,9 +115,7 @@ func rebaseWrite(rel string, env *Env, abs string, doc Doc, content string) (str
 	return merged, nil
 }
 
-func (writeFileTool) Describe(raw json.RawMessage, env *Env) (permission.Action, error) {
-	ctx, cancel := describeContext()
-	defer cancel()
+func (writeFileTool) Describe(ctx context.Context, raw json.RawMessage, env *Env) (permission.Action, error) {
 	p, err := planWrite(ctx, raw, env)
 	if err != nil {
 		return permission.Action{}, err

@@ -83,7 +83,7 @@ func TestWriteFileDescribe(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a, err := NewWriteFile().Describe(argsJSON(t, tt.args), e.env)
+			a, err := NewWriteFile().Describe(t.Context(), argsJSON(t, tt.args), e.env)
 			if err != nil {
 				t.Fatal(err)
 			}
