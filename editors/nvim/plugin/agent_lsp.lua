@@ -9,8 +9,17 @@ if package.loaded['agent_lsp'] and require('agent_lsp').is_setup() then
   return -- setup() ran first (an init.lua with the plugin on 'runtimepath')
 end
 
-for _, name in ipairs({ 'AgentChat', 'AgentAsk', 'AgentInline', 'AgentCancel', 'AgentSessions', 'AgentRewind',
-  'AgentTools', 'AgentMode', 'AgentModel' }) do
+for _, name in ipairs({
+  'AgentChat',
+  'AgentAsk',
+  'AgentInline',
+  'AgentCancel',
+  'AgentSessions',
+  'AgentRewind',
+  'AgentTools',
+  'AgentMode',
+  'AgentModel',
+}) do
   vim.api.nvim_create_user_command(name, function(o)
     local agent = require('agent_lsp')
     if not agent.is_setup() then

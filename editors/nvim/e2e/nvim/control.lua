@@ -27,10 +27,19 @@ end
 
 H.run(function()
   local cfg = H.config
-  H.setup({ models = { {
-    id = 'fake-big', provider = 'openai', model = cfg.big_model, baseURL = H.config.base_url, apiKeyEnv = 'none',
-    contextWindow = 1000000, prices = { input = 1, cachedInput = 0.1, output = 2 },
-  } } })
+  H.setup({
+    models = {
+      {
+        id = 'fake-big',
+        provider = 'openai',
+        model = cfg.big_model,
+        baseURL = H.config.base_url,
+        apiKeyEnv = 'none',
+        contextWindow = 1000000,
+        prices = { input = 1, cachedInput = 0.1, output = 2 },
+      },
+    },
+  })
   vim.cmd('AgentChat')
   vim.cmd('stopinsert')
 

@@ -14,7 +14,7 @@ H.report = { failures = {}, popups = {}, notifications = {}, messages = {} }
 -- a warning or deprecation message on any Neovim version is caught.
 -- Neovim prints the label of every workspace/applyEdit and 0.10 the start
 -- of :checkhealth, at no level.
-H.allowed = { "^Workspace edit agent: ", "^Running healthchecks" }
+H.allowed = { '^Workspace edit agent: ', '^Running healthchecks' }
 local warned = {}
 
 function H.allow_message(pattern)
@@ -231,8 +231,10 @@ end
 -- warns about).
 function H.setup_bare()
   local cmd = vim.deepcopy(H.config.command)
-  vim.list_extend(cmd, { '--provider', 'openai', '--base-url', H.config.base_url, '--api-key-env', 'none',
-    '--model', 'deepseek-flash' })
+  vim.list_extend(
+    cmd,
+    { '--provider', 'openai', '--base-url', H.config.base_url, '--api-key-env', 'none', '--model', 'deepseek-flash' }
+  )
   require('agent_lsp').setup({ cmd = cmd })
 end
 

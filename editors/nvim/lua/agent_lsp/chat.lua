@@ -142,8 +142,14 @@ function M.open(enter)
     win = vim.api.nvim_get_current_win()
     vim.api.nvim_win_set_buf(win, buf)
     vim.api.nvim_win_set_width(win, config.chat_width(vim.o.columns, opts))
-    for option, value in pairs({ wrap = true, linebreak = true, number = false, relativenumber = false,
-      signcolumn = 'no', winfixwidth = true }) do
+    for option, value in pairs({
+      wrap = true,
+      linebreak = true,
+      number = false,
+      relativenumber = false,
+      signcolumn = 'no',
+      winfixwidth = true,
+    }) do
       vim.wo[win][option] = value
     end
   end
@@ -394,7 +400,13 @@ function M.update(u, quiet)
     M.refresh_statusline()
   elseif u.kind == 'compacted' then
     chat.status.totals = u.totals or chat.status.totals
-    M.note(string.format('⟲ history compacted: %s → %s tokens', short_number(u.beforeTokens), short_number(u.afterTokens)))
+    M.note(
+      string.format(
+        '⟲ history compacted: %s → %s tokens',
+        short_number(u.beforeTokens),
+        short_number(u.afterTokens)
+      )
+    )
   elseif u.kind == 'error' then
     M.note('✗ ' .. tostring(u.message), 'AgentLspError')
   elseif u.kind == 'plan' then

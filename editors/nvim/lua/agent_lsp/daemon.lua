@@ -220,7 +220,11 @@ local function start(st)
     end,
   })
   if not client_id then
-    settle_waiters(st, nil, 'could not start ' .. table.concat(opts.cmd, ' ') .. ' (is it on $PATH? :checkhealth agent_lsp)')
+    settle_waiters(
+      st,
+      nil,
+      'could not start ' .. table.concat(opts.cmd, ' ') .. ' (is it on $PATH? :checkhealth agent_lsp)'
+    )
     return
   end
   st.client_id = client_id

@@ -63,8 +63,12 @@ function M.on_update(st, params)
   if run and params.kind == 'text' then
     run.streamed = true
   end
-  if run and params.kind == 'tool_result' and params.status == 'completed'
-    and (params.name == 'edit_file' or params.name == 'write_file') then
+  if
+    run
+    and params.kind == 'tool_result'
+    and params.status == 'completed'
+    and (params.name == 'edit_file' or params.name == 'write_file')
+  then
     run.edited = true
   end
   -- A slash command's answer says what it changed.

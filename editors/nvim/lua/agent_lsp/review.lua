@@ -50,8 +50,13 @@ end
 
 local function mark_line(view, i)
   local hunk = view.hunks[i]
-  return string.format('%s hunk %s of %d · %s', view.accepted[i] and '[✓]' or '[✗]', tostring(hunk.id), #view.hunks,
-    lines_of(hunk))
+  return string.format(
+    '%s hunk %s of %d · %s',
+    view.accepted[i] and '[✓]' or '[✗]',
+    tostring(hunk.id),
+    #view.hunks,
+    lines_of(hunk)
+  )
 end
 
 -- layout builds the float's lines and the row of each hunk's mark line.
@@ -107,8 +112,10 @@ local function open(view)
   local lines = layout(view)
   view.previous_win = vim.api.nvim_get_current_win()
   -- Entered, so the cursor shows which hunk the keys act on.
-  view.win, view.buf = require('agent_lsp.float').open(lines, { filetype = 'diff', min_width = 40, enter = true,
-    title = 'agent-lsp: review ' .. compat.str(view.params.path) })
+  view.win, view.buf = require('agent_lsp.float').open(
+    lines,
+    { filetype = 'diff', min_width = 40, enter = true, title = 'agent-lsp: review ' .. compat.str(view.params.path) }
+  )
   vim.wo[view.win].cursorline = true
   vim.api.nvim_win_set_cursor(view.win, { view.rows[1] + 1, 0 })
 end
@@ -156,9 +163,10 @@ end
 -- turns false) and returns it as a string.
 local function read_key(view, alive)
   local remaining = view.deadline - compat.uv.now()
-  local typed = remaining > 0 and vim.wait(remaining, function()
-    return not alive() or vim.fn.getchar(1) ~= 0
-  end, 20)
+  local typed = remaining > 0
+    and vim.wait(remaining, function()
+      return not alive() or vim.fn.getchar(1) ~= 0
+    end, 20)
   if not typed or not alive() then
     return nil
   end
