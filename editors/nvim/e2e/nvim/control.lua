@@ -53,7 +53,7 @@ H.run(function()
     local info = vim.fn.complete_info({ 'items', 'mode' })
     if #(info.items or {}) > 0 or waited > 10000 then
       vim.fn.timer_stop(timer)
-      e2e_capture_completion()
+      _G.e2e_capture_completion()
       H.feed_typed('<C-e><Esc>')
     end
   end, { ['repeat'] = -1 })
