@@ -10,20 +10,57 @@ local M = {}
 
 M.client_name = 'agent-lsp'
 
--- root path -> state
+---A workspace root's daemon and chat session; it outlives the daemon's
+---process.
+---@class agent_lsp.State
+---@field root string the workspace root (absolute, no trailing slash)
+---@field client_id integer? the running client's id
+---@field pid integer? the daemon's pid, as it says in initialize
+---@field ready boolean? the client is initialized (its buffers attached)
+---@field waiters fun(client: table?, err: string?)[] ensure()'s callers waiting for the start
+---@field crashes integer how many times the daemon died unexpectedly
+---@field expected_exits table<integer, boolean> client ids stopped on purpose
+---@field quitting boolean? Neovim is quitting (every exit is expected)
+---@field session_id string? the chat's session
+---@field running agent_lsp.Run? the running prompt
+---@field last agent_lsp.PromptEnd? how the last prompt ended
+---@field commands table[]? agent/commands' list, cached
+---@field models table[]? agent/models' presets, cached
+---@field completion { state: string, message: string?, uri: string? }? the last agent/completionStatus
+
+---What a root's client is given, from the plugin's setup() (configure()):
+---its handlers and callbacks go into the client's config.
+---@class agent_lsp.ClientCallbacks
+---@field handlers fun(st: agent_lsp.State): table<string, function> the client's handlers
+---@field on_attach fun(client: table, bufnr: integer) a file buffer was attached (the client config's on_attach)
+---@field on_ready fun(st: agent_lsp.State) the started daemon is initialized and listed
+---@field on_crash fun(st: agent_lsp.State, client_id: integer, code: integer, signal: integer) an unexpected exit
+
+---@type table<string, agent_lsp.State> by root
 local states = {}
 
--- Set by the plugin's setup: make_handlers(state) returns the client's
--- handlers; on_crash(state, code, signal) settles what the dead daemon left
--- running.
-M.make_handlers = function()
-  return {}
+-- Until configure(): a client with no handlers and nothing to call.
+---@type agent_lsp.ClientCallbacks
+local callbacks = {
+  handlers = function()
+    return {}
+  end,
+  on_attach = function() end,
+  on_ready = function() end,
+  on_crash = function() end,
+}
+
+---Sets what every client started from now on is given.
+---@param cbs agent_lsp.ClientCallbacks
+function M.configure(cbs)
+  compat.validate({
+    { 'handlers', cbs.handlers, 'function' },
+    { 'on_attach', cbs.on_attach, 'function' },
+    { 'on_ready', cbs.on_ready, 'function' },
+    { 'on_crash', cbs.on_crash, 'function' },
+  })
+  callbacks = cbs
 end
-M.on_crash = function() end
--- on_attach(client, bufnr) runs when a file buffer was attached.
-M.on_attach = function() end
--- on_ready(state) runs once a started daemon is initialized.
-M.on_ready = function() end
 
 local function is_dir(path)
   return vim.fn.isdirectory(path) == 1
@@ -118,14 +155,13 @@ local function under_root(st, file)
 end
 
 -- attach attaches a file buffer of the root to its running daemon (client:
--- the one being initialized, which 0.7 does not list until on_init returns).
+-- the one being initialized, which 0.7 does not list until on_init returns);
+-- Neovim then calls the client's on_attach.
 function M.attach(st, bufnr, client)
   client = client or M.client(st)
   local file = M.file_of(bufnr)
   if client and st.ready and file and under_root(st, file) then
-    if vim.lsp.buf_attach_client(bufnr, client.id) then
-      M.on_attach(client, bufnr)
-    end
+    vim.lsp.buf_attach_client(bufnr, client.id)
   end
 end
 
@@ -145,7 +181,7 @@ local function settle_waiters(st, client, err)
   end
 end
 
-local function on_exit(st, client_id, code, signal)
+local function on_exit(st, cbs, client_id, code, signal)
   local expected = st.expected_exits[client_id] or st.quitting
   st.expected_exits[client_id] = nil
   if st.client_id == client_id then
@@ -167,7 +203,7 @@ local function on_exit(st, client_id, code, signal)
     ),
     vim.log.levels.ERROR
   )
-  M.on_crash(st, client_id, code, signal)
+  cbs.on_crash(st, client_id, code, signal)
 end
 
 -- capabilities are Neovim's, plus experimental.agentReview: the daemon
@@ -183,6 +219,8 @@ end
 
 local function start(st)
   local opts = config.options
+  -- The client keeps the callbacks it was started with.
+  local cbs = callbacks
   st.ready = false
   local client_id = compat.start_client({
     name = M.client_name,
@@ -193,7 +231,8 @@ local function start(st)
     offset_encoding = 'utf-16',
     capabilities = M.capabilities(opts),
     init_options = config.initialization_options(opts),
-    handlers = M.make_handlers(st),
+    handlers = cbs.handlers(st),
+    on_attach = cbs.on_attach,
     on_init = function(client, result)
       if st.client_id ~= client.id then
         return
@@ -208,14 +247,14 @@ local function start(st)
       -- now would find no daemon and start another.
       vim.schedule(function()
         if st.client_id == client.id then
-          M.on_ready(st)
+          cbs.on_ready(st)
         end
       end)
     end,
     on_exit = function(code, signal, id)
       -- libuv's exit callback: the API is not allowed here.
       vim.schedule(function()
-        on_exit(st, id, code, signal)
+        on_exit(st, cbs, id, code, signal)
       end)
     end,
   })

@@ -20,18 +20,6 @@ local ns = vim.api.nvim_create_namespace('agent_lsp_review')
 
 M.help = '<Space>/x toggle  a accept all  r reject all  n/N next/previous  <CR> confirm  q reject'
 
-function M.define_highlights()
-  local links = {
-    AgentLspReviewAccepted = 'DiffAdd',
-    AgentLspReviewRejected = 'DiffDelete',
-    AgentLspReviewHeader = 'Title',
-    AgentLspReviewHelp = 'Comment',
-  }
-  for group, target in pairs(links) do
-    vim.api.nvim_set_hl(0, group, { link = target, default = true })
-  end
-end
-
 local function termcode(keys)
   return vim.api.nvim_replace_termcodes(keys, true, false, true)
 end
