@@ -124,7 +124,9 @@ function M.root_of(bufnr)
   return dir
 end
 
--- state returns the root's state, made on first use.
+---The root's state, made on first use.
+---@param root string
+---@return agent_lsp.State
 function M.state(root)
   local st = states[root]
   if not st then
@@ -134,11 +136,15 @@ function M.state(root)
   return st
 end
 
+---Every root's state, by root.
+---@return table<string, agent_lsp.State>
 function M.states()
   return states
 end
 
--- client returns the root's running client, or nil.
+---The root's running client, or nil.
+---@param st agent_lsp.State
+---@return table?
 function M.client(st)
   if not st.client_id then
     return nil
@@ -269,8 +275,10 @@ local function start(st)
   st.client_id = client_id
 end
 
--- ensure calls cb(client) once the root's daemon is initialized, starting
--- it when it is not running; cb(nil, message) when it cannot start.
+---Calls cb(client) once the root's daemon is initialized, starting it when
+---it is not running; cb(nil, message) when it cannot start.
+---@param st agent_lsp.State
+---@param cb fun(client: table?, err: string?)
 function M.ensure(st, cb)
   local client = M.client(st)
   if client and st.ready then
@@ -283,7 +291,8 @@ function M.ensure(st, cb)
   end
 end
 
--- stop stops the root's daemon on purpose (no crash message).
+---Stops the root's daemon on purpose (no crash message).
+---@param st agent_lsp.State
 function M.stop(st)
   local client = M.client(st)
   if client then

@@ -228,7 +228,20 @@ local function answer(view, text)
   return result
 end
 
+---The review float's state while it runs.
+---@class agent_lsp.ReviewView
+---@field params table the agent/review request
+---@field hunks table[] its hunks {id, startLine, endLine, oldText, newText, diff}
+---@field accepted boolean[] by hunk index: the hunk is accepted
+---@field deadline number libuv time (ms) when the review counts as a rejection
+---@field win integer? the float
+---@field buf integer? its buffer
+---@field previous_win integer? the window to go back to
+---@field rows integer[]? by hunk index: the 0-based row of its mark line
+---@field help_row integer? the row of the key help
+
 local function review(params, alive)
+  ---@type agent_lsp.ReviewView
   local view = {
     params = params,
     hunks = params.hunks,
