@@ -5,6 +5,7 @@
 local approval = require('agent_lsp.approval')
 local completion = require('agent_lsp.completion')
 local control = require('agent_lsp.control')
+local edits = require('agent_lsp.edits')
 local prompt = require('agent_lsp.prompt')
 local review = require('agent_lsp.review')
 
@@ -24,9 +25,10 @@ function M.handlers(st)
       pcall(vim.lsp.handlers['$/progress'], err, params, ctx, cfg)
       prompt.on_progress(st, params)
     end,
+    ['agent/approve'] = approval.approve,
     ['window/showMessageRequest'] = approval.show_message_request,
     ['agent/review'] = review.handle,
-    ['workspace/applyEdit'] = approval.apply_edit,
+    ['workspace/applyEdit'] = edits.apply_edit,
     ['agent/completionStatus'] = function(_, params)
       completion.on_status(st, params)
     end,

@@ -212,14 +212,19 @@ local function on_exit(st, cbs, client_id, code, signal)
   cbs.on_crash(st, client_id, code, signal)
 end
 
--- capabilities are Neovim's, plus experimental.agentReview: the daemon
--- then sends edits for review hunk by hunk (agent/review) instead of the
--- approval popup.
+---Neovim's capabilities, plus experimental.agentApprove (the daemon asks
+---for approvals with agent/approve, structured, not the text popup) and,
+---with the review option, experimental.agentReview (edits are reviewed
+---hunk by hunk: agent/review).
+---@param opts agent_lsp.Options
+---@return table
 function M.capabilities(opts)
   local caps = vim.lsp.protocol.make_client_capabilities()
+  local experimental = { agentApprove = true }
   if opts.review then
-    caps.experimental = vim.tbl_extend('force', caps.experimental or {}, { agentReview = true })
+    experimental.agentReview = true
   end
+  caps.experimental = vim.tbl_extend('force', caps.experimental or {}, experimental)
   return caps
 end
 

@@ -10,7 +10,7 @@
 -- typed keys), so the float reads keys itself: vim.wait until a key is
 -- typed (the timeout and the daemon's death end it), then getchar(). Keys
 -- fed with nvim_feedkeys() or nvim_input() reach it like typed ones.
-local approval = require('agent_lsp.approval')
+local await = require('agent_lsp.await')
 local config = require('agent_lsp.config')
 local compat = require('agent_lsp.compat')
 
@@ -202,7 +202,7 @@ local function feedback(view)
     accepted = accepted + (on and 1 or 0)
   end
   local prompt = string.format('Feedback for the agent (optional; %d of %d hunks accepted): ', accepted, #view.hunks)
-  local text = approval.await(function(done)
+  local text = await.await(function(done)
     vim.ui.input({ prompt = prompt, kind = 'agent_lsp_feedback' }, done)
   end)
   if type(text) ~= 'string' or vim.trim(text) == '' then
