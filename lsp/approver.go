@@ -9,9 +9,11 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/agent-lsp/agent-lsp/permission"
+	"github.com/agent-lsp/agent-lsp/tools"
 )
 
-// The popup's answers, exactly as the contract names them.
+// The popup's answers, exactly as docs/protocol.md names them; agent/approve
+// options carry the same titles.
 const (
 	actionAllow        = "Allow"
 	actionAllowSession = "Allow for this session"
@@ -22,16 +24,32 @@ const (
 // approval is about the gist; the model's tool_call carries the rest.
 const maxDiffLines = 40
 
-// popupApprover asks the user with window/showMessageRequest. A null
-// answer, an unknown title or a failed request is Deny.
-type popupApprover struct {
-	s *server
+// editorApprover asks the user in the editor: with agent/approve when the
+// client declared experimental.agentApprove (approve.go), else with the
+// window/showMessageRequest popup, whose text is the documented format of
+// docs/protocol.md (pinned by testdata/approval_popup). Edits to a client
+// that declared agentReview go to agent/review (review.go).
+type editorApprover struct {
+	s  *server
+	ws *tools.Workspace // the session's: resolves an action's path to its uri
 }
 
-var _ permission.Approver = popupApprover{}
+var _ permission.Approver = editorApprover{}
 
 // Approve implements permission.Approver.
-func (a popupApprover) Approve(ctx context.Context, act permission.Action, offerSession bool) (permission.Decision, error) {
+func (a editorApprover) Approve(ctx context.Context, act permission.Action, offerSession bool) (permission.Decision, error) {
+	p := progressFrom(ctx)
+	p.report("Waiting for approval")
+	defer p.report(runningMessage(act.Tool))
+	if a.s.caps().approve {
+		return a.approveRequest(ctx, act, offerSession)
+	}
+	return a.popup(ctx, act, offerSession)
+}
+
+// popup asks with window/showMessageRequest. A null answer, an unknown
+// title or a failed request is Deny.
+func (a editorApprover) popup(ctx context.Context, act permission.Action, offerSession bool) (permission.Decision, error) {
 	actions := []protocol.MessageActionItem{{Title: actionAllow}}
 	if offerSession {
 		actions = append(actions, protocol.MessageActionItem{Title: actionAllowSession})
@@ -42,11 +60,6 @@ func (a popupApprover) Approve(ctx context.Context, act permission.Action, offer
 		Message: approvalMessage(act),
 		Actions: actions,
 	}
-
-	p := progressFrom(ctx)
-	p.report("Waiting for approval")
-	defer p.report(runningMessage(act.Tool))
-
 	var answer *protocol.MessageActionItem
 	if _, err := a.s.conn.Call(ctx, "window/showMessageRequest", params, &answer); err != nil {
 		if ctx.Err() != nil {
@@ -66,8 +79,8 @@ func (a popupApprover) Approve(ctx context.Context, act permission.Action, offer
 	return permission.Deny, nil
 }
 
-// approvalMessage names the tool, the action (path and compact diff, or
-// the command) and the risk.
+// approvalMessage is the popup's text (docs/protocol.md, "Approvals"): the
+// tool, the risk and the summary; the command; the compact diff; why.
 func approvalMessage(a permission.Action) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "agent-lsp wants to run %s (risk %s): %s", a.Tool, a.Risk, a.Summary)

@@ -1,7 +1,8 @@
 // Package lsp is the editor daemon: an LSP server on stdio that runs the
 // agent for an editor. Prompts arrive as agent/* requests, the answer
 // streams back as agent/update notifications and $/progress, approvals are
-// window/showMessageRequest popups, and edits go through
+// agent/approve and agent/review requests (or window/showMessageRequest
+// popups for clients that declare neither), and edits go through
 // workspace/applyEdit so they land in the user's buffers.
 //
 // The agent loop knows nothing of this: the package only implements the

@@ -67,6 +67,7 @@ type clientCaps struct {
 	deleteFiles     bool // DeleteFile in documentChanges
 	progress        bool // window/workDoneProgress/create
 	review          bool // agent/review instead of popups for edits (review.go)
+	approve         bool // agent/approve instead of popups (approve.go)
 }
 
 func (p *initializeParams) caps() clientCaps {
@@ -81,6 +82,7 @@ func (p *initializeParams) caps() clientCaps {
 		deleteFiles:     slices.Contains(ws.WorkspaceEdit.ResourceOperations, "delete"),
 		progress:        p.Capabilities.Window.WorkDoneProgress,
 		review:          experimentalFlag(p.Capabilities.Experimental, "agentReview"),
+		approve:         experimentalFlag(p.Capabilities.Experimental, "agentApprove"),
 	}
 }
 

@@ -50,13 +50,14 @@ type reviewAnswer struct {
 	Feedback      string `json:"feedback"`
 }
 
-var _ permission.Reviewer = popupApprover{}
+var _ permission.Reviewer = editorApprover{}
 
 // Review implements permission.Reviewer: a client that declared
-// experimental.agentReview gets agent/review, any other the popup (whose
-// answer takes or leaves every hunk). A null answer, an unknown decision,
-// an error or a request dropped by the client is a Deny.
-func (a popupApprover) Review(ctx context.Context, act permission.Action, offerSession bool) (permission.Review, error) {
+// experimental.agentReview gets agent/review, any other Approve's question
+// (agent/approve or the popup, whose answer takes or leaves every hunk). A
+// null answer, an unknown decision, an error or a request dropped by the
+// client is a Deny.
+func (a editorApprover) Review(ctx context.Context, act permission.Action, offerSession bool) (permission.Review, error) {
 	if !a.s.caps().review || act.Edit == nil {
 		d, err := a.Approve(ctx, act, offerSession)
 		return permission.Review{Decision: d}, err
@@ -99,14 +100,21 @@ func reviewRequest(ctx context.Context, act permission.Action) reviewParams {
 	p := reviewParams{
 		SessionID: sessionFrom(ctx), ToolCallID: act.CallID, Tool: act.Tool, Summary: act.Summary,
 		Path: act.Path, URI: string(pathToURI(act.Edit.File)), Risk: act.Risk.String(), Reasons: act.Reasons,
-		Hunks: make([]reviewHunk, len(act.Edit.Hunks)),
-	}
-	for i, h := range act.Edit.Hunks {
-		// permission.Hunk lines are 1-based and inclusive.
-		p.Hunks[i] = reviewHunk{ID: h.ID, StartLine: h.StartLine - 1, EndLine: h.EndLine,
-			OldText: h.OldText, NewText: h.NewText, Diff: h.Diff}
+		Hunks: reviewHunks(act.Edit),
 	}
 	return p
+}
+
+// reviewHunks are the hunks of an edit as agent/review and agent/approve
+// send them: 0-based lines, endLine exclusive.
+func reviewHunks(e *permission.EditProposal) []reviewHunk {
+	hunks := make([]reviewHunk, len(e.Hunks))
+	for i, h := range e.Hunks {
+		// permission.Hunk lines are 1-based and inclusive.
+		hunks[i] = reviewHunk{ID: h.ID, StartLine: h.StartLine - 1, EndLine: h.EndLine,
+			OldText: h.OldText, NewText: h.NewText, Diff: h.Diff}
+	}
+	return hunks
 }
 
 // experimentalFlag reads a boolean of capabilities.experimental, which may

@@ -87,7 +87,7 @@ func (st *sessionStore) binding() (*control.Controller, control.Binding, error) 
 	if ctl == nil || ws == nil {
 		return nil, control.Binding{}, errNotInitialized
 	}
-	var approver permission.Approver = popupApprover{s: s}
+	var approver permission.Approver = editorApprover{s: s, ws: ws}
 	if cfg.autoApprove {
 		approver = permission.AutoApprover{}
 	}

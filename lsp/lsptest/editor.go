@@ -26,40 +26,14 @@ type Handlers struct {
 	// default answers null (Deny). It runs on its own goroutine and may
 	// block until ctx ends, or type into buffers (Change) meanwhile.
 	Review func(ctx context.Context, p ReviewParams) (*ReviewAnswer, error)
+	// Approve answers agent/approve (announce Capabilities.AgentApprove);
+	// the default answers null (Deny). It runs on its own goroutine and
+	// may block until ctx ends.
+	Approve func(ctx context.Context, p ApproveParams) (*ApproveAnswer, error)
 	// BeforeApplyEdit, when set, runs as each workspace/applyEdit arrives,
 	// before it is checked and applied: a user typing (Change) there makes
 	// a versioned edit stale.
 	BeforeApplyEdit func(ctx context.Context)
-}
-
-// ReviewParams is an agent/review request (docs/protocol.md).
-type ReviewParams struct {
-	SessionID  string       `json:"sessionId"`
-	ToolCallID string       `json:"toolCallId"`
-	Tool       string       `json:"tool"`
-	Summary    string       `json:"summary"`
-	Path       string       `json:"path"`
-	URI        string       `json:"uri"`
-	Risk       string       `json:"risk"`
-	Reasons    []string     `json:"reasons"`
-	Hunks      []ReviewHunk `json:"hunks"`
-}
-
-// ReviewHunk is one hunk of a review: 0-based lines, endLine exclusive.
-type ReviewHunk struct {
-	ID        int    `json:"id"`
-	StartLine int    `json:"startLine"`
-	EndLine   int    `json:"endLine"`
-	OldText   string `json:"oldText"`
-	NewText   string `json:"newText"`
-	Diff      string `json:"diff"`
-}
-
-// ReviewAnswer is the answer to agent/review.
-type ReviewAnswer struct {
-	Decision      string `json:"decision"` // accept, reject or partial
-	AcceptedHunks []int  `json:"acceptedHunks,omitempty"`
-	Feedback      string `json:"feedback,omitempty"`
 }
 
 // Notification is one notification the editor received.
@@ -157,6 +131,7 @@ type Capabilities struct {
 	ResourceOperations []string
 	WorkDoneProgress   bool
 	AgentReview        bool // experimental.agentReview: agent/review instead of popups for edits
+	AgentApprove       bool // experimental.agentApprove: agent/approve instead of popups
 }
 
 // Initialize sends initialize (root as rootUri and workspace folder, the
@@ -176,7 +151,7 @@ func (e *Editor) Initialize(ctx context.Context, root string, caps Capabilities,
 				},
 			},
 			"window":       map[string]any{"workDoneProgress": caps.WorkDoneProgress},
-			"experimental": map[string]any{"agentReview": caps.AgentReview},
+			"experimental": map[string]any{"agentReview": caps.AgentReview, "agentApprove": caps.AgentApprove},
 		},
 		"initializationOptions": options,
 	}
@@ -339,6 +314,9 @@ func (e *Editor) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			}
 			_ = reply(ctx, answer, err)
 		}()
+		return nil
+	case "agent/approve":
+		go func() { answer, err := e.approve(ctx, params); _ = reply(ctx, answer, err) }()
 		return nil
 	case "workspace/applyEdit":
 		go func() { _ = reply(ctx, e.applyEdit(ctx, params), nil) }()

@@ -66,14 +66,16 @@ type summary struct {
 // The extension's request sequence, with its own modules: initialize with
 // the initializationOptions its settings mapping makes (the fake model's
 // URL reaches the daemon only that way), newSession, an inline edit
-// (agent/prompt with {uri, range}) whose popup is parsed and whose diff is
-// applied as "Show diff" does before Allow, applyEdit and the save of
+// (agent/prompt with {uri, range}) asked as agent/approve (the client
+// declares agentApprove alone), whose hunks are applied as "Show diff"
+// does before Allow, applyEdit and the save of
 // autoSave, sessions, tools, agent/cancel mid-stream, then a crash
 // (SIGKILL) and a second daemon resuming the session by its id; there the
 // control surface: agent/commands, agent/models, agent/setMode plan with
 // todo_write's plan updates, agent/setMode ask with @mentions and a
 // write_file call refused, and "/mode default" as a prompt. Then a third
-// daemon for a client declaring experimental.agentReview: a rename with
+// daemon for a client declaring agentReview and agentApprove, as the
+// extension does: a rename with
 // three hunks answered with the extension's review module (hunks 1 and 3
 // kept, 2 rejected with feedback), and "Agent: Rewind…" (agent/checkpoints,
 // agent/rewind) putting the file back.

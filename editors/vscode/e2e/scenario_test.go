@@ -51,9 +51,9 @@ type scenarioSummary struct {
 // A real VS Code (code-server, the extension's .vsix installed) in headless
 // Chromium, driven as a user drives it: open a file, Alt+I with no
 // selection, the chat, a prompt whose answer streams and whose command is
-// approved in VS Code's dialog, an edit reviewed hunk by hunk with the
-// diff's lenses (shown with default settings: the extension's
-// configurationDefaults), one hunk rejected, an edit denied, a rewind, a
+// approved in VS Code's dialog (built from agent/approve), an edit
+// reviewed hunk by hunk with the diff's lenses (shown with default
+// settings: the extension's configurationDefaults), one hunk rejected, an edit denied, a rewind, a
 // window reload after which the chat shows the conversation again, a
 // prompt that continues it, the session picked again from a new one, and
 // an inline completion (ghost text from a second fake, the FIM model)
@@ -88,7 +88,7 @@ func TestCodeServerScenario(t *testing.T) {
 		"node": peers.node, "nodeBin": filepath.Dir(peers.node), "codeServer": peers.codeServer, "vsix": peers.vsix,
 		"agentLsp": daemonBinary, "modelURL": model.OpenAIBaseURL(), "home": t.TempDir(), "workspace": workspace,
 		"artifacts": artifacts, "file": "review.go", "timeoutMs": 20000,
-		"countPrompt": countPrompt, "countAnswer": countAnswer, "countCommand": "wc -l review.go",
+		"countPrompt": countPrompt, "countAnswer": countAnswer, "countCommand": "wc -l review.go", "countRisk": "LOW",
 		"renamePrompt": renamePrompt, "renameAnswer": renameAnswer, "renameNote": renameNote,
 		"reviewOriginal": reviewSource, "reviewKept": reviewRenamed,
 		"commentPrompt": commentPrompt, "commentAnswer": commentAnswer,

@@ -1,10 +1,14 @@
-// Approvals in VS Code's native popup, with a "Show diff" action that opens
-// vscode.diff between the document's current text and the text the edit
-// proposes (the popup's diff applied to the current text) before the user
-// decides.
+// Approvals (agent/approve) in VS Code's native dialog: the title names the
+// tool, the risk and the summary, the detail shows the command or the
+// edit's hunks and the reasons, the buttons are the offered options; an
+// edit adds "Show diff", which opens vscode.diff between the document and
+// the text with the request's hunks applied. Any other
+// window/showMessageRequest (the workspace trust question) is shown as it
+// is, with its buttons.
 
 import * as vscode from 'vscode';
-import { approvalDetail, approvalTitle, proposedText, type Approval } from './logic/approval';
+import type { ApproveParams, ShowMessageRequestParams } from './protocol';
+import { approvalDetail, approvalTitle, canShowDiff, proposedText } from './logic/approval';
 
 const showDiff = 'Show diff';
 export const proposedScheme = 'agent-lsp-proposed';
@@ -34,57 +38,58 @@ export class ProposedTexts implements vscode.TextDocumentContentProvider {
 export class ApprovalUi {
   constructor(private readonly texts: ProposedTexts) {}
 
-  /** decide shows the popup and returns the chosen action title (undefined: dismissed, which is Deny). */
-  async decide(a: Approval, offered: string[]): Promise<string | undefined> {
-    const canDiff = a.diff !== undefined && a.diff.hunks.length > 0 && a.path !== undefined;
-    const items = canDiff ? [...offered, showDiff] : offered;
-    // The first ask is modal, so the detail (the diff or the command) is
+  /** decide shows the dialog and returns the chosen option's id (undefined: dismissed, which is Deny). */
+  async decide(p: ApproveParams): Promise<string | undefined> {
+    const titles = p.options.map((o) => o.title);
+    const items = canShowDiff(p) ? [...titles, showDiff] : titles;
+    // The first ask is modal, so the detail (the command or the diff) is
     // shown in full; after "Show diff" the ask is a notification, so the
     // diff editor stays usable while the user reads it.
-    let choice = await vscode.window.showWarningMessage(approvalTitle(a), { modal: true, detail: approvalDetail(a) }, ...items);
+    let choice = await vscode.window.showWarningMessage(approvalTitle(p), { modal: true, detail: approvalDetail(p) }, ...items);
     const opened: vscode.Uri[] = [];
     try {
       while (choice === showDiff) {
-        const uri = await this.openDiff(a);
+        const uri = await this.openDiff(p);
         if (uri) opened.push(uri);
-        choice = await vscode.window.showWarningMessage(approvalTitle(a), ...items);
+        choice = await vscode.window.showWarningMessage(approvalTitle(p), ...items);
       }
     } finally {
       for (const uri of opened) this.texts.forget(uri);
     }
-    return choice;
+    return p.options.find((o) => o.title === choice)?.id;
   }
 
-  private async openDiff(a: Approval): Promise<vscode.Uri | undefined> {
-    const path = a.path as string;
-    const current = await currentDocument(path);
+  private async openDiff(p: ApproveParams): Promise<vscode.Uri | undefined> {
+    const path = p.path as string;
+    const current = await openIfExists(vscode.Uri.parse(p.uri as string));
     let proposed;
     try {
-      proposed = proposedText(current ? current.getText() : '', a);
+      proposed = proposedText(current ? current.getText() : '', p);
     } catch (err) {
       void vscode.window.showErrorMessage(`agent-lsp: cannot preview the edit of ${path}: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
     }
-    const right = this.texts.add(path, proposed.text);
+    const right = this.texts.add(path, proposed);
     const left = current ? current.uri : this.texts.add(path, '');
-    const note = proposed.complete ? '' : ' (partial: the popup shows only the first hunks)';
-    await vscode.commands.executeCommand('vscode.diff', left, right, `${path}: current ↔ proposed by agent-lsp${note}`, { preview: true });
+    await vscode.commands.executeCommand('vscode.diff', left, right, `${path}: current ↔ proposed by agent-lsp`, { preview: true });
     return right;
   }
 }
 
-/** currentDocument finds the edited file (relative to a workspace folder); undefined for a new file. */
-async function currentDocument(path: string): Promise<vscode.TextDocument | undefined> {
-  for (const folder of vscode.workspace.workspaceFolders ?? []) {
-    const uri = vscode.Uri.joinPath(folder.uri, path);
-    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    if (open) return open;
-    try {
-      await vscode.workspace.fs.stat(uri);
-      return await vscode.workspace.openTextDocument(uri);
-    } catch {
-      // not in this folder
-    }
+/** showMessageRequest shows a window/showMessageRequest as it is, modal, with its buttons; the chosen title. */
+export function showMessageRequest(p: ShowMessageRequestParams, titles: string[]): Thenable<string | undefined> {
+  const show = p.type === 1 ? vscode.window.showErrorMessage : p.type === 2 ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  return show(p.message, { modal: true }, ...titles);
+}
+
+/** openIfExists is the document at uri, open or read from disk; undefined for a new file. */
+export async function openIfExists(uri: vscode.Uri): Promise<vscode.TextDocument | undefined> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (open) return open;
+  try {
+    await vscode.workspace.fs.stat(uri);
+  } catch {
+    return undefined; // a new file
   }
-  return undefined;
+  return vscode.workspace.openTextDocument(uri);
 }

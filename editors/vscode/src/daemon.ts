@@ -1,7 +1,8 @@
 // The agent-lsp daemon as a vscode-languageclient LanguageClient: start,
-// restart after a crash (with a clear message), approvals through our own
-// window/showMessageRequest handler, hunk review (agent/review, declared
-// as experimental.agentReview), saving after applied edits, and the answer
+// restart after a crash (with a clear message), approvals (agent/approve)
+// and hunk review (agent/review), both declared in
+// capabilities.experimental, a plain handler for any other
+// window/showMessageRequest, saving after applied edits, and the answer
 // of the daemon's "Revert agent change" lens (agent.revert) shown, and
 // inline completion (inline.ts) with its agent/completionStatus.
 
@@ -21,8 +22,9 @@ import {
 import {
   AgentClient,
   Methods,
-  answerApproval,
-  declareAgentReview,
+  declareAgentRequests,
+  type ApproveAnswer,
+  type ApproveParams,
   type MessageActionItem,
   type ReviewAnswer,
   type ReviewParams,
@@ -31,8 +33,8 @@ import {
   type Update,
 } from './protocol';
 import { rejectAll } from './logic/review';
+import { answerApprove, answerMessageRequest } from './logic/approval';
 import { rewindSummary } from './logic/checkpoints';
-import { type Approval } from './logic/approval';
 import { RestartPolicy } from './logic/restartPolicy';
 import { daemonEnvironment, hasApiKey, apiKeyVariable, initializationOptions, readSettings, secretKey, type AgentSettings } from './logic/settings';
 import { editedUris } from './logic/workspaceEdit';
@@ -41,7 +43,10 @@ import type { CompletionStatus } from './logic/inline';
 
 export interface DaemonHooks {
   onUpdate(u: Update): void;
-  decideApproval(a: Approval, offered: string[]): Promise<string | undefined>;
+  /** Decides one agent/approve: the chosen option's id (undefined: dismissed, Deny). */
+  decideApproval(params: ApproveParams): Promise<string | undefined>;
+  /** Shows any other window/showMessageRequest with its buttons: the chosen title. */
+  showMessageRequest(params: ShowMessageRequestParams, titles: string[]): Thenable<string | undefined>;
   /** Answers agent/review; token is cancelled when the daemon stops waiting. */
   review(params: ReviewParams, token: CancellationToken): Promise<ReviewAnswer>;
   /** The daemon is down (a reason) or up again (undefined). */
@@ -174,12 +179,21 @@ export class Daemon implements vscode.Disposable {
     const client = new LanguageClient('agentLsp', 'agent-lsp', serverOptions, clientOptions);
     client.onNotification(Methods.update, (u: Update) => this.hooks.onUpdate(u));
     client.onNotification(completionStatusMethod, (s: CompletionStatus) => this.hooks.onCompletionStatus(s));
-    // Our handler replaces the client's default popup: agent-lsp's
-    // approvals get the diff preview.
+    // Approvals come as agent/approve (AgentRequestsFeature declares it);
+    // the popup is only ever another question (workspace trust), shown as
+    // it is. A failure answering is Deny, as the daemon takes an error.
     client.onRequest(Methods.showMessageRequest, (params: ShowMessageRequestParams): Promise<MessageActionItem | null> =>
-      answerApproval(params, (a, offered) => this.hooks.decideApproval(a, offered)),
+      answerMessageRequest(params, (p, titles) => Promise.resolve(this.hooks.showMessageRequest(p, titles))),
     );
-    client.registerFeature(new AgentReviewFeature());
+    client.registerFeature(new AgentRequestsFeature());
+    client.onRequest(Methods.approve, async (params: ApproveParams): Promise<ApproveAnswer | null> => {
+      try {
+        return await answerApprove(params, (p) => this.hooks.decideApproval(p));
+      } catch (err) {
+        this.output.appendLine(`agent/approve: ${String(err)}`);
+        return null;
+      }
+    });
     client.onRequest(Methods.review, async (params: ReviewParams, token: CancellationToken): Promise<ReviewAnswer> => {
       try {
         return await this.hooks.review(params, token);
@@ -226,10 +240,10 @@ export class Daemon implements vscode.Disposable {
   }
 }
 
-/** Declares experimental.agentReview: edits come as agent/review, not as the popup. */
-class AgentReviewFeature implements StaticFeature {
+/** Declares experimental.agentReview and agentApprove: edits come as agent/review, other approvals as agent/approve. */
+class AgentRequestsFeature implements StaticFeature {
   fillClientCapabilities(capabilities: ClientCapabilities): void {
-    declareAgentReview(capabilities);
+    declareAgentRequests(capabilities);
   }
 
   initialize(): void {}

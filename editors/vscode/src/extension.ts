@@ -3,7 +3,7 @@
 // status bar and the commands.
 
 import * as vscode from 'vscode';
-import { ApprovalUi, ProposedTexts, proposedScheme } from './approvals';
+import { ApprovalUi, ProposedTexts, proposedScheme, showMessageRequest } from './approvals';
 import { ChatView, chatViewId } from './chatView';
 import { Daemon, currentSettings } from './daemon';
 import { Session } from './session';
@@ -32,7 +32,8 @@ export function activate(context: vscode.ExtensionContext): void {
       reviews.onUpdate(u);
       session.onUpdate(u);
     },
-    decideApproval: (a, offered) => approvals.decide(a, offered),
+    decideApproval: (params) => approvals.decide(params),
+    showMessageRequest,
     review: (params, token) => reviews.review(params, token),
     onAvailability: (down) => session.setDown(down),
     onCompletionStatus: (s) => session.noteCompletion(s),

@@ -3,8 +3,6 @@
 // imports vscode, so the protocol test (e2e/) drives the real daemon with
 // exactly these requests over a plain vscode-jsonrpc connection.
 
-import { parseApproval, type Approval } from './logic/approval';
-
 export const Methods = {
   newSession: 'agent/newSession',
   prompt: 'agent/prompt',
@@ -19,6 +17,7 @@ export const Methods = {
   commands: 'agent/commands',
   session: 'agent/session',
   review: 'agent/review',
+  approve: 'agent/approve',
   checkpoints: 'agent/checkpoints',
   rewind: 'agent/rewind',
   transcript: 'agent/transcript',
@@ -226,12 +225,39 @@ export interface ShowMessageRequestParams {
   actions?: MessageActionItem[];
 }
 
-/** The popup's answers, exactly as the daemon names them. */
-export const ApprovalAction = {
-  allow: 'Allow',
-  allowSession: 'Allow for this session',
-  deny: 'Deny',
-} as const;
+/** The kinds (and ids) of agent/approve's options (docs/protocol.md, Structured approval). */
+export type ApproveOptionKind = 'allow_once' | 'allow_session' | 'deny';
+
+/** One answer agent/approve offers: the button's title and what it does. */
+export interface ApproveOption {
+  id: string;
+  title: string;
+  kind: ApproveOptionKind;
+}
+
+/** agent/approve's params: an action the policy asks a person about. */
+export interface ApproveParams {
+  sessionId: string;
+  toolCallId: string;
+  tool: string;
+  /** low, medium or high. */
+  risk: string;
+  reasons: string[];
+  summary: string;
+  /** run_bash's command. */
+  command?: string;
+  /** The file the action touches, relative to the workspace, and its URI. */
+  path?: string;
+  uri?: string;
+  /** An edit's change, as in agent/review. */
+  hunks?: ReviewHunk[];
+  options: ApproveOption[];
+}
+
+/** The answer to agent/approve: an offered option's id (null: Deny). */
+export interface ApproveAnswer {
+  optionId: string;
+}
 
 /** One hunk of an agent/review: lines 0-based, endLine exclusive, of the text the agent read. */
 export interface ReviewHunk {
@@ -292,15 +318,17 @@ export interface RewindResult {
 }
 
 /**
- * declareAgentReview adds experimental.agentReview to the client's
- * capabilities: the daemon then sends agent/review for edits instead of
- * the approval popup.
+ * declareAgentRequests adds experimental.agentReview and agentApprove to
+ * the client's capabilities, keeping what is there: the daemon then sends
+ * agent/review for edits and agent/approve for every other approval,
+ * never the approval popup.
  */
-export function declareAgentReview(capabilities: { experimental?: unknown }): void {
+export function declareAgentRequests(capabilities: { experimental?: unknown }): void {
   const experimental = capabilities.experimental;
   capabilities.experimental = {
     ...(experimental !== null && typeof experimental === 'object' ? (experimental as Record<string, unknown>) : {}),
     agentReview: true,
+    agentApprove: true,
   };
 }
 
@@ -392,24 +420,6 @@ export function promptParams(prompt: string, opts: { sessionId?: string; context
   if (opts.context) p.context = opts.context.range ? { uri: opts.context.uri, range: opts.context.range } : { uri: opts.context.uri };
   if (opts.workDoneToken) p.workDoneToken = opts.workDoneToken;
   return p;
-}
-
-/**
- * Decides one window/showMessageRequest: decide gets the parsed approval
- * (recognised false for a message not in the approval format) and the
- * offered titles and returns the chosen title (undefined: dismissed). Any answer that is not an offered title is
- * sent as null, which the daemon takes as Deny.
- */
-export async function answerApproval(
-  params: ShowMessageRequestParams,
-  decide: (approval: Approval, offered: string[]) => Promise<string | undefined>,
-): Promise<MessageActionItem | null> {
-  const approval = parseApproval(params.message);
-  const offered = (params.actions ?? []).map((a) => a.title);
-  if (offered.length === 0) return null;
-  const chosen = await decide(approval, offered);
-  const item = (params.actions ?? []).find((a) => a.title === chosen);
-  return item ?? null;
 }
 
 let tokenCounter = 0;

@@ -6,7 +6,7 @@
 // prompt or a daemon that gave up on the call answer reject.
 
 import * as vscode from 'vscode';
-import { ProposedTexts, proposedScheme } from './approvals';
+import { ProposedTexts, openIfExists, proposedScheme } from './approvals';
 import type { ReviewAnswer, ReviewParams, Update } from './protocol';
 import {
   HunkSelection,
@@ -218,17 +218,6 @@ export class ReviewUi implements vscode.CodeLensProvider, vscode.Disposable {
 }
 
 const aborted = Symbol('aborted');
-
-async function openIfExists(uri: vscode.Uri): Promise<vscode.TextDocument | undefined> {
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  if (open) return open;
-  try {
-    await vscode.workspace.fs.stat(uri);
-  } catch {
-    return undefined; // a new file
-  }
-  return vscode.workspace.openTextDocument(uri);
-}
 
 async function closeTabs(match: (input: unknown) => boolean): Promise<void> {
   const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => match(t.input));

@@ -126,9 +126,15 @@ export const steps = [
 
   ['prompt-stream-command', async (ui, cfg) => {
     await ui.chatPrompt(cfg.countPrompt);
+    // The approval comes as agent/approve (the extension declares
+    // agentApprove): the dialog is built from its fields, the title from
+    // tool, risk and summary, the detail exactly the command, the buttons
+    // the offered options. The popup would show its whole text as the
+    // message, with no detail.
     const d = await ui.dialog();
-    check(d.detail.includes(cfg.countCommand) || d.message.includes(cfg.countCommand), `the approval shows ${JSON.stringify(d)}`);
-    check(d.buttons.includes('Allow') && d.buttons.includes('Deny'), `the approval offers ${d.buttons}`);
+    check(d.message === `agent-lsp wants to run run_bash (risk ${cfg.countRisk}): run: ${cfg.countCommand}`, `the approval's title ${JSON.stringify(d)}`);
+    check(d.detail === `$ ${cfg.countCommand}`, `the approval's detail ${JSON.stringify(d)}`);
+    check(['Allow', 'Allow for this session', 'Deny'].every((b) => d.buttons.includes(b)), `the approval offers ${d.buttons}`);
     await ui.shot('approval');
     await ui.clickDialogButton('Allow');
     // The answer stalls midway (the fake's script): it is seen in part first.

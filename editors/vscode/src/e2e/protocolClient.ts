@@ -2,11 +2,14 @@
 // request sequence of the extension against the real daemon over
 // vscode-jsonrpc, with the extension's own modules: the settings mapping
 // for initializationOptions, AgentClient for the agent/* requests,
-// answerApproval and the diff reconstruction for the popup, the
+// answerApprove and the "Show diff" text built from agent/approve's hunks
+// (the first two daemons declare experimental.agentApprove only, so the
+// edit comes as agent/approve, not agent/review), the
 // transcript for the updates, the plan view model, the completion of the
 // chat input; then the control surface: agent/commands, agent/models,
 // agent/setMode (plan, ask), the plan updates, @mentions, a slash command;
-// then a third daemon with experimental.agentReview: a three-hunk edit
+// then a third daemon declaring agentReview and agentApprove as the
+// extension does (declareAgentRequests): a three-hunk edit
 // reviewed with the review module (hunks 1 and 3 kept, 2 rejected with
 // feedback) and a rewind (agent/checkpoints, agent/rewind) as "agent-lsp:
 // Rewind…" makes it.
@@ -22,13 +25,12 @@ import { pathToFileURL } from 'node:url';
 import * as rpc from 'vscode-jsonrpc/node';
 import {
   AgentClient,
-  ApprovalAction,
   Methods,
-  answerApproval,
-  declareAgentReview,
+  declareAgentRequests,
   newProgressToken,
   promptParams,
   type PlanItem,
+  type ApproveParams,
   type PromptResult,
   type ReviewAnswer,
   type ReviewParams,
@@ -40,7 +42,7 @@ import { checkpointItems, rewindOptionItems, rewindParams, rewindSummary } from 
 import { completeAt } from '../logic/completion';
 import { planRows } from '../logic/plan';
 import { initializationOptions, readSettings } from '../logic/settings';
-import { proposedText, type Approval } from '../logic/approval';
+import { answerApprove, approvalDetail, canShowDiff, proposedText } from '../logic/approval';
 import { Transcript } from '../logic/transcript';
 import { renderPage, renderTranscript } from '../logic/render';
 import { editedUris } from '../logic/workspaceEdit';
@@ -122,7 +124,10 @@ class Daemon {
   readonly agent: AgentClient;
   readonly exited: Promise<{ code: number | null; signal: string | null }>;
   readonly updates: Update[] = [];
-  readonly popups: Array<{ approval: Approval; proposed?: string; proposedError?: string; answer: string | null }> = [];
+  /** agent/approve requests, the "Show diff" text the client built for each, and its answer. */
+  readonly approvals: Array<{ params: ApproveParams; detail: string; proposed?: string; proposedError?: string; answer: string }> = [];
+  /** Any window/showMessageRequest: none is expected. */
+  readonly popups: ShowMessageRequestParams[] = [];
   /** agent/review requests, the diff's right side the client built for each, and its answer. */
   readonly reviews: Array<{ params: ReviewParams; proposed?: string; kept?: string; error?: string; answer: ReviewAnswer }> = [];
   readonly applyEdits: unknown[] = [];
@@ -142,17 +147,22 @@ class Daemon {
       this.updates.push(u);
       for (const f of this.onUpdate) f(u);
     });
-    this.conn.onRequest(Methods.showMessageRequest, (params: ShowMessageRequestParams) =>
-      answerApproval(params, async (approval) => {
-        // What "Show diff" shows: the popup's diff applied to the buffer.
-        const popup: Daemon['popups'][number] = { approval, answer: ApprovalAction.allow };
+    this.conn.onRequest(Methods.showMessageRequest, (params: ShowMessageRequestParams) => {
+      this.popups.push(params);
+      return null;
+    });
+    this.conn.onRequest(Methods.approve, (params: ApproveParams) =>
+      answerApprove(params, async (p) => {
+        // What ApprovalUi shows: the dialog's detail, and "Show diff": the
+        // request's hunks applied to the buffer. Then Allow.
+        const entry: Daemon['approvals'][number] = { params: p, detail: approvalDetail(p), answer: 'allow_once' };
         try {
-          popup.proposed = proposedText(this.doc.text, approval).text;
+          if (canShowDiff(p)) entry.proposed = proposedText(this.doc.text, p);
         } catch (err) {
-          popup.proposedError = String(err);
+          entry.proposedError = String(err);
         }
-        this.popups.push(popup);
-        return ApprovalAction.allow;
+        this.approvals.push(entry);
+        return entry.answer;
       }),
     );
     // What ReviewUi does, without the UI: the diff's right side with every
@@ -204,8 +214,10 @@ class Daemon {
       window: { workDoneProgress: true, showMessage: { messageActionItem: { additionalPropertiesSupport: true } } },
       textDocument: { synchronization: { didSave: true, dynamicRegistration: true } },
     };
-    // The extension's AgentReviewFeature fills the capabilities the same way.
-    if (this.review) declareAgentReview(capabilities);
+    // The extension's AgentRequestsFeature fills the capabilities the same
+    // way; the first daemons declare agent/approve alone.
+    if (this.review) declareAgentRequests(capabilities);
+    else capabilities.experimental = { agentApprove: true };
     const init = await this.conn.sendRequest<{ serverInfo?: { name: string } }>('initialize', {
       processId: process.pid,
       clientInfo: { name: 'agent-lsp vscode protocol test' },
@@ -276,11 +288,15 @@ async function main(): Promise<Record<string, unknown>> {
   check(edit.result.sessionId === sessionId, `edit prompt: session ${edit.result.sessionId}`);
   check(edit.result.text === config.expectAnswer, `edit prompt: text ${JSON.stringify(edit.result.text)}`);
   check(edit.progress[0] === 'begin' && edit.progress[edit.progress.length - 1] === 'end', `edit prompt: progress ${JSON.stringify(edit.progress)}`);
-  check(a.popups.length === 1, `${a.popups.length} popups`);
-  const popup = a.popups[0];
-  check(popup?.approval.tool === 'edit_file' && popup.approval.path === config.file && popup.approval.risk !== '',
-    `popup parsed as ${JSON.stringify(popup?.approval)}`);
-  check(popup?.proposed === config.expectedText, `"Show diff" proposed ${JSON.stringify(popup?.proposed)} (${popup?.proposedError ?? ''})`);
+  check(a.popups.length === 0, `popups shown to an agentApprove client: ${JSON.stringify(a.popups)}`);
+  check(a.approvals.length === 1, `${a.approvals.length} agent/approve requests`);
+  const approval = a.approvals[0];
+  check(approval?.params.sessionId === sessionId && approval.params.toolCallId === 'call_edit' && approval.params.tool === 'edit_file' &&
+    approval.params.path === config.file && approval.params.uri === doc.uri && ['low', 'medium', 'high'].includes(approval.params.risk) &&
+    approval.params.hunks?.length === 1 && approval.params.options.some((o) => o.id === 'allow_once'),
+    `agent/approve params ${JSON.stringify(approval?.params)}`);
+  check(approval?.detail.startsWith('@@ ') === true, `the dialog's detail ${JSON.stringify(approval?.detail)}`);
+  check(approval?.proposed === config.expectedText, `"Show diff" proposed ${JSON.stringify(approval?.proposed)} (${approval?.proposedError ?? ''})`);
   check(doc.text === config.expectedText, `document ${JSON.stringify(doc.text)}`);
   check(a.saves.length === 1, `${a.saves.length} saves after the applied edit`);
   a.updates.forEach((u, i) => check(u.seq === i + 1 && u.sessionId === sessionId, `update ${i}: ${JSON.stringify(u)}`));
@@ -344,7 +360,7 @@ async function main(): Promise<Record<string, unknown>> {
   return {
     ok: failures.length === 0, failures, sessionId, documentText: doc.text, savedText: doc.saved,
     kinds: a.updates.map((u) => u.kind), resumedKinds: b.updates.map((u) => u.kind),
-    popups: a.popups.map((p) => ({ tool: p.approval.tool, risk: p.approval.risk, path: p.approval.path, summary: p.approval.summary })),
+    approvals: a.approvals.map((p) => ({ tool: p.params.tool, risk: p.params.risk, path: p.params.path, summary: p.params.summary })),
     applyEdits: a.applyEdits, cancelMs, exit, entries: transcript.entries.map((e) => e.kind), ...control, review,
   };
 }
@@ -362,7 +378,7 @@ async function reviewAndRewind(): Promise<Record<string, unknown>> {
   const sessionId = await c.agent.newSession('vscode review');
   const reviewed = await c.prompt(config.reviewPrompt, sessionId);
   check(reviewed.result.stopReason === 'end_turn', `review prompt: ${reviewed.result.stopReason} (${reviewed.result.error ?? ''})`);
-  check(c.popups.length === 0, `a review client got ${c.popups.length} popups`);
+  check(c.popups.length === 0 && c.approvals.length === 0, `a review client got ${c.popups.length} popups and ${c.approvals.length} agent/approve for its edit`);
   check(c.reviews.length === 1, `${c.reviews.length} agent/review requests`);
   const r = c.reviews[0];
   check(r?.params.sessionId === sessionId && r.params.toolCallId === config.reviewToolCallId && r.params.path === config.reviewFile &&
@@ -452,7 +468,8 @@ async function controlSurface(d: Daemon, sessionId: string, transcript: Transcri
     `prompt mentions ${JSON.stringify(asked.result.mentions)}`);
   const refused = seen('tool_result', from).find((u) => u.kind === 'tool_result' && u.name === 'write_file');
   check(refused?.kind === 'tool_result' && refused.status === 'denied' && refused.output.includes('not available in ask mode'), `write_file in ask mode: ${JSON.stringify(refused)}`);
-  check(d.popups.length === 0 && d.applyEdits.length === 0, `ask mode: ${d.popups.length} popups, ${d.applyEdits.length} edits`);
+  check(d.popups.length === 0 && d.approvals.length === 0 && d.applyEdits.length === 0,
+    `ask mode: ${d.popups.length} popups, ${d.approvals.length} approvals, ${d.applyEdits.length} edits`);
 
   // A slash command typed in the chat: no model call, a mode update, the answer in the result.
   from = d.updates.length;

@@ -1,86 +1,73 @@
-// The daemon's approval popup (window/showMessageRequest) read back into
-// its parts. The message is written by lsp/approver.go:
-//
-//   agent-lsp wants to run <tool> (risk <RISK>): <summary>
-//   $ <command>                      (run_bash)
-//   --- a/<path>                     (edits: a unified diff, at most 40 lines)
-//   +++ b/<path>
-//   @@ … @@
-//   Why <RISK>: <reasons>            (when the risk has reasons)
+// An approval (agent/approve) without VS Code: the answer sent for the
+// user's choice, the dialog's title and detail, and the proposed text an
+// edit's "Show diff" opens, built from the request's fields
+// (docs/protocol.md, Structured approval) — nothing is read back from
+// text; and the answer to any other window/showMessageRequest.
 
-import { applyUnifiedDiff, parseUnifiedDiff, type UnifiedDiff } from './unifiedDiff';
+import type { ApproveAnswer, ApproveParams, MessageActionItem, ShowMessageRequestParams } from '../protocol';
+import { applyHunks, locateHunks } from './review';
 
-export interface Approval {
-  /** False when the message is not in the daemon's format: only summary (the whole message) is set. */
-  recognised: boolean;
-  tool: string;
-  risk: string;
-  summary: string;
-  command?: string;
-  /** The path the diff edits, relative to the workspace. */
-  path?: string;
-  /** The diff as the popup shows it (or a note such as "(binary content: …)"). */
-  diffText?: string;
-  diff?: UnifiedDiff;
-  reasons?: string;
-}
-
-const header = /^agent-lsp wants to run (\S+) \(risk ([A-Z]+|Risk\(-?\d+\))\): (.*)$/;
-
-export function parseApproval(message: string): Approval {
-  const lines = message.split('\n');
-  const m = header.exec(lines[0]);
-  if (!m) return { recognised: false, tool: '', risk: '', summary: message };
-  const a: Approval = { recognised: true, tool: m[1], risk: m[2], summary: m[3] };
-  let body = lines.slice(1);
-  const why = `Why ${a.risk}: `;
-  const whyAt = body.length > 0 && body[body.length - 1].startsWith(why) ? body.length - 1 : -1;
-  if (whyAt >= 0) {
-    a.reasons = body[whyAt].slice(why.length);
-    body = body.slice(0, whyAt);
-  }
-  if (body.length === 0) return a;
-  if (body[0].startsWith('$ ')) {
-    a.command = [body[0].slice(2), ...body.slice(1)].join('\n');
-    return a;
-  }
-  a.diffText = body.join('\n');
-  if (body[0].startsWith('--- ') || body[0].startsWith('@@')) {
-    const { diff } = parseUnifiedDiff(body);
-    a.diff = diff;
-    const target = diff.newPath ?? diff.oldPath;
-    if (target) a.path = target.replace(/^[ab]\//, '');
-  }
-  return a;
-}
-
-export interface ProposedText {
-  text: string;
-  /** False when the popup's diff was cut: the text has only the hunks shown. */
-  complete: boolean;
+/**
+ * answerApprove answers one agent/approve: decide gets the params and
+ * returns the chosen option's id (undefined: dismissed). Anything that is
+ * not an offered option is sent as null, which the daemon takes as Deny.
+ */
+export async function answerApprove(
+  params: ApproveParams,
+  decide: (params: ApproveParams) => Promise<string | undefined>,
+): Promise<ApproveAnswer | null> {
+  const options = params.options ?? [];
+  if (options.length === 0) return null;
+  const chosen = await decide({ ...params, reasons: params.reasons ?? [], options });
+  return options.some((o) => o.id === chosen) ? { optionId: chosen as string } : null;
 }
 
 /**
- * proposedText is the document's text after the approval's edit: the diff
- * applied to the current text. It throws when the approval carries no
- * applicable diff or the diff does not fit the text.
+ * answerMessageRequest answers any window/showMessageRequest as a plain
+ * message with its buttons: show returns the chosen title (undefined:
+ * dismissed); anything that is not an offered title is null.
  */
-export function proposedText(current: string, a: Approval): ProposedText {
-  if (!a.diff) throw new Error(a.diffText ? `the popup shows no text diff: ${a.diffText}` : 'the popup shows no diff');
-  return { text: applyUnifiedDiff(current, a.diff), complete: a.diff.complete };
+export async function answerMessageRequest(
+  params: ShowMessageRequestParams,
+  show: (params: ShowMessageRequestParams, titles: string[]) => Promise<string | undefined>,
+): Promise<MessageActionItem | null> {
+  const actions = params.actions ?? [];
+  const chosen = await show(params, actions.map((a) => a.title));
+  return actions.find((a) => a.title === chosen) ?? null;
 }
 
-/** The title of the approval dialog: one line, the tool, the risk and the summary. */
-export function approvalTitle(a: Approval): string {
-  if (!a.recognised) return a.summary;
-  return `agent-lsp wants to run ${a.tool} (risk ${a.risk}): ${a.summary}`;
+/** The dialog's title: one line, the tool, the risk and the summary. */
+export function approvalTitle(p: ApproveParams): string {
+  return `agent-lsp wants to run ${p.tool} (risk ${p.risk.toUpperCase()}): ${p.summary}`;
 }
 
-/** The dialog's detail: the command or the diff, and the reasons. */
-export function approvalDetail(a: Approval): string {
+/** A dialog shows at most this many diff lines: "Show diff" shows the whole edit. */
+export const maxDetailDiffLines = 40;
+
+/** The dialog's detail: the command, or the edit's hunks (cut after maxDetailDiffLines), and why the risk is what it is. */
+export function approvalDetail(p: ApproveParams): string {
   const parts: string[] = [];
-  if (a.command !== undefined) parts.push(`$ ${a.command}`);
-  if (a.diffText !== undefined) parts.push(a.diffText);
-  if (a.reasons) parts.push(`Why ${a.risk}: ${a.reasons}`);
+  if (p.command !== undefined) parts.push(`$ ${p.command}`);
+  const diff = (p.hunks ?? []).flatMap((h) => h.diff.replace(/\n$/, '').split('\n'));
+  if (diff.length > maxDetailDiffLines) {
+    parts.push(...diff.slice(0, maxDetailDiffLines), `… (${diff.length - maxDetailDiffLines} more diff lines: Show diff shows them)`);
+  } else {
+    parts.push(...diff);
+  }
+  if (p.reasons.length > 0) parts.push(`Why ${p.risk.toUpperCase()}: ${p.reasons.join('; ')}`);
   return parts.join('\n');
+}
+
+/** canShowDiff: the approval is an edit of a file with line hunks. */
+export function canShowDiff(p: ApproveParams): boolean {
+  return (p.hunks ?? []).length > 0 && p.uri !== undefined && p.path !== undefined;
+}
+
+/**
+ * proposedText is the document's text after the approval's edit: every
+ * hunk, placed where its oldText is now (the user may have typed since the
+ * agent read the file). It throws when a hunk's text is no longer there.
+ */
+export function proposedText(current: string, p: ApproveParams): string {
+  return applyHunks(current, locateHunks(current, p.hunks ?? []));
 }

@@ -1,74 +1,91 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { approvalDetail, approvalTitle, parseApproval, proposedText } from '../logic/approval';
-import { answerApproval, ApprovalAction } from '../protocol';
-import { daemonDiffs } from './daemonDiffs';
+import { answerApprove, answerMessageRequest, approvalDetail, approvalTitle, canShowDiff, maxDetailDiffLines, proposedText } from '../logic/approval';
+import type { ApproveOption, ApproveParams, ReviewHunk } from '../protocol';
 
-// Messages in lsp/approver.go's format.
-const editMessage = 'agent-lsp wants to run edit_file (risk MEDIUM): edit f.go (replace 1 occurrence)\n' +
-  daemonDiffs.twoHunks.diff.replace(/\n$/, '');
-const bashMessage = 'agent-lsp wants to run run_bash (risk HIGH): run a shell command\n$ rm -rf build &&\n  make all\nWhy HIGH: rm -rf: deletes files recursively';
+// agent/approve requests as the daemon sends them (lsp/approve.go; docs/protocol.md).
+const options: ApproveOption[] = [
+  { id: 'allow_once', title: 'Allow', kind: 'allow_once' },
+  { id: 'allow_session', title: 'Allow for this session', kind: 'allow_session' },
+  { id: 'deny', title: 'Deny', kind: 'deny' },
+];
+const bash: ApproveParams = {
+  sessionId: 's1', toolCallId: 'call_1', tool: 'run_bash', risk: 'high', summary: 'run: rm -rf build && make all',
+  command: 'rm -rf build &&\n  make all', reasons: ['rm -rf: deletes files recursively', 'outside the sandbox'],
+  options: [options[0], options[2]],
+};
+const source = 'package demo\n\nfunc oldName() {}\n\nvar x = oldName\n';
+const hunks: ReviewHunk[] = [
+  { id: 1, startLine: 2, endLine: 3, oldText: 'func oldName() {}\n', newText: 'func newName() {}\n', diff: '@@ -1,5 +1,5 @@\n package demo\n \n-func oldName() {}\n+func newName() {}\n \n' },
+  { id: 2, startLine: 4, endLine: 5, oldText: 'var x = oldName\n', newText: 'var x = newName\n', diff: '@@ -3,3 +3,3 @@\n \n-var x = oldName\n+var x = newName\n' },
+];
+const edit: ApproveParams = {
+  sessionId: 's1', toolCallId: 'call_2', tool: 'edit_file', risk: 'medium', summary: 'edit a.go (2 replacements)',
+  path: 'a.go', uri: 'file:///w/a.go', hunks, reasons: [], options,
+};
 
-test('an edit approval parses into tool, risk, summary, path and diff', () => {
-  const a = parseApproval(editMessage);
-  assert.equal(a.recognised, true);
-  assert.equal(a.tool, 'edit_file');
-  assert.equal(a.risk, 'MEDIUM');
-  assert.equal(a.summary, 'edit f.go (replace 1 occurrence)');
-  assert.equal(a.path, 'f.go');
-  assert.equal(a.command, undefined);
-  assert.equal(a.reasons, undefined);
-  assert.equal(a.diff?.hunks.length, 2);
-  assert.equal(proposedText(daemonDiffs.twoHunks.before, a).text, daemonDiffs.twoHunks.after);
+test('a command approval shows the command and the reasons, and no diff', () => {
+  assert.equal(approvalTitle(bash), 'agent-lsp wants to run run_bash (risk HIGH): run: rm -rf build && make all');
+  assert.equal(approvalDetail(bash), '$ rm -rf build &&\n  make all\nWhy HIGH: rm -rf: deletes files recursively; outside the sandbox');
+  assert.equal(canShowDiff(bash), false);
 });
 
-test('a command approval keeps a multi-line command and the reasons', () => {
-  const a = parseApproval(bashMessage);
-  assert.equal(a.tool, 'run_bash');
-  assert.equal(a.risk, 'HIGH');
-  assert.equal(a.command, 'rm -rf build &&\n  make all');
-  assert.equal(a.reasons, 'rm -rf: deletes files recursively');
-  assert.equal(a.diff, undefined);
-  assert.throws(() => proposedText('', a), /no diff/);
-  assert.equal(approvalDetail(a), '$ rm -rf build &&\n  make all\nWhy HIGH: rm -rf: deletes files recursively');
+test("an edit approval shows its hunks' diffs and opens the text with every hunk", () => {
+  assert.equal(approvalTitle(edit), 'agent-lsp wants to run edit_file (risk MEDIUM): edit a.go (2 replacements)');
+  assert.equal(approvalDetail(edit), hunks.map((h) => h.diff.replace(/\n$/, '')).join('\n'));
+  assert.equal(canShowDiff(edit), true);
+  assert.equal(proposedText(source, edit), 'package demo\n\nfunc newName() {}\n\nvar x = newName\n');
+  // The user typed a line above since the agent read the file: the hunks follow it.
+  assert.equal(proposedText('// new\n' + source, edit), '// new\npackage demo\n\nfunc newName() {}\n\nvar x = newName\n');
+  assert.throws(() => proposedText('something else\n', edit), /no longer in the document/);
 });
 
-test('reasons after a diff are not part of it', () => {
-  const a = parseApproval('agent-lsp wants to run write_file (risk HIGH): write .env\n' +
-    daemonDiffs.newFile.diff.replace('f.go', '.env').replace('f.go', '.env').replace(/\n$/, '') + '\nWhy HIGH: .env: holds secrets');
-  assert.equal(a.path, '.env');
-  assert.equal(a.reasons, '.env: holds secrets');
-  assert.equal(a.diff?.complete, true);
-  assert.equal(proposedText('', a).text, daemonDiffs.newFile.after);
+test('a new file is one insertion into an empty text', () => {
+  const created: ApproveParams = { ...edit, tool: 'write_file', hunks: [{ id: 1, startLine: 0, endLine: 0, oldText: '', newText: 'a\nb\n', diff: '@@ -0,0 +1,2 @@\n+a\n+b\n' }] };
+  assert.equal(proposedText('', created), 'a\nb\n');
 });
 
-test('a binary note is shown but offers no diff', () => {
-  const a = parseApproval('agent-lsp wants to run write_file (risk MEDIUM): write logo.png\n(binary content: 10 bytes → 12 bytes)');
-  assert.equal(a.diffText, '(binary content: 10 bytes → 12 bytes)');
-  assert.equal(a.diff, undefined);
-  assert.throws(() => proposedText('', a), /no text diff/);
+test('a long diff is cut in the dialog, not in the diff view', () => {
+  const newText = Array.from({ length: 60 }, (_, i) => `row ${i + 1}\n`).join('');
+  const diff = '@@ -0,0 +1,60 @@\n' + newText.replace(/^/gm, '+').replace(/\+$/, '');
+  const long: ApproveParams = { ...edit, hunks: [{ id: 1, startLine: 0, endLine: 0, oldText: '', newText, diff }] };
+  const lines = approvalDetail(long).split('\n');
+  assert.equal(lines.length, maxDetailDiffLines + 1);
+  assert.equal(lines[lines.length - 1], '… (21 more diff lines: Show diff shows them)');
+  assert.equal(proposedText('', long), newText);
 });
 
-test('a message in another format is kept whole', () => {
-  const a = parseApproval('Restart the server?');
-  assert.deepEqual(a, { recognised: false, tool: '', risk: '', summary: 'Restart the server?' });
-  assert.equal(approvalTitle(a), 'Restart the server?');
+test('an approval without a file or hunks (an MCP tool) has no diff', () => {
+  const mcp: ApproveParams = { sessionId: 's', toolCallId: 'c', tool: 'mcp__demo__word_count', risk: 'medium', summary: 'MCP demo/word_count {"text":"x"}', reasons: ['third-party MCP tool'], options };
+  assert.equal(approvalDetail(mcp), 'Why MEDIUM: third-party MCP tool');
+  assert.equal(canShowDiff(mcp), false);
 });
 
-test('answerApproval returns the offered item the user chose, else null (Deny)', async () => {
-  const params = {
-    type: 2, message: editMessage,
-    actions: [{ title: ApprovalAction.allow }, { title: ApprovalAction.allowSession }, { title: ApprovalAction.deny }],
-  };
-  let seen: string[] = [];
-  const chosen = await answerApproval(params, async (a, offered) => {
-    seen = offered;
-    assert.equal(a.tool, 'edit_file');
-    return ApprovalAction.allowSession;
-  });
-  assert.deepEqual(chosen, { title: 'Allow for this session' });
-  assert.deepEqual(seen, ['Allow', 'Allow for this session', 'Deny']);
-  assert.equal(await answerApproval(params, async () => undefined), null);
-  assert.equal(await answerApproval(params, async () => 'Show diff'), null);
-  assert.equal(await answerApproval({ type: 2, message: editMessage }, async () => 'Allow'), null);
+test('answerApprove sends the chosen offered option, else null (Deny)', async () => {
+  let seen: ApproveParams | undefined;
+  assert.deepEqual(await answerApprove(edit, async (p) => {
+    seen = p;
+    return 'allow_session';
+  }), { optionId: 'allow_session' });
+  assert.equal(seen?.toolCallId, 'call_2');
+  assert.equal(await answerApprove(edit, async () => undefined), null);
+  assert.equal(await answerApprove(edit, async () => 'Show diff'), null);
+  // allow_session is not offered for HIGH risk: choosing it anyway is not sent.
+  assert.equal(await answerApprove(bash, async () => 'allow_session'), null);
+  assert.equal(await answerApprove({ ...bash, options: [] }, async () => 'allow_once'), null);
+  // A daemon that leaves reasons out still gets a dialog.
+  const { reasons: _omitted, ...noReasons } = bash;
+  assert.deepEqual(await answerApprove(noReasons as ApproveParams, async (p) => (p.reasons.length === 0 ? 'deny' : undefined)), { optionId: 'deny' });
+});
+
+test('any other showMessageRequest is shown as it is and answered with the chosen title', async () => {
+  const trust = { type: 2, message: 'Start the MCP server "x" of .mcp.json?', actions: [{ title: 'Allow' }, { title: 'Allow always for this workspace' }, { title: 'Deny' }] };
+  let shown: { message: string; titles: string[] } | undefined;
+  assert.deepEqual(await answerMessageRequest(trust, async (p, titles) => {
+    shown = { message: p.message, titles };
+    return 'Allow always for this workspace';
+  }), { title: 'Allow always for this workspace' });
+  assert.deepEqual(shown, { message: trust.message, titles: ['Allow', 'Allow always for this workspace', 'Deny'] });
+  assert.equal(await answerMessageRequest(trust, async () => undefined), null);
+  assert.equal(await answerMessageRequest({ type: 3, message: 'note' }, async (_p, titles) => (titles.length === 0 ? undefined : 'x')), null);
 });

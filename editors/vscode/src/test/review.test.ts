@@ -15,7 +15,7 @@ import {
   selectionSummary,
   splitLines,
 } from '../logic/review';
-import { declareAgentReview, type ReviewHunk } from '../protocol';
+import { declareAgentRequests, type ReviewHunk } from '../protocol';
 
 // The daemon's three hunks for renaming oldName in this text (lsp/e2e/node_review_test.go).
 const source = 'package demo\n\nfunc oldName() {}\n\n// a\n// b\n// c\n\nvar x = oldName\n\n// d\n// e\n// f\n\nvar y = oldName\n';
@@ -133,13 +133,16 @@ test('selectionSummary says what will be answered', () => {
   assert.equal(selectionSummary(rename, [2]), 'Accepting hunk 2 of 3; rejecting 1, 3');
 });
 
-test('declareAgentReview keeps the other experimental capabilities', () => {
+test('declareAgentRequests declares agentReview and agentApprove and keeps the other experimental capabilities', () => {
   const caps: { experimental?: unknown } = {};
-  declareAgentReview(caps);
-  assert.deepEqual(caps.experimental, { agentReview: true });
+  declareAgentRequests(caps);
+  assert.deepEqual(caps.experimental, { agentReview: true, agentApprove: true });
   const other: { experimental?: unknown } = { experimental: { snippets: true } };
-  declareAgentReview(other);
-  assert.deepEqual(other.experimental, { snippets: true, agentReview: true });
+  declareAgentRequests(other);
+  assert.deepEqual(other.experimental, { snippets: true, agentReview: true, agentApprove: true });
+  const notAnObject: { experimental?: unknown } = { experimental: 'x' };
+  declareAgentRequests(notAnObject);
+  assert.deepEqual(notAnObject.experimental, { agentReview: true, agentApprove: true });
 });
 
 test('the review pick says how to confirm before anything VS Code may cut', () => {

@@ -1,0 +1,94 @@
+// A real LSP client written by others (vscode-jsonrpc, as VS Code uses it)
+// that answers agent-lsp's structured approvals: it declares
+// capabilities.experimental.agentApprove (and not agentReview), answers
+// agent/approve with the option configured for each tool call, and never
+// expects the window/showMessageRequest popup.
+//
+//   node approve_prompt.js <config.json>
+//
+// The script prints one JSON summary on stdout and exits non-zero when any
+// check failed.
+'use strict';
+
+const path = require('path');
+const { pathToFileURL } = require('url');
+const { Document, run, config, failures, check, startDaemon } = require('./client.js');
+
+async function main() {
+  const { conn, exited } = startDaemon();
+
+  const rootUri = pathToFileURL(config.root).href;
+  const doc = new Document(pathToFileURL(path.join(config.root, config.file)).href, config.originalText);
+  const updates = [];
+  const popups = [];
+  const approvals = [];
+
+  conn.onNotification('agent/update', (u) => updates.push(u));
+  conn.onRequest('window/showMessageRequest', (params) => {
+    popups.push(params);
+    return null;
+  });
+  conn.onRequest('agent/approve', (params) => {
+    approvals.push(params);
+    const optionId = config.answers[params.toolCallId];
+    return optionId ? { optionId } : null;
+  });
+  conn.onRequest('workspace/applyEdit', async (params) => {
+    for (const change of params.edit.documentChanges || []) {
+      if (change.kind || change.textDocument.uri !== doc.uri || change.textDocument.version !== doc.version) {
+        return { applied: false, failureReason: `unexpected change ${JSON.stringify(change)}` };
+      }
+      const contentChanges = doc.apply(change.edits);
+      await conn.sendNotification('textDocument/didChange', {
+        textDocument: { uri: doc.uri, version: doc.version }, contentChanges,
+      });
+    }
+    return { applied: true };
+  });
+  conn.listen();
+
+  await conn.sendRequest('initialize', {
+    processId: process.pid,
+    clientInfo: { name: 'vscode-jsonrpc e2e approve' },
+    rootUri,
+    workspaceFolders: [{ uri: rootUri, name: path.basename(config.root) }],
+    capabilities: {
+      workspace: {
+        applyEdit: true,
+        workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] },
+      },
+      window: { workDoneProgress: false },
+      experimental: { agentApprove: true },
+    },
+  });
+  await conn.sendNotification('initialized', {});
+  await conn.sendNotification('textDocument/didOpen', {
+    textDocument: { uri: doc.uri, languageId: 'go', version: doc.version, text: doc.text },
+  });
+
+  const result = await conn.sendRequest('agent/prompt', { prompt: config.prompt });
+
+  await conn.sendRequest('shutdown');
+  await conn.sendNotification('exit');
+  const exit = await Promise.race([
+    exited,
+    new Promise((resolve) => setTimeout(() => resolve({ code: null, signal: 'did not exit within 5s' }), 5000)),
+  ]);
+  conn.dispose();
+
+  check(result.stopReason === 'end_turn', `stopReason ${result.stopReason} (${result.error || ''})`);
+  check(doc.text === config.expectedText, `document text ${JSON.stringify(doc.text)}`);
+  check(popups.length === 0, `popups shown to an approve client: ${JSON.stringify(popups)}`);
+  for (const a of approvals) {
+    check(a.sessionId === result.sessionId && Array.isArray(a.reasons) && Array.isArray(a.options) &&
+      ['low', 'medium', 'high'].includes(a.risk), `approve params ${JSON.stringify(a)}`);
+  }
+  const toolResults = updates.filter((u) => u.kind === 'tool_result');
+  check(exit.code === 0, `daemon exit ${JSON.stringify(exit)}`);
+
+  return {
+    ok: failures.length === 0, failures, result, documentText: doc.text, approvals, toolResults, exit,
+  };
+}
+
+run(main, config.timeoutMs);
