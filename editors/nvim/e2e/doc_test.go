@@ -69,38 +69,3 @@ func runNvim(t *testing.T, nvim lsptest.Nvim, args ...string) {
 		t.Fatalf("nvim %v: %v\n%s", args, err, out)
 	}
 }
-
-// plugin/agent_lsp.lua: with the plugin on the runtime path and no
-// setup() call, the commands exist, and the first one used sets the
-// plugin up with the defaults and runs (:AgentChat opens the chat).
-func TestCommandsBeforeSetup(t *testing.T) {
-	plugin, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	eachNvim(t, func(t *testing.T, nvim lsptest.Nvim) {
-		out := filepath.Join(t.TempDir(), "out.txt")
-		// --clean loads the plugins of the runtime path; -u NONE would not.
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, nvim.Path, "--headless", "--clean", "-n", "-i", "NONE",
-			"--cmd", "set rtp^="+plugin,
-			"-c", "lua io.open('"+out+"', 'w'):write(vim.fn.exists(':AgentChat') .. ' ' .. tostring(require('agent_lsp').is_setup()))",
-			"-c", "AgentChat",
-			"-c", "lua io.open('"+out+"', 'a'):write(' ' .. tostring(require('agent_lsp').is_setup()) .. ' ' .. tostring(vim.fn.bufnr('agent-lsp://chat') > 0))",
-			"-c", "qa!")
-		// The default daemon command need not exist: the chat opens anyway.
-		cmd.Env = append(isolatedEnv(t), "PATH=/nonexistent")
-		cmd.WaitDelay = 2 * time.Second
-		if b, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("nvim: %v\n%s", err, b)
-		}
-		got, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(got) != "2 false true true" {
-			t.Errorf("before/after :AgentChat = %q, want \"2 false true true\" (command exists, set up by it, chat open)", got)
-		}
-	})
-}

@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,12 +20,9 @@ const (
 
 // inlineReport is what nvim/inline.lua writes.
 type inlineReport struct {
-	Popups []struct {
-		Prompt string   `json:"prompt"`
-		Items  []string `json:"items"`
-		Floats []float  `json:"floats"`
-	} `json:"popups"`
-	FloatsAfter []float `json:"floats_after"`
+	Popups      []popup    `json:"popups"`
+	Approvals   []approval `json:"approvals"`
+	FloatsAfter []float    `json:"floats_after"`
 	Progress    []struct {
 		Line int    `json:"line"`
 		Text string `json:"text"`
@@ -38,11 +36,62 @@ type inlineReport struct {
 	DiskText   string `json:"disk_text"`
 }
 
+// popup is a vim.ui.select the plugin asked with (harness.lua's
+// H.answer_approvals): its prompt, kind, items as shown and the floats
+// open meanwhile.
+type popup struct {
+	Prompt string   `json:"prompt"`
+	Kind   string   `json:"kind"`
+	Items  []string `json:"items"`
+	Floats []float  `json:"floats"`
+}
+
+// approval is an agent/approve request the plugin handled and its answer
+// (harness.lua's H.record_approvals).
+type approval struct {
+	Params struct {
+		SessionID  string   `json:"sessionId"`
+		ToolCallID string   `json:"toolCallId"`
+		Tool       string   `json:"tool"`
+		Risk       string   `json:"risk"`
+		Summary    string   `json:"summary"`
+		Command    string   `json:"command"`
+		Path       string   `json:"path"`
+		Reasons    []string `json:"reasons"`
+		Hunks      []struct {
+			ID   int    `json:"id"`
+			Diff string `json:"diff"`
+		} `json:"hunks"`
+		Options []struct {
+			ID    string `json:"id"`
+			Title string `json:"title"`
+			Kind  string `json:"kind"`
+		} `json:"options"`
+	} `json:"params"`
+	Answer *struct {
+		OptionID string `json:"optionId"`
+	} `json:"answer"`
+}
+
 // float is a floating window open at some point (harness.lua's H.floats).
 type float struct {
 	Winhighlight string   `json:"winhighlight"`
 	Filetype     string   `json:"filetype"`
 	Lines        []string `json:"lines"`
+}
+
+// isEditDiff reports whether lines are a unified diff of path (its file
+// header, then a hunk) holding each of the lines want.
+func isEditDiff(lines []string, path string, want ...string) bool {
+	if len(lines) < 3 || lines[0] != "--- a/"+path || lines[1] != "+++ b/"+path || !strings.HasPrefix(lines[2], "@@ -") {
+		return false
+	}
+	for _, w := range want {
+		if !slices.Contains(lines, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // ownColours reports whether a float is drawn in the plugin's groups
@@ -60,11 +109,12 @@ func TestInlineEdit(t *testing.T) {
 	eachNvim(t, func(t *testing.T, nvim lsptest.Nvim) {
 		tests := []struct {
 			answer     string
+			wantOption string // the agent/approve answer
 			wantText   string
 			wantResult string // in the tool result the model reads
 		}{
-			{"Allow", greetAfter, "main.go"},
-			{"Deny", greetBefore, "denied"},
+			{"Allow", "allow_once", greetAfter, "main.go"},
+			{"Deny", "deny", greetBefore, "denied"},
 		}
 		for _, tt := range tests {
 			t.Run(tt.answer, func(t *testing.T) {
@@ -93,12 +143,26 @@ func TestInlineEdit(t *testing.T) {
 				if len(rep.Popups) != 1 {
 					t.Fatalf("popups = %+v, want one", rep.Popups)
 				}
-				p := rep.Popups[0]
-				if !strings.Contains(p.Prompt, "edit_file") || strings.Join(p.Items, "|") != "Allow|Allow for this session|Deny" {
-					t.Errorf("approval asked %q with %q", p.Prompt, p.Items)
+				// The approval came as agent/approve with the edit's one hunk,
+				// and was answered with the option picked.
+				if len(rep.Approvals) != 1 {
+					t.Fatalf("agent/approve requests = %+v, want one", rep.Approvals)
 				}
-				if len(p.Floats) != 1 || p.Floats[0].Filetype != "diff" ||
-					!strings.Contains(strings.Join(p.Floats[0].Lines, "\n"), "+\treturn \"Hello, \" + name + \"!\"") {
+				a := rep.Approvals[0]
+				if a.Params.Tool != "edit_file" || a.Params.ToolCallID != "call_edit" || a.Params.Path != "main.go" ||
+					a.Params.Command != "" || len(a.Params.Hunks) != 1 || a.Params.SessionID == "" {
+					t.Errorf("agent/approve = %+v", a.Params)
+				}
+				if a.Answer == nil || a.Answer.OptionID != tt.wantOption {
+					t.Errorf("agent/approve answered %+v, want optionId %q", a.Answer, tt.wantOption)
+				}
+				p := rep.Popups[0]
+				question := "agent-lsp wants to run edit_file (risk " + a.Params.Risk + "): " + a.Params.Summary
+				if p.Prompt != question || p.Kind != "agent_lsp_approval" || strings.Join(p.Items, "|") != "Allow|Allow for this session|Deny" {
+					t.Errorf("approval asked %q (kind %q) with %q, want %q", p.Prompt, p.Kind, p.Items, question)
+				}
+				if len(p.Floats) != 1 || p.Floats[0].Filetype != "diff" || !isEditDiff(p.Floats[0].Lines, "main.go",
+					"-\treturn \"hello \" + name", "+\treturn \"Hello, \" + name + \"!\"") {
 					t.Errorf("diff float while asking = %+v", p.Floats)
 				} else if !ownColours(p.Floats[0]) {
 					t.Errorf("the approval float's winhighlight is %q", p.Floats[0].Winhighlight)

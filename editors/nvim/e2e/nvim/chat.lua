@@ -38,8 +38,8 @@ H.run(function()
   H.report.code_width = vim.api.nvim_win_get_width(vim.fn.win_getid(1))
   -- The status line as drawn in the chat window made narrow (36 columns).
   vim.api.nvim_win_set_width(window_of(chat_buf), 36)
-  H.report.narrow_statusline = vim.api.nvim_eval_statusline(vim.wo[window_of(chat_buf)].statusline,
-    { winid = window_of(chat_buf) }).str
+  H.report.narrow_statusline =
+    vim.api.nvim_eval_statusline(vim.wo[window_of(chat_buf)].statusline, { winid = window_of(chat_buf) }).str
   vim.o.columns = 200
   vim.cmd('doautocmd VimResized')
   H.report.wide_chat_width = vim.api.nvim_win_get_width(window_of(chat_buf))

@@ -29,9 +29,12 @@ local function ghost(buf)
         return c[1]
       end, d.virt_text)) }
       for _, vl in ipairs(d.virt_lines or {}) do
-        table.insert(lines, table.concat(vim.tbl_map(function(c)
-          return c[1]
-        end, vl)))
+        table.insert(
+          lines,
+          table.concat(vim.tbl_map(function(c)
+            return c[1]
+          end, vl))
+        )
       end
       return { text = table.concat(lines, '\n'), row = mark[2], col = mark[3] }
     end
@@ -99,8 +102,10 @@ H.run(function()
   -- Typed literally ('n': a <Tab> in the text is not the accept key).
   vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(cfg.type, true, false, true), 'nx!', false)
   H.check(#keys == 0, 'no ghost text to accept with ' .. table.concat(keys, ' '))
-  H.check(not cfg.wait_status or (H.report.statuslines[#H.report.statuslines] or ''):find(cfg.wait_status, 1, true),
-    'the status line never showed ' .. tostring(cfg.wait_status))
+  H.check(
+    not cfg.wait_status or (H.report.statuslines[#H.report.statuslines] or ''):find(cfg.wait_status, 1, true),
+    'the status line never showed ' .. tostring(cfg.wait_status)
+  )
   H.report.buffer_text = H.buffer_text(buf)
   local completion = require('agent_lsp.completion')
   H.report.cuts = {}

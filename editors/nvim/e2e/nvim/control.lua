@@ -27,10 +27,19 @@ end
 
 H.run(function()
   local cfg = H.config
-  H.setup({ models = { {
-    id = 'fake-big', provider = 'openai', model = cfg.big_model, baseURL = H.config.base_url, apiKeyEnv = 'none',
-    contextWindow = 1000000, prices = { input = 1, cachedInput = 0.1, output = 2 },
-  } } })
+  H.setup({
+    models = {
+      {
+        id = 'fake-big',
+        provider = 'openai',
+        model = cfg.big_model,
+        baseURL = H.config.base_url,
+        apiKeyEnv = 'none',
+        contextWindow = 1000000,
+        prices = { input = 1, cachedInput = 0.1, output = 2 },
+      },
+    },
+  })
   vim.cmd('AgentChat')
   vim.cmd('stopinsert')
 
@@ -44,7 +53,7 @@ H.run(function()
     local info = vim.fn.complete_info({ 'items', 'mode' })
     if #(info.items or {}) > 0 or waited > 10000 then
       vim.fn.timer_stop(timer)
-      e2e_capture_completion()
+      _G.e2e_capture_completion()
       H.feed_typed('<C-e><Esc>')
     end
   end, { ['repeat'] = -1 })

@@ -14,7 +14,7 @@ H.report = { failures = {}, popups = {}, notifications = {}, messages = {} }
 -- a warning or deprecation message on any Neovim version is caught.
 -- Neovim prints the label of every workspace/applyEdit and 0.10 the start
 -- of :checkhealth, at no level.
-H.allowed = { "^Workspace edit agent: ", "^Running healthchecks" }
+H.allowed = { '^Workspace edit agent: ', '^Running healthchecks' }
 local warned = {}
 
 function H.allow_message(pattern)
@@ -167,14 +167,36 @@ function H.floats()
 end
 
 -- answer_approvals replaces vim.ui.select, as a picker plugin would: it
--- records what it was asked and the floats shown meanwhile, and answers
--- asynchronously (like telescope or dressing) with the title given.
+-- records what it was asked (the items as the picker shows them, through
+-- format_item) and the floats shown meanwhile, and answers asynchronously
+-- (like telescope or dressing) with the item shown as title.
 function H.answer_approvals(title)
   vim.ui.select = function(items, opts, on_choice)
-    table.insert(H.report.popups, { prompt = opts.prompt, items = items, floats = H.floats() })
+    local shown = vim.tbl_map(opts.format_item or tostring, items)
+    table.insert(H.report.popups, { prompt = opts.prompt, kind = opts.kind, items = shown, floats = H.floats() })
     vim.defer_fn(function()
-      on_choice(vim.tbl_contains(items, title) and title or nil)
+      for i, s in ipairs(shown) do
+        if s == title then
+          on_choice(items[i], i)
+          return
+        end
+      end
+      on_choice(nil, nil)
     end, 50)
+  end
+end
+
+-- record_approvals records each agent/approve request the plugin handles
+-- and its answer (H.report.approvals). Called before setup(): the client
+-- takes its handlers when it starts.
+function H.record_approvals()
+  H.report.approvals = {}
+  local approval = require('agent_lsp.approval')
+  local approve = approval.approve
+  approval.approve = function(err, params, ctx, cfg)
+    local answer = approve(err, params, ctx, cfg)
+    table.insert(H.report.approvals, { params = params, answer = answer })
+    return answer
   end
 end
 
@@ -231,8 +253,10 @@ end
 -- warns about).
 function H.setup_bare()
   local cmd = vim.deepcopy(H.config.command)
-  vim.list_extend(cmd, { '--provider', 'openai', '--base-url', H.config.base_url, '--api-key-env', 'none',
-    '--model', 'deepseek-flash' })
+  vim.list_extend(
+    cmd,
+    { '--provider', 'openai', '--base-url', H.config.base_url, '--api-key-env', 'none', '--model', 'deepseek-flash' }
+  )
   require('agent_lsp').setup({ cmd = cmd })
 end
 

@@ -1,13 +1,14 @@
 -- :'<,'>AgentInline on a selected function; the approval is answered with
 -- config.answer. Reports the buffer, the file on disk, the popups (with
--- the diff float shown meanwhile) and the progress texts seen near the
--- selection.
+-- the diff float shown meanwhile), the agent/approve requests and answers
+-- and the progress texts seen near the selection.
 local H = dofile(os.getenv('E2E_HARNESS'))
 
 H.run(function()
   local cfg = H.config
-  -- The approval popup, not the hunk review: the client does not declare
-  -- experimental.agentReview.
+  -- The approval (agent/approve, with the edit's hunks), not the hunk
+  -- review: the client does not declare experimental.agentReview.
+  H.record_approvals()
   H.setup({ review = false })
   H.answer_approvals(cfg.answer)
   local path = cfg.root .. '/' .. cfg.file

@@ -1,186 +1,177 @@
--- Approvals and edits for agent-lsp's client only (other servers keep
--- Neovim's handlers): window/showMessageRequest asks with vim.ui.select,
--- after showing an edit's diff in a floating window; workspace/applyEdit
--- is Neovim's handler, followed by a write of the edited buffers when
--- auto_save is on.
-local config = require('agent_lsp.config')
+-- Approvals for agent-lsp's client (other servers keep Neovim's handlers).
+-- agent/approve (docs/protocol.md) carries the action as data: the plugin
+-- shows the command, or the edit's hunks as a unified diff, in a float
+-- while vim.ui.select offers the request's options, and answers the id of
+-- the option chosen. A window/showMessageRequest (the workspace trust
+-- popup, or a daemon without agent/approve) is a plain vim.ui.select over
+-- its actions: its text is shown, never read.
+local await = require('agent_lsp.await')
 local compat = require('agent_lsp.compat')
 
 local M = {}
 
--- extract_diff returns the unified diff lines of an approval message
--- (lsp/approver.go: summary line, "--- a/p", "+++ b/p", hunks, maybe
--- "… (N more diff lines)", then "Why RISK: …"), or nil.
-function M.extract_diff(message)
-  local lines = vim.split(message or '', '\n', { plain = true })
-  local first
-  for i = 1, #lines - 1 do
-    if vim.startswith(lines[i], '--- ') and vim.startswith(lines[i + 1], '+++ ') then
-      first = i
-      break
-    end
-  end
-  if not first then
+---An answer agent/approve offers.
+---@class agent_lsp.ApproveOption
+---@field id string what the answer names
+---@field title string what the picker shows
+---@field kind 'allow_once'|'allow_session'|'deny'
+
+---The agent/approve request.
+---@class agent_lsp.ApproveRequest
+---@field sessionId string
+---@field toolCallId string
+---@field tool string
+---@field risk string
+---@field reasons string[]
+---@field summary string
+---@field command string? run_bash's command
+---@field path string? the file the action touches
+---@field uri string?
+---@field hunks table[]? an edit's hunks {id, startLine, endLine, oldText, newText, diff}
+---@field options agent_lsp.ApproveOption[]
+
+---What the approval float shows.
+---@class agent_lsp.ApprovalView
+---@field lines string[]
+---@field filetype string
+---@field title string
+
+---The line the picker asks with.
+---@param p agent_lsp.ApproveRequest
+---@return string
+function M.question(p)
+  return string.format(
+    'agent-lsp wants to run %s (risk %s): %s',
+    compat.str(p.tool, '?'),
+    compat.str(p.risk, '?'),
+    compat.str(p.summary)
+  )
+end
+
+-- why is the line of the reasons for the risk, or nil.
+local function why(p)
+  local reasons = vim.tbl_map(tostring, compat.tbl(p.reasons))
+  if #reasons == 0 then
     return nil
   end
-  local diff = {}
-  for i = first, #lines do
-    local line = lines[i]
-    if i > first + 1 and not line:match('^[ +%-@\\]') and not vim.startswith(line, '…') and line ~= '' then
-      break
-    end
-    table.insert(diff, line)
-  end
-  return diff
+  return 'Why ' .. compat.str(p.risk, '?') .. ': ' .. table.concat(reasons, '; ')
 end
 
--- can_yield: Neovim 0.10+ runs a server request's handler in a coroutine
--- (vim.schedule(coroutine.wrap(...))), so it may yield until the picker
--- answers; 0.7.2 runs it on the main thread, which must block in vim.wait.
--- PUC Lua cannot yield across the pcall around the handler: LuaJIT only.
-local function running_coroutine()
-  local co, is_main = coroutine.running()
-  if co ~= nil and not is_main and jit ~= nil then
-    return co
+---An edit's hunks as one unified diff: the file's header, then each hunk
+---as the daemon wrote it (@@ line and up to 3 lines of context).
+---@param p agent_lsp.ApproveRequest
+---@return string[]
+function M.diff_lines(p)
+  local path = compat.str(p.path, '?')
+  local lines = { '--- a/' .. path, '+++ b/' .. path }
+  for _, hunk in ipairs(compat.tbl(p.hunks)) do
+    local diff = vim.split(compat.str(hunk.diff), '\n', { plain = true })
+    if diff[#diff] == '' then
+      table.remove(diff)
+    end
+    vim.list_extend(lines, diff)
   end
-  return nil
+  return lines
 end
 
--- await runs start(done), which calls done(value) once, maybe later (an
--- asynchronous picker or input), and returns that value: it yields when
--- the handler runs in a coroutine, else blocks in vim.wait (Neovim before
--- 0.10). Unanswered within approval_timeout_ms, it returns nil.
-function M.await(start)
-  local finished, value = false, nil
-  local co = running_coroutine()
-  local waiting = false
-  start(function(v)
-    if finished then
-      return
+---The float for a request: an edit's diff, or the question with the
+---command and the reasons; nil when there is nothing to show besides the
+---question.
+---@param p agent_lsp.ApproveRequest
+---@return agent_lsp.ApprovalView?
+function M.view(p)
+  local reason = why(p)
+  if #compat.tbl(p.hunks) > 0 then
+    local lines = M.diff_lines(p)
+    if reason then
+      table.insert(lines, reason)
     end
-    finished, value = true, v
-    if waiting and co then
-      vim.schedule(function()
-        coroutine.resume(co)
-      end)
-    end
-  end)
-  if not finished then
-    waiting = true
-    if co then
-      coroutine.yield()
-    else
-      vim.wait(config.options.approval_timeout_ms, function()
-        return finished
-      end, 20)
-    end
+    return { lines = lines, filetype = 'diff', title = 'agent-lsp: proposed edit' }
   end
-  return value
+  local lines = { M.question(p) }
+  if compat.str(p.command) ~= '' then
+    table.insert(lines, '$ ' .. p.command)
+  end
+  if reason then
+    table.insert(lines, reason)
+  end
+  if #lines == 1 then
+    return nil
+  end
+  return { lines = lines, filetype = 'text', title = 'agent-lsp: approval' }
 end
 
--- ask runs vim.ui.select over the action titles and returns the chosen
--- title or nil.
-local function ask(titles, prompt)
-  return M.await(function(done)
-    vim.ui.select(titles, { prompt = prompt, kind = 'agent_lsp_approval' }, done)
-  end)
-end
-
--- show_message_request answers window/showMessageRequest: the chosen
--- MessageActionItem, or vim.NIL (the daemon reads null as Deny).
-function M.show_message_request(_, params)
-  local actions = compat.tbl(params.actions)
-  local titles = vim.tbl_map(function(a)
-    return a.title
-  end, actions)
-  local message = compat.str(params.message)
-  local lines = vim.split(message, '\n', { plain = true })
-  local diff = M.extract_diff(message)
-  local float
-  if diff then
-    float = (require('agent_lsp.float').open(diff, { filetype = 'diff', title = 'agent-lsp: proposed edit' }))
-  elseif #lines > 1 then
-    float = (require('agent_lsp.float').open(lines, { filetype = 'text', title = 'agent-lsp: approval' }))
-  end
-  vim.cmd('redraw')
-  local ok, choice = pcall(ask, titles, lines[1])
-  if float and vim.api.nvim_win_is_valid(float) then
-    vim.api.nvim_win_close(float, true)
-  end
-  if not ok then
-    vim.notify('agent-lsp: approval failed, denying: ' .. tostring(choice), vim.log.levels.WARN)
-    return vim.NIL
-  end
-  for _, action in ipairs(actions) do
-    if action.title == choice then
-      return action
+-- deny is the answer that denies: the deny option when offered, else
+-- null (which the daemon reads as Deny too).
+local function deny(options)
+  for _, o in ipairs(options) do
+    if o.kind == 'deny' and type(o.id) == 'string' then
+      return { optionId = o.id }
     end
   end
   return vim.NIL
 end
 
--- edited_uris lists the documents a WorkspaceEdit touches.
-local function edited_uris(edit)
-  local uris = {}
-  for uri in pairs(compat.tbl(edit.changes)) do
-    table.insert(uris, uri)
-  end
-  for _, change in ipairs(compat.tbl(edit.documentChanges)) do
-    if change.textDocument and change.textDocument.uri then
-      table.insert(uris, change.textDocument.uri)
-    elseif change.kind == 'create' and change.uri then
-      table.insert(uris, change.uri)
-    end
-  end
-  return uris
+-- select asks with vim.ui.select over items (shown by title) and returns
+-- the item chosen, or nil; ok is false when the picker failed.
+local function select(items, prompt, title)
+  vim.cmd('redraw')
+  return pcall(await.await, function(done)
+    vim.ui.select(items, { prompt = prompt, kind = 'agent_lsp_approval', format_item = title }, done)
+  end)
 end
 
--- save writes the buffers of uris that have unsaved changes. The write
--- sends didSave (after the pending didChange), which tells the daemon the
--- disk holds the edit.
-local function save(uris)
-  for _, uri in ipairs(uris) do
-    local bufnr = vim.uri_to_bufnr(uri)
-    if vim.api.nvim_buf_is_loaded(bufnr) and vim.bo[bufnr].modified then
-      local ok, err = pcall(vim.api.nvim_buf_call, bufnr, function()
-        vim.cmd('silent update')
-      end)
-      if not ok then
-        vim.notify('agent-lsp: could not save ' .. vim.uri_to_fname(uri) .. ': ' .. tostring(err), vim.log.levels.WARN)
-      end
-    end
+---Answers agent/approve: {optionId} of the option chosen; closing the
+---picker (or a failure) answers the deny option.
+---@param params agent_lsp.ApproveRequest
+---@return { optionId: string }|userdata
+function M.approve(_, params)
+  if type(params) ~= 'table' then
+    return vim.NIL
   end
+  local options = vim.tbl_filter(function(o)
+    return type(o) == 'table' and type(o.id) == 'string'
+  end, compat.tbl(params.options))
+  local view = M.view(params)
+  local win
+  if view then
+    win = (require('agent_lsp.float').open(view.lines, { filetype = view.filetype, title = view.title }))
+  end
+  local ok, choice = select(options, M.question(params), function(o)
+    return compat.str(o.title, o.id)
+  end)
+  if win and vim.api.nvim_win_is_valid(win) then
+    vim.api.nvim_win_close(win, true)
+  end
+  if not ok then
+    vim.notify('agent-lsp: approval failed, denying: ' .. tostring(choice), vim.log.levels.WARN)
+    return deny(options)
+  end
+  if type(choice) == 'table' then
+    return { optionId = choice.id }
+  end
+  return deny(options)
 end
 
--- break_undo starts a new undo step in each loaded buffer of uris, so |u|
--- takes back exactly one agent edit (or one rewind), never merged with
--- the change before it (API changes with no typing between them share an
--- undo step otherwise). See |undo-break|.
-local function break_undo(uris)
-  for _, uri in ipairs(uris) do
-    local bufnr = vim.uri_to_bufnr(uri)
-    if vim.api.nvim_buf_is_loaded(bufnr) then
-      pcall(vim.api.nvim_buf_call, bufnr, function()
-        vim.cmd('let &l:undolevels = &l:undolevels')
-      end)
-    end
+---Answers window/showMessageRequest: the message as the picker's prompt,
+---the actions as its items; the chosen MessageActionItem, or vim.NIL
+---(null: the daemon reads it as Deny).
+function M.show_message_request(_, params)
+  params = compat.tbl(params)
+  local actions = vim.tbl_filter(function(a)
+    return type(a) == 'table' and type(a.title) == 'string'
+  end, compat.tbl(params.actions))
+  local ok, choice = select(actions, compat.str(params.message), function(a)
+    return a.title
+  end)
+  if not ok then
+    vim.notify('agent-lsp: popup failed, answering none: ' .. tostring(choice), vim.log.levels.WARN)
+    return vim.NIL
   end
-end
-
--- apply_edit wraps Neovim's workspace/applyEdit handler; the write runs
--- after the handler has answered, so the daemon hears applied first.
-function M.apply_edit(err, params, ctx, cfg)
-  if params and params.edit then
-    break_undo(edited_uris(params.edit))
+  if type(choice) == 'table' then
+    return choice
   end
-  local result = vim.lsp.handlers['workspace/applyEdit'](err, params, ctx, cfg)
-  if config.options.auto_save and result and result.applied and params and params.edit then
-    local uris = edited_uris(params.edit)
-    vim.schedule(function()
-      save(uris)
-    end)
-  end
-  return result
+  return vim.NIL
 end
 
 return M

@@ -1,10 +1,11 @@
--- The chat: a transcript buffer (streaming text, dimmed reasoning, one line
--- per tool call whose status changes when its result arrives, the plan,
--- mentions, mode and model changes) above a one-line prompt buffer, in a
--- column on the right. The mode, the model, usage and cost of the last
--- model call go into the transcript window's status line.
-local config = require('agent_lsp.config')
+-- The chat's transcript: streaming text, dimmed reasoning, one line per
+-- tool call whose status changes when its result arrives, the plan,
+-- mentions, mode and model changes. Its buffers and windows are
+-- chat_window.lua's, its status line (the mode, the model, usage and cost
+-- of the last model call) statusline.lua's; this module is the face of all
+-- three to the rest of the plugin.
 local chat_lines = require('agent_lsp.chat_lines')
+local chat_window = require('agent_lsp.chat_window')
 local plan = require('agent_lsp.plan')
 local statusline = require('agent_lsp.statusline')
 local compat = require('agent_lsp.compat')
@@ -16,158 +17,48 @@ local ns = vim.api.nvim_create_namespace('agent_lsp_chat')
 -- the plan block above grows or shrinks.
 local marks = vim.api.nvim_create_namespace('agent_lsp_chat_marks')
 
-local chat = {
-  buf = nil, -- transcript
-  input = nil, -- prompt buffer
-  kind = nil, -- kind of the last streamed line: 'text', 'reasoning' or nil
-  tool_lines = {}, -- toolCallId -> { mark, head }
-  status = { state = 'idle' },
-}
+---A tool call's line in the transcript.
+---@class agent_lsp.ToolLine
+---@field mark integer the extmark (in the marks namespace) on its line
+---@field head string the line's text before the status
 
--- M.submit(text) is called for a line typed in the prompt buffer; set by
--- the plugin.
-M.submit = function() end
+---The transcript's state, reset with each new transcript buffer.
+---@class agent_lsp.Transcript
+---@field kind 'text'|'reasoning'|nil kind of the last streamed line (nil: the next delta starts a line)
+---@field tool_lines table<string, agent_lsp.ToolLine> by toolCallId
+local transcript = { kind = nil, tool_lines = {} }
 
--- M.on_input(buf) is called for every prompt buffer made (completion); set
--- by the plugin.
-M.on_input = function() end
-
-function M.define_highlights()
-  local links = {
-    AgentLspReasoning = 'Comment',
-    AgentLspUser = 'Title',
-    AgentLspTool = 'Special',
-    AgentLspToolOk = 'DiagnosticOk',
-    AgentLspToolFailed = 'DiagnosticError',
-    AgentLspToolDenied = 'DiagnosticWarn',
-    AgentLspNote = 'NonText',
-    AgentLspError = 'ErrorMsg',
-    AgentLspProgress = 'DiagnosticInfo',
-    AgentLspPlan = 'Label',
-    AgentLspPlanActive = 'DiagnosticWarn',
-    AgentLspPlanDone = 'Comment',
-    AgentLspControl = 'Special',
-  }
-  if vim.fn.hlexists('DiagnosticOk') == 0 then
-    links.AgentLspToolOk = 'String' -- DiagnosticOk is 0.9+
-  end
-  for group, target in pairs(links) do
-    vim.api.nvim_set_hl(0, group, { link = target, default = true })
-  end
-end
-
-local function valid(buf)
-  return buf ~= nil and vim.api.nvim_buf_is_valid(buf)
-end
-
-local function make_transcript()
-  local buf = vim.api.nvim_create_buf(false, true)
-  vim.api.nvim_buf_set_name(buf, 'agent-lsp://chat')
-  vim.bo[buf].buftype = 'nofile'
-  vim.bo[buf].bufhidden = 'hide'
-  vim.bo[buf].swapfile = false
-  vim.bo[buf].filetype = 'agent_lsp_chat'
-  vim.bo[buf].modifiable = false
-  chat.buf, chat.kind, chat.tool_lines, chat.fresh = buf, nil, {}, true
-  plan.forget_block()
-  return buf
-end
-
-local function make_input()
-  local buf = vim.api.nvim_create_buf(false, true)
-  vim.api.nvim_buf_set_name(buf, 'agent-lsp://prompt')
-  vim.bo[buf].buftype = 'prompt'
-  vim.bo[buf].bufhidden = 'hide'
-  vim.bo[buf].swapfile = false
-  vim.fn.prompt_setprompt(buf, 'Ask> ')
-  vim.fn.prompt_setcallback(buf, function(text)
-    -- Keep the prompt buffer to one line: the transcript holds the history.
-    vim.schedule(function()
-      if valid(buf) then
-        vim.api.nvim_buf_set_lines(buf, 0, -1, false, {})
-      end
-    end)
-    if vim.trim(text) ~= '' then
-      M.submit(text)
-    end
-  end)
-  chat.input = buf
-  M.on_input(buf)
-  return buf
-end
-
+---The transcript buffer, made when there is none (a new one starts with
+---no streamed line, no tool lines and no plan block).
+---@return integer
 function M.buffer()
-  if not valid(chat.buf) then
-    make_transcript()
+  local buf, made = chat_window.transcript()
+  if made then
+    transcript.kind, transcript.tool_lines = nil, {}
+    plan.forget_block()
   end
-  return chat.buf
+  return buf
 end
 
-function M.input_buffer()
-  if not valid(chat.input) then
-    make_input()
-  end
-  return chat.input
-end
-
-local function window_of(buf)
-  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
-    if vim.api.nvim_win_get_buf(win) == buf then
-      return win
-    end
-  end
-end
-
--- resize fits the chat column to the editor's width again (VimResized).
-function M.resize()
-  local win = chat.buf and window_of(chat.buf)
-  if win then
-    vim.api.nvim_win_set_width(win, config.chat_width(vim.o.columns))
-  end
-end
-
-function M.is_chat_buffer(bufnr)
-  return bufnr == chat.buf or bufnr == chat.input
-end
-
--- open shows the chat column (transcript above, prompt below) in the
--- current tab, or focuses it. enter: put the cursor in the prompt.
+---Shows the chat column (transcript above, prompt below) in the current
+---tab, or focuses it.
+---@param enter boolean put the cursor in the prompt
 function M.open(enter)
-  local opts = config.options.chat
-  local buf, input = M.buffer(), M.input_buffer()
-  local win = window_of(buf)
-  local current = vim.api.nvim_get_current_win()
-  if not win then
-    vim.cmd('botright vsplit')
-    win = vim.api.nvim_get_current_win()
-    vim.api.nvim_win_set_buf(win, buf)
-    vim.api.nvim_win_set_width(win, config.chat_width(vim.o.columns, opts))
-    for option, value in pairs({ wrap = true, linebreak = true, number = false, relativenumber = false,
-      signcolumn = 'no', winfixwidth = true }) do
-      vim.wo[win][option] = value
-    end
-  end
-  local input_win = window_of(input)
-  if not input_win then
-    vim.api.nvim_set_current_win(win)
-    vim.cmd('belowright split')
-    input_win = vim.api.nvim_get_current_win()
-    vim.api.nvim_win_set_buf(input_win, input)
-    vim.api.nvim_win_set_height(input_win, opts.input_height)
-    vim.wo[input_win].winfixheight = true
-    vim.wo[input_win].number = false
-    vim.wo[input_win].relativenumber = false
-    vim.wo[input_win].statusline = ' agent-lsp: Enter sends, /<C-x><C-o> commands, @ files'
-  end
-  M.refresh_statusline()
+  M.buffer()
+  local shown = chat_window.show()
+  statusline.refresh()
   M.scroll()
-  if enter then
-    vim.api.nvim_set_current_win(input_win)
-    vim.cmd('startinsert!')
-  elseif vim.api.nvim_win_is_valid(current) then
-    vim.api.nvim_set_current_win(current)
-  end
+  chat_window.focus(shown, enter)
 end
+
+M.resize = chat_window.resize
+M.is_chat_buffer = chat_window.is_chat_buffer
+M.fresh = chat_window.fresh
+M.status_text = statusline.status_text
+M.set_state = statusline.set_state
+M.status = statusline.status
+M.set_session_info = statusline.set_session_info
+M.set_totals = statusline.set_totals
 
 -- with_modifiable runs fn with the transcript writable.
 function M.with_modifiable(fn)
@@ -206,7 +97,7 @@ function M.add_lines(lines, hl)
       end
     end
   end)
-  chat.kind = nil
+  transcript.kind = nil
   return first
 end
 
@@ -216,12 +107,13 @@ M.ns = ns
 -- end_stream makes the next delta start a new line (the last line is no
 -- longer streamed text).
 function M.end_stream()
-  chat.kind = nil
+  transcript.kind = nil
 end
 
+-- scroll shows the transcript's end in its windows (but the current one).
 function M.scroll()
-  local buf = chat.buf
-  if not valid(buf) then
+  local buf = chat_window.existing_transcript()
+  if not buf then
     return
   end
   local last = vim.api.nvim_buf_line_count(buf)
@@ -239,7 +131,7 @@ local function stream(kind, delta)
   M.with_modifiable(function(buf)
     local parts = vim.split(delta, '\n', { plain = true })
     local row
-    if chat.kind == kind then
+    if transcript.kind == kind then
       row = last_line(buf)
       local current = vim.api.nvim_buf_get_lines(buf, row, row + 1, true)[1]
       parts[1] = current .. parts[1]
@@ -257,11 +149,11 @@ local function stream(kind, delta)
       end
     end
   end)
-  chat.kind = kind
+  transcript.kind = kind
 end
 
 local function set_tool_status(id, status)
-  local entry = chat.tool_lines[id]
+  local entry = transcript.tool_lines[id]
   if not entry then
     return
   end
@@ -281,55 +173,6 @@ local function set_tool_status(id, status)
 end
 
 local short_number = statusline.short_number
-
--- status_text is the chat's status line for a window `width` columns wide
--- (nil: everything).
-local function status_text(width)
-  return statusline.text(chat.status, width)
-end
-
--- status_text is the whole status text (the statusline() component),
--- with extra fields ({completion?}) on top of the chat's.
-function M.status_text(extra)
-  if extra and next(extra) then
-    return statusline.text(vim.tbl_extend('force', chat.status, extra))
-  end
-  return status_text()
-end
-
--- window_statusline is the chat window's 'statusline' (%!): fitted to the
--- window it is drawn for, so a narrow chat keeps its state and mode.
-function M.window_statusline()
-  local win = vim.g.statusline_winid
-  local ok, width = pcall(vim.api.nvim_win_get_width, win or 0)
-  return status_text(ok and width or nil)
-end
-
-function M.refresh_statusline()
-  local win = chat.buf and window_of(chat.buf)
-  if win then
-    -- Set again at each change: that redraws the status line.
-    vim.wo[win].statusline = "%!v:lua.require'agent_lsp.chat'.window_statusline()"
-  end
-end
-
-function M.set_state(state)
-  chat.status.state = state
-  M.refresh_statusline()
-end
-
--- status returns the status shown: state, mode, model (strings or nil).
-function M.status()
-  return { state = chat.status.state, mode = chat.status.mode, model = chat.status.model }
-end
-
--- set_session_info shows a session's mode and model ({mode?, model?}) in
--- the status line.
-function M.set_session_info(info)
-  chat.status.mode = compat.nonnull(info.mode) or chat.status.mode
-  chat.status.model = compat.nonnull(info.model) or chat.status.model
-  M.refresh_statusline()
-end
 
 -- user_prompt starts a turn in the transcript.
 function M.user_prompt(text, where)
@@ -383,18 +226,23 @@ function M.update(u, quiet)
     local head = '⚙ ' .. tostring(u.name) .. ' ' .. chat_lines.describe_arguments(u.arguments)
     local line = M.add_lines({ head })
     local mark = vim.api.nvim_buf_set_extmark(M.buffer(), marks, line, 0, {})
-    chat.tool_lines[compat.str(u.toolCallId)] = { mark = mark, head = head }
+    transcript.tool_lines[compat.str(u.toolCallId)] = { mark = mark, head = head }
     set_tool_status(compat.str(u.toolCallId), 'running')
     M.set_state('running ' .. tostring(u.name))
   elseif u.kind == 'tool_result' then
     set_tool_status(compat.str(u.toolCallId), u.status)
     M.set_state('thinking')
   elseif u.kind == 'round_end' then
-    chat.status.usage, chat.status.cost, chat.status.totals = u.usage, u.cost, u.totals
-    M.refresh_statusline()
+    statusline.set_round(u.usage, u.cost, u.totals)
   elseif u.kind == 'compacted' then
-    chat.status.totals = u.totals or chat.status.totals
-    M.note(string.format('⟲ history compacted: %s → %s tokens', short_number(u.beforeTokens), short_number(u.afterTokens)))
+    statusline.set_totals(u.totals)
+    M.note(
+      string.format(
+        '⟲ history compacted: %s → %s tokens',
+        short_number(u.beforeTokens),
+        short_number(u.afterTokens)
+      )
+    )
   elseif u.kind == 'error' then
     M.note('✗ ' .. tostring(u.message), 'AgentLspError')
   elseif u.kind == 'plan' then
@@ -428,31 +276,14 @@ function M.clear()
     vim.api.nvim_buf_clear_namespace(buf, marks, 0, -1)
     vim.api.nvim_buf_set_lines(buf, 0, -1, true, {})
   end)
-  chat.kind, chat.tool_lines = nil, {}
+  transcript.kind, transcript.tool_lines = nil, {}
   plan.forget()
-end
-
--- set_totals shows a session's totals ({cost, ...}) in the status line.
-function M.set_totals(totals)
-  if type(totals) == 'table' then
-    chat.status.totals = totals
-    M.refresh_statusline()
-  end
-end
-
--- fresh reports whether the transcript buffer was made since the last call
--- (the chat was wiped): its session's transcript must be redrawn.
-function M.fresh()
-  local was = chat.fresh
-  chat.fresh = false
-  return was
 end
 
 -- reset_status forgets the usage shown (another session was picked).
 function M.reset_status()
-  chat.status = { state = 'idle' }
   plan.forget()
-  M.refresh_statusline()
+  statusline.reset()
 end
 
 return M

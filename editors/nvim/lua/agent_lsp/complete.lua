@@ -9,13 +9,9 @@
 local control = require('agent_lsp.control')
 local daemon = require('agent_lsp.daemon')
 local compat = require('agent_lsp.compat')
+local roots = require('agent_lsp.roots')
 
 local M = {}
-
--- M.state() returns the state of the chat's root; set by the plugin.
-M.state = function()
-  return nil
-end
 
 local max_files = 200
 
@@ -124,17 +120,14 @@ end
 
 -- omnifunc is the prompt line's 'omnifunc' (see |complete-functions|).
 function M.omnifunc(findstart, base)
-  local st = M.state()
+  local st = roots.chat_state()
   if findstart ~= 1 then
-    if not (st and pending) then
+    if not pending then
       return {}
     end
     return M.candidates(st, pending.before, base) or {}
   end
   pending = nil
-  if not st then
-    return -3
-  end
   local buf = vim.api.nvim_get_current_buf()
   local line = vim.api.nvim_get_current_line()
   local col = vim.api.nvim_win_get_cursor(0)[2]
@@ -174,10 +167,7 @@ end
 
 -- words completes word after the prompt text before, for a command line.
 local function words(before, word)
-  local st = M.state()
-  if not st then
-    return {}
-  end
+  local st = roots.chat_state()
   local items, list = M.candidates(st, before, word)
   if list then
     vim.schedule(function()
@@ -198,11 +188,6 @@ end
 -- models completes :AgentModel's argument: the presets' ids.
 function M.models(arglead)
   return words('/model ', arglead)
-end
-
--- attach sets the prompt buffer's omnifunc.
-function M.attach(buf)
-  vim.bo[buf].omnifunc = "v:lua.require'agent_lsp.complete'.omnifunc"
 end
 
 return M

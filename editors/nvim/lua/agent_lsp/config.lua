@@ -3,6 +3,44 @@
 local M = {}
 local compat = require('agent_lsp.compat')
 
+---The key maps; a key set to false is left out.
+---@class agent_lsp.Keymaps
+---@field chat string|false normal mode: :AgentChat
+---@field inline string|false visual mode: :'<,'>AgentInline {prompt}
+---@field cancel string|false normal mode: :AgentCancel
+---@field accept_completion string|false insert mode: accept the ghost text
+---@field accept_completion_word string|false insert mode: accept its next word
+---@field accept_completion_line string|false insert mode: accept its line
+
+---The chat column's size.
+---@class agent_lsp.ChatOptions
+---@field width number a fraction of the editor's width, or columns when > 1
+---@field min_width integer at least this wide, and the code window keeps as many columns
+---@field input_height integer the prompt window's height
+
+---The options (:help agent_lsp-setup). setup() takes any of them; the
+---rest keep their defaults.
+---@class agent_lsp.Options
+---@field cmd string[]|string the daemon's command line (a string: one word)
+---@field provider 'openai'|'anthropic'|nil the model's dialect (nil: the daemon's own configuration)
+---@field model string?
+---@field base_url string?
+---@field api_key_env string? the name of the variable holding the key; 'none': no key
+---@field mcp_servers table? passed through as mcpServers
+---@field auto_approve boolean? the daemon approves without asking (CRITICAL is still refused)
+---@field mode 'ask'|'plan'|'default'|'auto-edit'|nil the mode new sessions start in
+---@field models table[]? model presets for :AgentModel ({id, provider, model, ...})
+---@field completion table? the inline completion model (ghost text, 0.12+), passed through
+---@field review boolean review edits hunk by hunk (agent/review); false: approve or deny a whole edit
+---@field auto_save boolean write the buffers an approved edit touched
+---@field root_dir (fun(bufnr: integer): string?)? a buffer's workspace root
+---@field root_markers string[] the files or directories that mark a root
+---@field autostart boolean start the daemon when a file of a workspace is opened
+---@field keymaps agent_lsp.Keymaps|false false: no key maps
+---@field chat agent_lsp.ChatOptions
+---@field approval_timeout_ms integer how long an approval waits before it counts as Deny
+
+---@type agent_lsp.Options
 M.defaults = {
   -- The daemon's command line (a list, or a string for one word).
   cmd = { 'agent-lsp' },
@@ -55,9 +93,14 @@ M.defaults = {
   approval_timeout_ms = 10 * 60 * 1000,
 }
 
+---The options in force (the defaults until setup()).
+---@type agent_lsp.Options
 M.options = vim.deepcopy(M.defaults)
 
--- chat_width is the chat column's width for an editor `columns` wide.
+---The chat column's width for an editor `columns` wide.
+---@param columns integer
+---@param opts agent_lsp.ChatOptions? default: the options in force
+---@return integer
 function M.chat_width(columns, opts)
   opts = opts or M.options.chat
   local want = opts.width <= 1 and math.floor(columns * opts.width) or opts.width
@@ -65,6 +108,10 @@ function M.chat_width(columns, opts)
   return math.max(1, math.min(want, columns - opts.min_width - 1))
 end
 
+---Validates the user's options and makes them, over the defaults, the
+---options in force.
+---@param user agent_lsp.Options? (partial)
+---@return agent_lsp.Options
 function M.set(user)
   user = user or {}
   compat.validate({
@@ -102,9 +149,11 @@ local function object(t)
   return t
 end
 
--- initialization_options maps the options onto the daemon's contract
--- (docs/protocol.md, "initializationOptions"); unset fields are left out so
--- the daemon's own defaults apply.
+---The options mapped onto the daemon's contract (docs/protocol.md,
+---"initializationOptions"); unset fields are left out so the daemon's own
+---defaults apply.
+---@param opts agent_lsp.Options? default: the options in force
+---@return table
 function M.initialization_options(opts)
   opts = opts or M.options
   local init = {
@@ -123,8 +172,10 @@ function M.initialization_options(opts)
   return object(init)
 end
 
--- api_key_variable is the variable the daemon reads the key from ('none'
--- when no key is needed), for :checkhealth.
+---The variable the daemon reads the key from ('none' when no key is
+---needed), for :checkhealth.
+---@param opts agent_lsp.Options? default: the options in force
+---@return string
 function M.api_key_variable(opts)
   opts = opts or M.options
   local name = opts.api_key_env

@@ -58,8 +58,10 @@ local function with_session(st, method, cb)
     return
   end
   if st.running then
-    vim.notify('agent-lsp: ' .. method .. ': the running prompt has no session yet; try again in a moment',
-      vim.log.levels.WARN)
+    vim.notify(
+      'agent-lsp: ' .. method .. ': the running prompt has no session yet; try again in a moment',
+      vim.log.levels.WARN
+    )
     return
   end
   request(st, 'agent/newSession', vim.empty_dict(), function(result)

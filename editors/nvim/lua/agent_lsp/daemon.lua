@@ -10,20 +10,57 @@ local M = {}
 
 M.client_name = 'agent-lsp'
 
--- root path -> state
+---A workspace root's daemon and chat session; it outlives the daemon's
+---process.
+---@class agent_lsp.State
+---@field root string the workspace root (absolute, no trailing slash)
+---@field client_id integer? the running client's id
+---@field pid integer? the daemon's pid, as it says in initialize
+---@field ready boolean? the client is initialized (its buffers attached)
+---@field waiters fun(client: table?, err: string?)[] ensure()'s callers waiting for the start
+---@field crashes integer how many times the daemon died unexpectedly
+---@field expected_exits table<integer, boolean> client ids stopped on purpose
+---@field quitting boolean? Neovim is quitting (every exit is expected)
+---@field session_id string? the chat's session
+---@field running agent_lsp.Run? the running prompt
+---@field last agent_lsp.PromptEnd? how the last prompt ended
+---@field commands table[]? agent/commands' list, cached
+---@field models table[]? agent/models' presets, cached
+---@field completion { state: string, message: string?, uri: string? }? the last agent/completionStatus
+
+---What a root's client is given, from the plugin's setup() (configure()):
+---its handlers and callbacks go into the client's config.
+---@class agent_lsp.ClientCallbacks
+---@field handlers fun(st: agent_lsp.State): table<string, function> the client's handlers
+---@field on_attach fun(client: table, bufnr: integer) a file buffer was attached (the client config's on_attach)
+---@field on_ready fun(st: agent_lsp.State) the started daemon is initialized and listed
+---@field on_crash fun(st: agent_lsp.State, client_id: integer, code: integer, signal: integer) an unexpected exit
+
+---@type table<string, agent_lsp.State> by root
 local states = {}
 
--- Set by the plugin's setup: make_handlers(state) returns the client's
--- handlers; on_crash(state, code, signal) settles what the dead daemon left
--- running.
-M.make_handlers = function()
-  return {}
+-- Until configure(): a client with no handlers and nothing to call.
+---@type agent_lsp.ClientCallbacks
+local callbacks = {
+  handlers = function()
+    return {}
+  end,
+  on_attach = function() end,
+  on_ready = function() end,
+  on_crash = function() end,
+}
+
+---Sets what every client started from now on is given.
+---@param cbs agent_lsp.ClientCallbacks
+function M.configure(cbs)
+  compat.validate({
+    { 'handlers', cbs.handlers, 'function' },
+    { 'on_attach', cbs.on_attach, 'function' },
+    { 'on_ready', cbs.on_ready, 'function' },
+    { 'on_crash', cbs.on_crash, 'function' },
+  })
+  callbacks = cbs
 end
-M.on_crash = function() end
--- on_attach(client, bufnr) runs when a file buffer was attached.
-M.on_attach = function() end
--- on_ready(state) runs once a started daemon is initialized.
-M.on_ready = function() end
 
 local function is_dir(path)
   return vim.fn.isdirectory(path) == 1
@@ -87,7 +124,9 @@ function M.root_of(bufnr)
   return dir
 end
 
--- state returns the root's state, made on first use.
+---The root's state, made on first use.
+---@param root string
+---@return agent_lsp.State
 function M.state(root)
   local st = states[root]
   if not st then
@@ -97,11 +136,15 @@ function M.state(root)
   return st
 end
 
+---Every root's state, by root.
+---@return table<string, agent_lsp.State>
 function M.states()
   return states
 end
 
--- client returns the root's running client, or nil.
+---The root's running client, or nil.
+---@param st agent_lsp.State
+---@return table?
 function M.client(st)
   if not st.client_id then
     return nil
@@ -118,14 +161,13 @@ local function under_root(st, file)
 end
 
 -- attach attaches a file buffer of the root to its running daemon (client:
--- the one being initialized, which 0.7 does not list until on_init returns).
+-- the one being initialized, which 0.7 does not list until on_init returns);
+-- Neovim then calls the client's on_attach.
 function M.attach(st, bufnr, client)
   client = client or M.client(st)
   local file = M.file_of(bufnr)
   if client and st.ready and file and under_root(st, file) then
-    if vim.lsp.buf_attach_client(bufnr, client.id) then
-      M.on_attach(client, bufnr)
-    end
+    vim.lsp.buf_attach_client(bufnr, client.id)
   end
 end
 
@@ -145,7 +187,7 @@ local function settle_waiters(st, client, err)
   end
 end
 
-local function on_exit(st, client_id, code, signal)
+local function on_exit(st, cbs, client_id, code, signal)
   local expected = st.expected_exits[client_id] or st.quitting
   st.expected_exits[client_id] = nil
   if st.client_id == client_id then
@@ -167,22 +209,29 @@ local function on_exit(st, client_id, code, signal)
     ),
     vim.log.levels.ERROR
   )
-  M.on_crash(st, client_id, code, signal)
+  cbs.on_crash(st, client_id, code, signal)
 end
 
--- capabilities are Neovim's, plus experimental.agentReview: the daemon
--- then sends edits for review hunk by hunk (agent/review) instead of the
--- approval popup.
+---Neovim's capabilities, plus experimental.agentApprove (the daemon asks
+---for approvals with agent/approve, structured, not the text popup) and,
+---with the review option, experimental.agentReview (edits are reviewed
+---hunk by hunk: agent/review).
+---@param opts agent_lsp.Options
+---@return table
 function M.capabilities(opts)
   local caps = vim.lsp.protocol.make_client_capabilities()
+  local experimental = { agentApprove = true }
   if opts.review then
-    caps.experimental = vim.tbl_extend('force', caps.experimental or {}, { agentReview = true })
+    experimental.agentReview = true
   end
+  caps.experimental = vim.tbl_extend('force', caps.experimental or {}, experimental)
   return caps
 end
 
 local function start(st)
   local opts = config.options
+  -- The client keeps the callbacks it was started with.
+  local cbs = callbacks
   st.ready = false
   local client_id = compat.start_client({
     name = M.client_name,
@@ -193,7 +242,8 @@ local function start(st)
     offset_encoding = 'utf-16',
     capabilities = M.capabilities(opts),
     init_options = config.initialization_options(opts),
-    handlers = M.make_handlers(st),
+    handlers = cbs.handlers(st),
+    on_attach = cbs.on_attach,
     on_init = function(client, result)
       if st.client_id ~= client.id then
         return
@@ -208,26 +258,32 @@ local function start(st)
       -- now would find no daemon and start another.
       vim.schedule(function()
         if st.client_id == client.id then
-          M.on_ready(st)
+          cbs.on_ready(st)
         end
       end)
     end,
     on_exit = function(code, signal, id)
       -- libuv's exit callback: the API is not allowed here.
       vim.schedule(function()
-        on_exit(st, id, code, signal)
+        on_exit(st, cbs, id, code, signal)
       end)
     end,
   })
   if not client_id then
-    settle_waiters(st, nil, 'could not start ' .. table.concat(opts.cmd, ' ') .. ' (is it on $PATH? :checkhealth agent_lsp)')
+    settle_waiters(
+      st,
+      nil,
+      'could not start ' .. table.concat(opts.cmd, ' ') .. ' (is it on $PATH? :checkhealth agent_lsp)'
+    )
     return
   end
   st.client_id = client_id
 end
 
--- ensure calls cb(client) once the root's daemon is initialized, starting
--- it when it is not running; cb(nil, message) when it cannot start.
+---Calls cb(client) once the root's daemon is initialized, starting it when
+---it is not running; cb(nil, message) when it cannot start.
+---@param st agent_lsp.State
+---@param cb fun(client: table?, err: string?)
 function M.ensure(st, cb)
   local client = M.client(st)
   if client and st.ready then
@@ -240,7 +296,8 @@ function M.ensure(st, cb)
   end
 end
 
--- stop stops the root's daemon on purpose (no crash message).
+---Stops the root's daemon on purpose (no crash message).
+---@param st agent_lsp.State
 function M.stop(st)
   local client = M.client(st)
   if client then

@@ -5,24 +5,11 @@ local compat = require('agent_lsp.compat')
 
 local M = {}
 
--- The floats' own groups, linked to the editor's normal colours: 0.7's
--- NormalFloat is Pmenu (light pink on magenta in the default scheme).
--- A colour scheme or the user can set them (they are defined default).
+-- The floats' own groups (highlights.lua), not NormalFloat: 0.7's is
+-- Pmenu (light pink on magenta in the default scheme).
 M.winhighlight = 'Normal:AgentLspFloat,NormalNC:AgentLspFloat,FloatBorder:AgentLspFloatBorder,'
   .. 'CursorLine:AgentLspFloatCursorLine'
   .. (compat.float_title and ',FloatTitle:AgentLspFloatTitle' or '')
-
-function M.define_highlights()
-  local links = {
-    AgentLspFloat = 'Normal',
-    AgentLspFloatBorder = 'Comment',
-    AgentLspFloatTitle = 'Title',
-    AgentLspFloatCursorLine = 'Visual',
-  }
-  for group, target in pairs(links) do
-    vim.api.nvim_set_hl(0, group, { link = target, default = true })
-  end
-end
 
 -- open shows lines in a new scratch buffer in a centred float. opts:
 -- filetype, title (shown on 0.9+), min_width (default 20), enter (focus the

@@ -49,10 +49,23 @@ function M.check()
       table.insert(clients, { root = root, client = client })
       local result = compat.request_sync(client, 'agent/tools', vim.empty_dict(), 3000)
       if result and result.result then
-        report.ok(string.format('daemon for %s (pid %s) answers: %d tools', root, tostring(st.pid), #(compat.tbl(result.result.tools))))
+        report.ok(
+          string.format(
+            'daemon for %s (pid %s) answers: %d tools',
+            root,
+            tostring(st.pid),
+            #(compat.tbl(result.result.tools))
+          )
+        )
       else
-        report.error(string.format('daemon for %s (pid %s) does not answer agent/tools: %s', root, tostring(st.pid),
-          tostring(result and result.err and result.err.message or 'no answer')))
+        report.error(
+          string.format(
+            'daemon for %s (pid %s) does not answer agent/tools: %s',
+            root,
+            tostring(st.pid),
+            tostring(result and result.err and result.err.message or 'no answer')
+          )
+        )
       end
     end
   end

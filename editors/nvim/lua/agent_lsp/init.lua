@@ -3,63 +3,30 @@
 -- saved after approval, rewinding to before a prompt, the plan, modes,
 -- model switching, slash command completion and, on 0.12, ghost text from
 -- the daemon's completion model. See :help agent_lsp.
-local approval = require('agent_lsp.approval')
 local chat = require('agent_lsp.chat')
+local client = require('agent_lsp.client')
+local commands = require('agent_lsp.commands')
 local compat = require('agent_lsp.compat')
-local complete = require('agent_lsp.complete')
 local completion = require('agent_lsp.completion')
 local config = require('agent_lsp.config')
 local control = require('agent_lsp.control')
 local daemon = require('agent_lsp.daemon')
+local highlights = require('agent_lsp.highlights')
 local pickers = require('agent_lsp.pickers')
 local plan = require('agent_lsp.plan')
 local prompt = require('agent_lsp.prompt')
-local review = require('agent_lsp.review')
+local roots = require('agent_lsp.roots')
 local transcript = require('agent_lsp.transcript')
 local rewind = require('agent_lsp.rewind')
 
+---The plugin's public API: require('agent_lsp').
+---@class agent_lsp
 local M = {}
 
--- The root the chat belongs to: the root of the buffer a command last ran
--- from (commands run from the chat itself keep it).
-local chat_root
-
-local function current_root()
-  local bufnr = vim.api.nvim_get_current_buf()
-  if chat.is_chat_buffer(bufnr) and chat_root then
-    return chat_root
-  end
-  return daemon.root_of(bufnr)
-end
-
-local function current_state()
-  local root = current_root()
-  chat_root = root
-  return daemon.state(root)
-end
-
-local function make_handlers(st)
-  return {
-    ['agent/update'] = function(_, params)
-      prompt.on_update(st, params)
-    end,
-    ['$/progress'] = function(err, params, ctx, cfg)
-      pcall(vim.lsp.handlers['$/progress'], err, params, ctx, cfg)
-      prompt.on_progress(st, params)
-    end,
-    ['window/showMessageRequest'] = approval.show_message_request,
-    ['agent/review'] = review.handle,
-    ['workspace/applyEdit'] = approval.apply_edit,
-    ['agent/completionStatus'] = function(_, params)
-      completion.on_status(st, params)
-    end,
-  }
-end
-
---- Opens (or focuses) the chat, starting the daemon so that completion
---- in the prompt line knows the slash commands.
+---Opens (or focuses) the chat, starting the daemon so that completion in
+---the prompt line knows the slash commands.
 function M.chat()
-  local st = current_state()
+  local st = roots.adopt_current()
   chat.open(true)
   if chat.fresh() then
     -- A chat reopened after its transcript was wiped: redraw the session.
@@ -68,19 +35,26 @@ function M.chat()
   daemon.ensure(st, function() end)
 end
 
---- Sends a prompt to the chat's session; the answer streams into the chat.
+---Sends a prompt to the chat's session; the answer streams into the chat.
+---Without text (or blank), opens the chat.
+---@param text string?
 function M.ask(text)
   if text == nil or vim.trim(text) == '' then
     M.chat()
     return
   end
-  local st = current_state()
+  local st = roots.adopt_current()
   chat.open(false)
   prompt.start(st, text, {})
 end
 
---- Prompts about lines line1..line2 (1-based) of a file buffer; the edit
---- the agent proposes goes through the approval.
+---Prompts about lines line1..line2 (1-based) of a file buffer; the edit
+---the agent proposes goes through the approval. Without text, asks for it
+---(vim.ui.input).
+---@param bufnr integer
+---@param line1 integer
+---@param line2 integer
+---@param text string?
 function M.inline(bufnr, line1, line2, text)
   local file = daemon.file_of(bufnr)
   if not file then
@@ -95,8 +69,7 @@ function M.inline(bufnr, line1, line2, text)
     end)
     return
   end
-  local st = daemon.state(daemon.root_of(bufnr))
-  chat_root = st.root
+  local st = roots.adopt(daemon.root_of(bufnr))
   local last = vim.api.nvim_buf_get_lines(bufnr, line2 - 1, line2, true)[1] or ''
   local last_utf16 = compat.utf16_len(last)
   local range = {
@@ -112,59 +85,76 @@ function M.inline(bufnr, line1, line2, text)
   })
 end
 
---- Cancels the running prompt of the current root.
+---Cancels the running prompt of the current root.
 function M.cancel()
-  prompt.cancel(current_state())
+  prompt.cancel(roots.adopt_current())
 end
 
---- Picks a session (vim.ui.select) and continues it in the chat.
+---Picks a session (vim.ui.select) and continues it in the chat.
 function M.sessions()
-  local st = current_state()
+  local st = roots.adopt_current()
   pickers.sessions(st, function(session)
     pickers.resume(st, session)
   end)
 end
 
---- Lists the daemon's tools in a scratch buffer.
+---Lists the daemon's tools in a scratch buffer.
 function M.tools()
-  pickers.tools(current_state())
+  pickers.tools(roots.adopt_current())
 end
 
---- Sets the chat session's mode; without one, picks it (vim.ui.select).
+---Sets the chat session's mode; without one, picks it (vim.ui.select).
+---@param mode string? 'ask', 'plan', 'default' or 'auto-edit'
 function M.mode(mode)
   if mode == nil or vim.trim(mode) == '' then
-    control.pick_mode(current_state())
+    control.pick_mode(roots.adopt_current())
   else
-    control.set_mode(current_state(), vim.trim(mode))
+    control.set_mode(roots.adopt_current(), vim.trim(mode))
   end
 end
 
---- Switches the chat session's model to a preset of agent/models (or a
---- model of the current provider); without one, picks a preset.
+---Switches the chat session's model to a preset of agent/models (or a
+---model of the current provider); without one, picks a preset.
+---@param name string? a preset's id or a model name
 function M.model(name)
   if name == nil or vim.trim(name) == '' then
-    control.pick_model(current_state())
+    control.pick_model(roots.adopt_current())
   else
-    control.set_model(current_state(), vim.trim(name))
+    control.set_model(roots.adopt_current(), vim.trim(name))
   end
 end
 
---- Rewinds the chat's session to before its n-th prompt (1: the oldest):
---- files restored, the conversation from there on dropped; without n,
---- picks the prompt (vim.ui.select).
+---Rewinds the chat's session to before its n-th prompt (1: the oldest):
+---files restored, the conversation from there on dropped; without n,
+---picks the prompt (vim.ui.select).
+---@param n integer?
 function M.rewind(n)
-  rewind.rewind(current_state(), n)
+  rewind.rewind(roots.adopt_current(), n)
 end
 
---- The chat session's plan as last shown: a list of {content, status}.
+---The chat session's plan as last shown.
+---@return agent_lsp.PlanItem[]
 function M.plan()
   return plan.items()
 end
 
---- The state of the current root's agent: root, daemon pid, session id,
---- whether a prompt runs, the last prompt's outcome, crashes seen.
+---What status() says of the current root's agent.
+---@class agent_lsp.Status
+---@field root string the workspace root
+---@field daemon_running boolean
+---@field pid integer? the daemon's pid while it runs
+---@field session_id string? the chat's session
+---@field running boolean a prompt runs
+---@field last agent_lsp.PromptEnd? how the last prompt ended
+---@field crashes integer the daemon's unexpected exits
+---@field mode string? the session's mode
+---@field model string? the session's model
+---@field completion { state: string, message: string?, uri: string? }? the inline completion's last status
+
+---The state of the current root's agent.
+---@return agent_lsp.Status
 function M.status()
-  local st = daemon.state(current_root())
+  local st = daemon.state(roots.current())
   return {
     root = st.root,
     daemon_running = daemon.client(st) ~= nil,
@@ -179,59 +169,11 @@ function M.status()
   }
 end
 
---- A status line component: state, last call's usage, the session cost,
---- and the inline completion's "completing…" or failure.
+---A status line component: state, last call's usage, the session cost,
+---and the inline completion's "completing…" or failure.
+---@return string
 function M.statusline()
-  return chat.status_text({ completion = completion.status_text(daemon.state(current_root())) })
-end
-
-local function create_commands()
-  local command = vim.api.nvim_create_user_command
-  command('AgentChat', function()
-    M.chat()
-  end, { desc = 'agent-lsp: open the chat' })
-  command('AgentAsk', function(o)
-    M.ask(o.args)
-  end, { nargs = '*', complete = complete.cmdline, desc = 'agent-lsp: ask in the chat' })
-  command('AgentMode', function(o)
-    M.mode(o.args)
-  end, {
-    nargs = '?',
-    complete = function(lead)
-      return vim.tbl_filter(function(m)
-        return vim.startswith(m, lead)
-      end, control.mode_names())
-    end,
-    desc = "agent-lsp: set the chat session's mode",
-  })
-  command('AgentModel', function(o)
-    M.model(o.args)
-  end, {
-    nargs = '?',
-    complete = complete.models,
-    desc = "agent-lsp: switch the chat session's model",
-  })
-  command('AgentInline', function(o)
-    M.inline(vim.api.nvim_get_current_buf(), o.line1, o.line2, o.args)
-  end, { nargs = '*', range = true, desc = 'agent-lsp: prompt about the selected lines' })
-  command('AgentCancel', function()
-    M.cancel()
-  end, { desc = 'agent-lsp: cancel the running prompt' })
-  command('AgentSessions', function()
-    M.sessions()
-  end, { desc = 'agent-lsp: resume a session' })
-  command('AgentRewind', function(o)
-    local arg = vim.trim(o.args)
-    local n = tonumber(arg)
-    if arg ~= '' and (n == nil or n ~= math.floor(n)) then
-      vim.notify('agent-lsp: :AgentRewind takes a checkpoint number, not ' .. arg, vim.log.levels.ERROR)
-      return
-    end
-    M.rewind(n)
-  end, { nargs = '?', desc = 'agent-lsp: rewind the session to before a prompt' })
-  command('AgentTools', function()
-    M.tools()
-  end, { desc = "agent-lsp: list the agent's tools" })
+  return chat.status_text({ completion = completion.status_text(daemon.state(roots.current())) })
 end
 
 local function create_keymaps(keymaps)
@@ -268,47 +210,35 @@ local function create_autocmds(opts)
     group = group,
     callback = daemon.expect_exit,
   })
-  vim.api.nvim_create_autocmd('ColorScheme', {
-    group = group,
-    callback = function()
-      chat.define_highlights()
-      review.define_highlights()
-      require('agent_lsp.float').define_highlights()
-    end,
-  })
   vim.api.nvim_create_autocmd('VimResized', { group = group, callback = chat.resize })
 end
 
---- setup({cmd, provider, model, base_url, api_key_env, mcp_servers,
---- auto_save, keymaps, ...}): see :help agent_lsp-setup.
 local set_up = false
 
---- Whether setup() has run (plugin/agent_lsp.lua's commands call it).
+---Whether setup() has run.
+---@return boolean
 function M.is_setup()
   return set_up
 end
 
+---setup() with the defaults, unless setup() ran (the commands of
+---plugin/agent_lsp.lua call it before they run).
+function M.ensure_setup()
+  if not set_up then
+    M.setup({})
+  end
+end
+
+---Sets the plugin up: the options (see :help agent_lsp-setup), the
+---callbacks of the daemons' clients, the commands, key maps and autocmds.
+---Called again, the new options hold for daemons started from then on.
+---@param user agent_lsp.Options? the options to change from the defaults
 function M.setup(user)
   local opts = config.set(user)
   set_up = true
-  daemon.make_handlers = make_handlers
-  daemon.on_crash = prompt.on_crash
-  daemon.on_attach = completion.attach
-  daemon.on_ready = function(st)
-    control.fetch_commands(st, nil, true)
-    control.fetch_models(st, nil, true)
-  end
-  chat.submit = function(text)
-    M.ask(text)
-  end
-  chat.on_input = complete.attach
-  complete.state = function()
-    return chat_root and daemon.state(chat_root) or daemon.state(current_root())
-  end
-  chat.define_highlights()
-  review.define_highlights()
-  require('agent_lsp.float').define_highlights()
-  create_commands()
+  daemon.configure(client.callbacks)
+  highlights.setup()
+  commands.create()
   create_keymaps(opts.keymaps or {})
   create_autocmds(opts)
 end

@@ -5,6 +5,13 @@ local M = {}
 
 M.ns = vim.api.nvim_create_namespace('agent_lsp_inline')
 
+---Where an inline prompt's progress shows: virtual text on a line.
+---@class agent_lsp.Marker
+---@field bufnr integer
+---@field line integer 0-based, where it was put (the extmark follows edits)
+---@field id integer? its extmark, once shown
+---@field text string? the text shown
+
 -- show sets the progress text of a marker {bufnr, line, id}.
 function M.show(marker, text, hl, icon)
   if not marker or not vim.api.nvim_buf_is_valid(marker.bufnr) then

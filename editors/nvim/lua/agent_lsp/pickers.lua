@@ -65,8 +65,13 @@ function M.tools(st)
     vim.cmd('botright new')
     local buf = vim.api.nvim_get_current_buf()
     vim.api.nvim_buf_set_lines(buf, 0, -1, true, lines)
-    for option, value in pairs({ buftype = 'nofile', bufhidden = 'wipe', swapfile = false, modifiable = false,
-      filetype = 'agent_lsp_tools' }) do
+    for option, value in pairs({
+      buftype = 'nofile',
+      bufhidden = 'wipe',
+      swapfile = false,
+      modifiable = false,
+      filetype = 'agent_lsp_tools',
+    }) do
       vim.bo[buf][option] = value
     end
     pcall(vim.api.nvim_buf_set_name, buf, 'agent-lsp://tools')

@@ -6,10 +6,17 @@
 local compat = require('agent_lsp.compat')
 local M = {}
 
--- Where the current turn's block starts (an extmark) and how many lines
--- it has; nil before the turn's first plan update.
+---An item of the plan (todo_write).
+---@class agent_lsp.PlanItem
+---@field content string
+---@field status 'pending'|'in_progress'|'completed'
+
+---Where the current turn's block starts (an extmark) and how many lines
+---it has; nil before the turn's first plan update.
+---@type { mark: integer, count: integer }?
 local block = nil
--- The session's plan as last received: a list of {content, status}.
+---The session's plan as last received.
+---@type agent_lsp.PlanItem[]
 local current = {}
 
 local marks_ns = vim.api.nvim_create_namespace('agent_lsp_plan')
@@ -42,7 +49,8 @@ function M.lines(items)
   return lines, groups
 end
 
--- items returns the session's plan as last shown.
+---The session's plan as last shown (a copy).
+---@return agent_lsp.PlanItem[]
 function M.items()
   return vim.deepcopy(current)
 end

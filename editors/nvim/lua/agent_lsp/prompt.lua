@@ -9,6 +9,26 @@ local compat = require('agent_lsp.compat')
 
 local M = {}
 
+---A running prompt (state.running), from start() until settled.
+---@class agent_lsp.Run
+---@field token string its $/progress token
+---@field marker agent_lsp.Marker? the inline prompt's progress marker
+---@field bufnr integer? the buffer an inline prompt is about
+---@field slash boolean it is a slash command
+---@field streamed boolean? text was streamed for it
+---@field edited boolean? an edit of it completed
+---@field settled boolean? it has ended
+---@field request_id integer? agent/prompt's request id
+---@field client_id integer? the client it was sent to
+
+---How a prompt ended (state.last, and status().last).
+---@class agent_lsp.PromptEnd
+---@field stopReason string end_turn, cancelled, error, …
+---@field error string? what went wrong
+---@field text string? the answer's text
+---@field sessionId string? the session it ran in
+
+---Numbers the progress tokens of this Neovim's prompts.
 local token_counter = 0
 
 local function fire(pattern)
@@ -63,8 +83,12 @@ function M.on_update(st, params)
   if run and params.kind == 'text' then
     run.streamed = true
   end
-  if run and params.kind == 'tool_result' and params.status == 'completed'
-    and (params.name == 'edit_file' or params.name == 'write_file') then
+  if
+    run
+    and params.kind == 'tool_result'
+    and params.status == 'completed'
+    and (params.name == 'edit_file' or params.name == 'write_file')
+  then
     run.edited = true
   end
   -- A slash command's answer says what it changed.
@@ -128,8 +152,18 @@ local function send(st, client, run, params, retried)
   run.client_id = client.id
 end
 
--- start sends a prompt in the root's session. opts: context {uri, range},
--- bufnr, marker (inline progress), where (shown in the transcript).
+---What start() is told besides the text.
+---@class agent_lsp.PromptOptions
+---@field context { uri: string?, range: table? }? the selection the prompt is about
+---@field bufnr integer? its buffer (attached to the daemon first)
+---@field marker agent_lsp.Marker? where its progress shows
+---@field where string? shown after the prompt in the transcript (file:lines)
+
+---Sends a prompt in the root's session; false when one runs already.
+---@param st agent_lsp.State
+---@param text string
+---@param opts agent_lsp.PromptOptions?
+---@return boolean
 function M.start(st, text, opts)
   opts = opts or {}
   if st.running then
@@ -171,11 +205,12 @@ function M.start(st, text, opts)
   return true
 end
 
--- cancel stops the running prompt: agent/cancel for its session (the
--- daemon then answers the prompt with stopReason "cancelled"), or
--- $/cancelRequest before the session is known. Neovim 0.7.2 never calls a
--- cancelled request's handler, so a prompt not answered soon is settled
--- here.
+---Stops the running prompt: agent/cancel for its session (the
+---daemon then answers the prompt with stopReason "cancelled"), or
+---$/cancelRequest before the session is known. Neovim 0.7.2 never calls a
+---cancelled request's handler, so a prompt not answered soon is settled
+---here.
+---@param st agent_lsp.State
 function M.cancel(st)
   local run = st.running
   if not run then

@@ -10,7 +10,7 @@
 -- typed keys), so the float reads keys itself: vim.wait until a key is
 -- typed (the timeout and the daemon's death end it), then getchar(). Keys
 -- fed with nvim_feedkeys() or nvim_input() reach it like typed ones.
-local approval = require('agent_lsp.approval')
+local await = require('agent_lsp.await')
 local config = require('agent_lsp.config')
 local compat = require('agent_lsp.compat')
 
@@ -19,18 +19,6 @@ local M = {}
 local ns = vim.api.nvim_create_namespace('agent_lsp_review')
 
 M.help = '<Space>/x toggle  a accept all  r reject all  n/N next/previous  <CR> confirm  q reject'
-
-function M.define_highlights()
-  local links = {
-    AgentLspReviewAccepted = 'DiffAdd',
-    AgentLspReviewRejected = 'DiffDelete',
-    AgentLspReviewHeader = 'Title',
-    AgentLspReviewHelp = 'Comment',
-  }
-  for group, target in pairs(links) do
-    vim.api.nvim_set_hl(0, group, { link = target, default = true })
-  end
-end
 
 local function termcode(keys)
   return vim.api.nvim_replace_termcodes(keys, true, false, true)
@@ -50,8 +38,13 @@ end
 
 local function mark_line(view, i)
   local hunk = view.hunks[i]
-  return string.format('%s hunk %s of %d · %s', view.accepted[i] and '[✓]' or '[✗]', tostring(hunk.id), #view.hunks,
-    lines_of(hunk))
+  return string.format(
+    '%s hunk %s of %d · %s',
+    view.accepted[i] and '[✓]' or '[✗]',
+    tostring(hunk.id),
+    #view.hunks,
+    lines_of(hunk)
+  )
 end
 
 -- layout builds the float's lines and the row of each hunk's mark line.
@@ -107,8 +100,10 @@ local function open(view)
   local lines = layout(view)
   view.previous_win = vim.api.nvim_get_current_win()
   -- Entered, so the cursor shows which hunk the keys act on.
-  view.win, view.buf = require('agent_lsp.float').open(lines, { filetype = 'diff', min_width = 40, enter = true,
-    title = 'agent-lsp: review ' .. compat.str(view.params.path) })
+  view.win, view.buf = require('agent_lsp.float').open(
+    lines,
+    { filetype = 'diff', min_width = 40, enter = true, title = 'agent-lsp: review ' .. compat.str(view.params.path) }
+  )
   vim.wo[view.win].cursorline = true
   vim.api.nvim_win_set_cursor(view.win, { view.rows[1] + 1, 0 })
 end
@@ -156,9 +151,10 @@ end
 -- turns false) and returns it as a string.
 local function read_key(view, alive)
   local remaining = view.deadline - compat.uv.now()
-  local typed = remaining > 0 and vim.wait(remaining, function()
-    return not alive() or vim.fn.getchar(1) ~= 0
-  end, 20)
+  local typed = remaining > 0
+    and vim.wait(remaining, function()
+      return not alive() or vim.fn.getchar(1) ~= 0
+    end, 20)
   if not typed or not alive() then
     return nil
   end
@@ -206,7 +202,7 @@ local function feedback(view)
     accepted = accepted + (on and 1 or 0)
   end
   local prompt = string.format('Feedback for the agent (optional; %d of %d hunks accepted): ', accepted, #view.hunks)
-  local text = approval.await(function(done)
+  local text = await.await(function(done)
     vim.ui.input({ prompt = prompt, kind = 'agent_lsp_feedback' }, done)
   end)
   if type(text) ~= 'string' or vim.trim(text) == '' then
@@ -232,7 +228,20 @@ local function answer(view, text)
   return result
 end
 
+---The review float's state while it runs.
+---@class agent_lsp.ReviewView
+---@field params table the agent/review request
+---@field hunks table[] its hunks {id, startLine, endLine, oldText, newText, diff}
+---@field accepted boolean[] by hunk index: the hunk is accepted
+---@field deadline number libuv time (ms) when the review counts as a rejection
+---@field win integer? the float
+---@field buf integer? its buffer
+---@field previous_win integer? the window to go back to
+---@field rows integer[]? by hunk index: the 0-based row of its mark line
+---@field help_row integer? the row of the key help
+
 local function review(params, alive)
+  ---@type agent_lsp.ReviewView
   local view = {
     params = params,
     hunks = params.hunks,

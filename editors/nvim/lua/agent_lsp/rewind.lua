@@ -23,16 +23,27 @@ end
 
 -- summary says what a rewind did, for the chat.
 function M.summary(result, cp, n)
-  local lines = { string.format('↶ rewound to before prompt %d: %s', n, vim.split(compat.str(cp.prompt), '\n',
-    { plain = true })[1]) }
+  local lines = {
+    string.format(
+      '↶ rewound to before prompt %d: %s',
+      n,
+      vim.split(compat.str(cp.prompt), '\n', { plain = true })[1]
+    ),
+  }
   for _, r in ipairs(compat.tbl(result.restored)) do
     table.insert(lines, string.format('  %s %s', tostring(r.action), tostring(r.path)))
   end
   for _, c in ipairs(compat.tbl(result.conflicts)) do
     table.insert(lines, string.format('  ⚠ conflict %s: %s', tostring(c.path), tostring(c.reason)))
   end
-  table.insert(lines, string.format('  %d messages and %d checkpoints dropped', result.droppedMessages or 0,
-    result.droppedCheckpoints or 0))
+  table.insert(
+    lines,
+    string.format(
+      '  %d messages and %d checkpoints dropped',
+      result.droppedMessages or 0,
+      result.droppedCheckpoints or 0
+    )
+  )
   return table.concat(lines, '\n')
 end
 
@@ -65,8 +76,10 @@ function M.rewind(st, n)
     end
     if n then
       if n < 1 or n > #checkpoints then
-        vim.notify(string.format('agent-lsp: no checkpoint %d (the session has %d)', n, #checkpoints),
-          vim.log.levels.ERROR)
+        vim.notify(
+          string.format('agent-lsp: no checkpoint %d (the session has %d)', n, #checkpoints),
+          vim.log.levels.ERROR
+        )
         return
       end
       rewind_to(st, session_id, checkpoints[n], n)
