@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/agent-lsp/agent-lsp/agent/control"
 	"github.com/agent-lsp/agent-lsp/tools"
@@ -17,33 +16,32 @@ type transcriptResult struct {
 	Totals    totals           `json:"totals"`
 }
 
-// Transcript entries: an agent/update's kind and fields without its
-// header (sessionId, seq), so a view draws them with the same code.
+// Transcript entries: an agent/update's kind and body without its
+// header's sessionId and seq (updates.go), so a view draws both with the
+// same code.
 type (
+	entryKind struct {
+		Kind string `json:"kind"`
+	}
 	userEntry struct {
-		Kind         string `json:"kind"`
-		Text         string `json:"text"`
+		entryKind
+		textBody
 		CheckpointID string `json:"checkpointId,omitempty"`
 	}
 	textEntry struct {
-		Kind string `json:"kind"`
-		Text string `json:"text"`
+		entryKind
+		textBody
 	}
 	toolCallEntry struct {
-		Kind       string          `json:"kind"`
-		ToolCallID string          `json:"toolCallId"`
-		Name       string          `json:"name"`
-		Arguments  json.RawMessage `json:"arguments"`
+		entryKind
+		toolCallBody
 	}
 	toolResultEntry struct {
-		Kind       string `json:"kind"`
-		ToolCallID string `json:"toolCallId"`
-		Name       string `json:"name"`
-		Status     string `json:"status"`
-		Output     string `json:"output"`
+		entryKind
+		toolResultBody
 	}
 	compactedEntry struct {
-		Kind    string `json:"kind"`
+		entryKind
 		Summary string `json:"summary"`
 	}
 )
@@ -65,16 +63,17 @@ func (s *server) transcript(_ context.Context, sess *session, _ sessionStatePara
 }
 
 func encodeEntry(e control.Entry) any {
-	kind := string(e.Kind)
+	k := entryKind{Kind: string(e.Kind)}
 	switch e.Kind {
 	case control.EntryUser:
-		return userEntry{Kind: kind, Text: e.Text, CheckpointID: e.CheckpointID}
+		return userEntry{entryKind: k, textBody: textBody{Text: e.Text}, CheckpointID: e.CheckpointID}
 	case control.EntryToolCall:
-		return toolCallEntry{Kind: kind, ToolCallID: e.ToolCallID, Name: e.ToolName, Arguments: e.Arguments}
+		return toolCallEntry{entryKind: k, toolCallBody: toolCallBody{ToolCallID: e.ToolCallID, Name: e.ToolName, Arguments: e.Arguments}}
 	case control.EntryToolResult:
-		return toolResultEntry{Kind: kind, ToolCallID: e.ToolCallID, Name: e.ToolName, Status: string(e.Status), Output: e.Output}
+		return toolResultEntry{entryKind: k, toolResultBody: toolResultBody{ToolCallID: e.ToolCallID, Name: e.ToolName,
+			Status: string(e.Status), Output: e.Output}}
 	case control.EntryCompacted:
-		return compactedEntry{Kind: kind, Summary: e.Text}
+		return compactedEntry{entryKind: k, Summary: e.Text}
 	}
-	return textEntry{Kind: kind, Text: e.Text} // text, reasoning
+	return textEntry{entryKind: k, textBody: textBody{Text: e.Text}} // text, reasoning
 }

@@ -34,20 +34,15 @@ func kind(k string) updateHeader { return updateHeader{Kind: k} }
 type (
 	textUpdate struct { // text, reasoning
 		updateHeader
-		Text string `json:"text"`
+		textBody
 	}
 	toolCallUpdate struct {
 		updateHeader
-		ToolCallID string          `json:"toolCallId"`
-		Name       string          `json:"name"`
-		Arguments  json.RawMessage `json:"arguments"`
+		toolCallBody
 	}
 	toolResultUpdate struct {
 		updateHeader
-		ToolCallID string `json:"toolCallId"`
-		Name       string `json:"name"`
-		Status     string `json:"status"`
-		Output     string `json:"output"`
+		toolResultBody
 	}
 	roundEndUpdate struct {
 		updateHeader
@@ -75,6 +70,25 @@ type (
 	errorUpdate struct {
 		updateHeader
 		Message string `json:"message"`
+	}
+)
+
+// The bodies of the kinds a transcript replays (transcript.go): an update
+// and a transcript entry of one kind carry the same fields.
+type (
+	textBody struct {
+		Text string `json:"text"`
+	}
+	toolCallBody struct {
+		ToolCallID string          `json:"toolCallId"`
+		Name       string          `json:"name"`
+		Arguments  json.RawMessage `json:"arguments"`
+	}
+	toolResultBody struct {
+		ToolCallID string `json:"toolCallId"`
+		Name       string `json:"name"`
+		Status     string `json:"status"`
+		Output     string `json:"output"`
 	}
 )
 
@@ -159,15 +173,15 @@ func (l *updateListener) OnEvent(e agent.Event) {
 	case agent.EventToolCall:
 		l.running++
 		l.prog.report(runningMessage(e.ToolName))
-		l.sendLocked(&toolCallUpdate{updateHeader: kind("tool_call"), ToolCallID: e.ToolCallID, Name: e.ToolName, Arguments: e.Arguments})
+		l.sendLocked(&toolCallUpdate{updateHeader: kind("tool_call"), toolCallBody: toolCallBody{ToolCallID: e.ToolCallID, Name: e.ToolName, Arguments: e.Arguments}})
 	case agent.EventToolResult:
 		l.running--
 		if l.running <= 0 {
 			l.running = 0
 			l.prog.report("Thinking")
 		}
-		l.sendLocked(&toolResultUpdate{updateHeader: kind("tool_result"), ToolCallID: e.ToolCallID, Name: e.ToolName,
-			Status: string(e.Status), Output: e.Output})
+		l.sendLocked(&toolResultUpdate{updateHeader: kind("tool_result"),
+			toolResultBody: toolResultBody{ToolCallID: e.ToolCallID, Name: e.ToolName, Status: string(e.Status), Output: e.Output}})
 	case agent.EventRoundEnd:
 		l.sendLocked(&roundEndUpdate{updateHeader: kind("round_end"), StopReason: string(e.ModelStop), Usage: e.Usage,
 			Cost: costOf(e.Cost, !e.CostUnknown), CostKnown: !e.CostUnknown, Totals: totalsOf(e.Totals)})
@@ -266,7 +280,7 @@ func (l *updateListener) drain() {
 func (l *updateListener) write(p *pendingUpdate) {
 	u := p.u
 	if p.deltaKind != "" {
-		u = &textUpdate{updateHeader: kind(p.deltaKind), Text: p.text.String()}
+		u = &textUpdate{updateHeader: kind(p.deltaKind), textBody: textBody{Text: p.text.String()}}
 	}
 	l.sess.sendUpdate(l.s, u)
 }
