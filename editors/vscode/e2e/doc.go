@@ -1,5 +1,5 @@
 // Package e2e is the VS Code extension's protocol test: the extension's own
-// protocol module (src/protocol.ts and src/logic, compiled to out/) plays
+// protocol module (src/protocol/ and src/logic, compiled to out/) plays
 // the extension's request sequence over vscode-jsonrpc against the real
 // agent-lsp binary and the strict fake model of provider/providertest.
 //

@@ -1,0 +1,105 @@
+// AgentClient and the helpers that build its requests' params.
+
+import { Methods } from './methods';
+import type { Checkpoint, RewindParams, RewindResult } from './checkpoints';
+import type { CommandInfo, CurrentModel, ModelPreset, ModelsResult, SetModelParams } from './models';
+import type { CompactResult, Mode, PromptContext, PromptParams, PromptResult, SessionInfo, SessionState, ToolInfo } from './session';
+import type { TranscriptResult } from './updates';
+
+/** The smallest connection both a LanguageClient and a vscode-jsonrpc MessageConnection provide. */
+export interface RpcConnection {
+  sendRequest<R>(method: string, params: unknown): Promise<R>;
+  sendNotification(method: string, params: unknown): Promise<void>;
+}
+
+/**
+ * AgentClient sends the agent/* requests. The extension wraps its
+ * LanguageClient in it; the protocol test wraps a MessageConnection.
+ */
+export class AgentClient {
+  constructor(private readonly conn: RpcConnection) {}
+
+  async newSession(title?: string): Promise<string> {
+    const r = await this.conn.sendRequest<{ sessionId: string }>(Methods.newSession, title ? { title } : {});
+    return r.sessionId;
+  }
+
+  prompt(params: PromptParams): Promise<PromptResult> {
+    return this.conn.sendRequest<PromptResult>(Methods.prompt, params);
+  }
+
+  async sessions(): Promise<SessionInfo[]> {
+    const r = await this.conn.sendRequest<{ sessions: SessionInfo[] | null }>(Methods.sessions, {});
+    return r.sessions ?? [];
+  }
+
+  async tools(): Promise<ToolInfo[]> {
+    const r = await this.conn.sendRequest<{ tools: ToolInfo[] | null }>(Methods.tools, {});
+    return r.tools ?? [];
+  }
+
+  compact(sessionId: string, workDoneToken?: string): Promise<CompactResult> {
+    return this.conn.sendRequest<CompactResult>(Methods.compact, workDoneToken ? { sessionId, workDoneToken } : { sessionId });
+  }
+
+  async setMode(sessionId: string, mode: Mode): Promise<Mode> {
+    const r = await this.conn.sendRequest<{ mode: Mode }>(Methods.setMode, { sessionId, mode });
+    return r.mode;
+  }
+
+  setModel(params: SetModelParams): Promise<CurrentModel> {
+    return this.conn.sendRequest<CurrentModel>(Methods.setModel, params);
+  }
+
+  async models(sessionId?: string): Promise<ModelsResult> {
+    const r = await this.conn.sendRequest<{ models: ModelPreset[] | null; current?: CurrentModel }>(Methods.models, sessionId ? { sessionId } : {});
+    return r.current ? { models: r.models ?? [], current: r.current } : { models: r.models ?? [] };
+  }
+
+  async commands(): Promise<CommandInfo[]> {
+    const r = await this.conn.sendRequest<{ commands: CommandInfo[] | null }>(Methods.commands, {});
+    return (r.commands ?? []).map((c) => ({ ...c, arguments: c.arguments ?? [] }));
+  }
+
+  async session(sessionId: string): Promise<SessionState> {
+    const r = await this.conn.sendRequest<SessionState>(Methods.session, { sessionId });
+    return { ...r, plan: r.plan ?? [] };
+  }
+
+  async checkpoints(sessionId: string): Promise<Checkpoint[]> {
+    const r = await this.conn.sendRequest<{ checkpoints: Checkpoint[] | null }>(Methods.checkpoints, { sessionId });
+    return (r.checkpoints ?? []).map((c) => ({ ...c, files: c.files ?? [] }));
+  }
+
+  async rewind(params: RewindParams): Promise<RewindResult> {
+    const r = await this.conn.sendRequest<RewindResult>(Methods.rewind, params);
+    return { ...r, restored: r.restored ?? [], conflicts: r.conflicts ?? [] };
+  }
+
+  async transcript(sessionId: string): Promise<TranscriptResult> {
+    const r = await this.conn.sendRequest<TranscriptResult>(Methods.transcript, { sessionId });
+    return { ...r, entries: r.entries ?? [], plan: r.plan ?? [] };
+  }
+
+  /** Cancels every running or queued prompt of the session (a notification: no answer). */
+  cancel(sessionId: string): Promise<void> {
+    return this.conn.sendNotification(Methods.cancel, { sessionId });
+  }
+}
+
+/** promptParams builds agent/prompt's params, leaving out what is not set. */
+export function promptParams(prompt: string, opts: { sessionId?: string; context?: PromptContext; workDoneToken?: string } = {}): PromptParams {
+  const p: PromptParams = { prompt };
+  if (opts.sessionId) p.sessionId = opts.sessionId;
+  if (opts.context) p.context = opts.context.range ? { uri: opts.context.uri, range: opts.context.range } : { uri: opts.context.uri };
+  if (opts.workDoneToken) p.workDoneToken = opts.workDoneToken;
+  return p;
+}
+
+let tokenCounter = 0;
+
+/** A fresh work-done progress token for one request of this client. */
+export function newProgressToken(prefix = 'agent-lsp-vscode'): string {
+  tokenCounter += 1;
+  return `${prefix}/${process.pid}/${tokenCounter}`;
+}

@@ -1,0 +1,53 @@
+// The wire types of the control surface the chat input completes and the
+// model switch offers: agent/commands' slash commands, agent/models'
+// presets, agent/setModel.
+
+export interface CommandArgument {
+  name: string;
+  description?: string;
+  required?: boolean;
+}
+
+/** One slash command of agent/commands; name carries its slash ("/mode"). */
+export interface CommandInfo {
+  name: string;
+  description: string;
+  arguments: CommandArgument[];
+  source: string;
+}
+
+export interface ModelPrices {
+  input: number;
+  cachedInput: number;
+  output: number;
+  peak?: ModelPrices;
+}
+
+/** One preset of agent/models. */
+export interface ModelPreset {
+  id: string;
+  provider: string;
+  model: string;
+  baseURL: string;
+  apiKeyEnv: string;
+  contextWindow?: number;
+  prices?: ModelPrices;
+  source?: string;
+}
+
+/** A session's model: its dialect, name and endpoint. */
+export interface CurrentModel {
+  provider: string;
+  model: string;
+  baseURL: string;
+}
+
+export interface ModelsResult {
+  models: ModelPreset[];
+  current?: CurrentModel;
+}
+
+/** agent/setModel's params: a preset, or a model (on a provider). */
+export type SetModelParams =
+  | { sessionId: string; preset: string }
+  | { sessionId: string; model: string; provider?: string; baseURL?: string; apiKeyEnv?: string };

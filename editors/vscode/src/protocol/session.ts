@@ -1,0 +1,103 @@
+// The wire types of sessions and prompts: what a prompt is about, the
+// session's modes and plan, the mentions it attached, agent/prompt's params
+// and result, agent/session, agent/sessions, agent/tools, agent/compact.
+
+import type { CurrentModel } from './models';
+
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+/** What a prompt is about: a file, or a selection in it. */
+export interface PromptContext {
+  uri: string;
+  range?: Range;
+}
+
+/** The session modes (docs/protocol.md, Modes), least power first. */
+export const modes = ['ask', 'plan', 'default', 'auto-edit'] as const;
+export type Mode = (typeof modes)[number];
+
+export type PlanStatus = 'pending' | 'in_progress' | 'completed';
+
+/** One item of the session's plan (the todo_write tool's list). */
+export interface PlanItem {
+  content: string;
+  status: PlanStatus;
+}
+
+export type MentionStatus = 'attached' | 'missing' | 'refused' | 'failed';
+
+/** What became of one @mention or context file of a prompt. */
+export interface MentionReport {
+  path: string;
+  startLine?: number;
+  endLine?: number;
+  status: MentionStatus;
+  message?: string;
+}
+
+/** agent/session's answer: what a view needs to draw a session it (re)opens. */
+export interface SessionState extends CurrentModel {
+  sessionId: string;
+  title: string;
+  mode: Mode;
+  plan: PlanItem[];
+}
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+}
+
+export interface Totals extends Usage {
+  cost: number;
+}
+
+export interface PromptParams {
+  sessionId?: string;
+  prompt: string;
+  context?: PromptContext;
+  workDoneToken?: string;
+}
+
+export type StopReason = 'end_turn' | 'max_tokens' | 'max_rounds' | 'cancelled' | 'error';
+
+export interface PromptResult {
+  sessionId: string;
+  stopReason: StopReason;
+  text: string;
+  usage: Usage;
+  error?: string;
+  mentions?: MentionReport[];
+  /** The slash command the prompt ran ("/mode"), when it was one. */
+  command?: string;
+}
+
+export interface SessionInfo {
+  sessionId: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ToolInfo {
+  name: string;
+  description: string;
+  source: string;
+}
+
+export interface CompactResult {
+  beforeTokens: number;
+  afterTokens: number;
+  elided: number;
+  summarised: number;
+  error?: string;
+}

@@ -1,0 +1,48 @@
+// The wire types of what a session streams and what redraws it: the
+// agent/update notification by kind and agent/transcript's entries.
+
+import type { CurrentModel } from './models';
+import type { MentionReport, Mode, PlanItem, Totals, Usage } from './session';
+
+interface UpdateBase {
+  sessionId: string;
+  seq: number;
+}
+
+export type ToolStatus = 'completed' | 'failed' | 'denied';
+
+/** One agent/update notification, by kind. */
+export type Update =
+  | (UpdateBase & { kind: 'text' | 'reasoning'; text: string })
+  | (UpdateBase & { kind: 'tool_call'; toolCallId: string; name: string; arguments: unknown })
+  | (UpdateBase & { kind: 'tool_result'; toolCallId: string; name: string; status: ToolStatus; output: string })
+  | (UpdateBase & { kind: 'round_end'; stopReason: string; usage: Usage; cost: number; totals: Totals })
+  | (UpdateBase & { kind: 'compacted'; beforeTokens: number; afterTokens: number; cost: number; totals: Totals })
+  | (UpdateBase & { kind: 'error'; message: string })
+  | (UpdateBase & { kind: 'plan'; items: PlanItem[] })
+  | (UpdateBase & { kind: 'mode'; mode: Mode })
+  | (UpdateBase & { kind: 'model' } & CurrentModel)
+  | (UpdateBase & { kind: 'mention' } & MentionReport);
+
+/**
+ * One entry of agent/transcript: a user prompt as the model received it
+ * (attachments included; the checkpoint made before it, when known) or
+ * what the matching agent/update kind carried, in the order it happened.
+ */
+export type TranscriptEntry =
+  | { kind: 'user'; text: string; checkpointId?: string }
+  | { kind: 'text' | 'reasoning'; text: string }
+  | { kind: 'tool_call'; toolCallId: string; name: string; arguments: unknown }
+  | { kind: 'tool_result'; toolCallId: string; name: string; status: ToolStatus; output: string }
+  /** The summary that replaced the conversation before it (whose messages are not entries). */
+  | { kind: 'compacted'; summary: string };
+
+/** agent/transcript's answer: what a view needs to redraw a session's conversation. */
+export interface TranscriptResult {
+  sessionId: string;
+  title: string;
+  mode?: Mode;
+  entries: TranscriptEntry[];
+  plan: PlanItem[];
+  totals?: Totals;
+}
