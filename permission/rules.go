@@ -1,10 +1,6 @@
 package permission
 
-import (
-	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
-)
+import "strings"
 
 // remove rates rm, unlink, rmdir. GNU rm takes options after operands too,
 // so every option word counts, wherever it is.
@@ -52,228 +48,18 @@ func (a *assessor) cd(rest []arg) {
 	}
 }
 
-// git rates a git invocation by subcommand: history rewrites on the remote
-// and discarding uncommitted work are HIGH.
-func (a *assessor) git(rest []arg) {
-	i := 0
-	for i < len(rest) && rest[i].isOption() {
-		a.gitGlobalOption(rest, i)
-		if gitValueOptions[rest[i].text] {
-			i++
-		}
-		i++
+// changeDir follows cd: later relative paths resolve against the new
+// directory, or against an unknown one.
+func (a *assessor) changeDir(dir arg) {
+	t := a.resolve(dir)
+	switch {
+	case t.path != "" && !t.children:
+		a.cwd, a.cwdMode = t.path, cwdKnown
+	case t.known && !t.children && a.cwdMode == cwdWorkspace && t.rel != ".." && !strings.HasPrefix(t.rel, "../"):
+		// still somewhere inside the unnamed workspace
+	default:
+		a.cwdMode = cwdAnywhere
 	}
-	if i >= len(rest) {
-		return
-	}
-	if !rest[i].known {
-		a.raise(Medium)
-		return
-	}
-	sub, args := rest[i].text, rest[i+1:]
-	a.gitSubcommandCode(sub, args)
-	if sub == "config" {
-		a.gitConfigCommand(args)
-	}
-	if lowSubcommands["git"][sub] {
-		return
-	}
-	ops := operands(args, nil)
-	if a.gitListing(sub, args, ops) {
-		return
-	}
-	switch sub {
-	case "push":
-		for _, x := range args {
-			switch {
-			case shortFlag(x, 'f', "--force"), strings.HasPrefix(x.text, "--force-with-lease"),
-				x.text == "--force-if-includes", x.text == "--mirror":
-				a.flag(High, "git push --force rewrites the remote's history")
-			case shortFlag(x, 'd', "--delete"), x.text == "--prune":
-				a.flag(High, "git push --delete removes remote branches")
-			}
-		}
-		if len(ops) > 0 && (strings.Contains(ops[0].text, "://") || remoteOperand(ops[0]) && strings.Contains(ops[0].text, "@")) {
-			a.send("git push sends the repository to a URL, not a configured remote: "+ops[0].raw(), false)
-		}
-		for _, x := range ops {
-			switch {
-			case strings.HasPrefix(x.text, "+"):
-				a.flag(High, "git push "+x.text+" force-pushes")
-			case strings.HasPrefix(x.text, ":"):
-				a.flag(High, "git push "+x.text+" deletes a remote branch")
-			}
-		}
-	case "reset":
-		if hasOption(args, "--hard") {
-			a.flag(High, "git reset --hard discards uncommitted changes")
-		}
-	case "clean":
-		dry, force := false, false
-		for _, x := range args {
-			dry = dry || shortFlag(x, 'n', "--dry-run")
-			force = force || shortFlag(x, 'f', "--force") || shortFlag(x, 'i', "--interactive")
-		}
-		if force && !dry {
-			a.flag(High, "git clean -f deletes untracked files")
-		}
-	case "checkout", "restore", "switch":
-		if hasOption(args, "-f", "--force", "--discard-changes") {
-			a.flag(High, "git "+sub+" --force discards uncommitted changes")
-		}
-		staged := hasOption(args, "--staged", "-S") && !hasOption(args, "--worktree", "-W")
-		for _, x := range ops {
-			if (x.text == "." || x.text == ":/" || x.text == "*") && sub != "switch" && !staged {
-				a.flag(High, "git "+sub+" "+x.text+" discards all uncommitted changes")
-			}
-		}
-	case "stash":
-		if len(ops) > 0 && ops[0].text == "clear" {
-			a.flag(High, "git stash clear deletes every stash")
-		}
-	case "filter-branch", "filter-repo":
-		a.flag(High, "git "+sub+" rewrites history")
-	case "reflog":
-		if len(ops) > 0 && (ops[0].text == "expire" || ops[0].text == "delete") {
-			a.flag(High, "git reflog "+ops[0].text+" drops recovery points")
-		}
-	case "gc", "prune":
-		for _, x := range args {
-			if strings.HasPrefix(x.text, "--prune=now") || x.text == "--prune=all" || sub == "prune" {
-				a.flag(High, "git "+sub+" deletes unreachable commits now")
-				break
-			}
-		}
-	case "update-ref":
-		if hasOption(args, "-d") {
-			a.flag(High, "git update-ref -d deletes a ref")
-		}
-	}
-	a.raise(Medium)
-}
-
-// gitListing reports whether a git subcommand only lists (git branch,
-// git tag -l, git remote -v, git config --get, git stash list).
-func (a *assessor) gitListing(sub string, args, ops []arg) bool {
-	switch sub {
-	case "branch", "tag":
-		for _, x := range args {
-			switch x.text {
-			case "-a", "-r", "-v", "-vv", "--list", "-l", "--show-current", "--all", "--remotes",
-				"--merged", "--no-merged", "--contains", "-n":
-			default:
-				return false
-			}
-		}
-		return true
-	case "remote":
-		return len(ops) == 0 || ops[0].text == "show" || ops[0].text == "get-url"
-	case "stash", "worktree", "notes":
-		return len(ops) > 0 && (ops[0].text == "list" || ops[0].text == "show")
-	case "config":
-		return hasOption(args, "--get", "--get-all", "--list", "-l", "--get-regexp") ||
-			(len(ops) > 0 && (ops[0].text == "get" || ops[0].text == "list"))
-	case "reflog":
-		return len(ops) == 0 || ops[0].text == "show"
-	}
-	return false
-}
-
-// findNonFilters are find primaries that do not narrow which files match.
-var findNonFilters = set("-print", "-print0", "-ls", "-depth", "-xdev", "-mount", "-follow",
-	"-noleaf", "-quit", "-delete", "-d", "-true", "-a", "-and", "-o", "-or", "-not", "-maxdepth",
-	"-mindepth", "-printf", "-nowarn", "-warn", "-ignore_readdir_race", "-daystart", "-regextype")
-
-// find rates -delete and -exec: they act on everything found under the
-// start directories, so the start directories decide.
-func (a *assessor) find(rest []arg) {
-	i := 0
-	for i < len(rest) && (rest[i].text == "-H" || rest[i].text == "-L" || rest[i].text == "-P" ||
-		strings.HasPrefix(rest[i].text, "-O") || rest[i].text == "-D") {
-		if rest[i].text == "-D" {
-			i++
-		}
-		i++
-	}
-	var starts []arg
-	for ; i < len(rest); i++ {
-		t := rest[i].text
-		if rest[i].known && (strings.HasPrefix(t, "-") || t == "(" || t == "!" || t == ",") {
-			break
-		}
-		starts = append(starts, rest[i])
-	}
-	if len(starts) == 0 {
-		starts = []arg{literalArg(".")}
-	}
-	expr := rest[i:]
-	filtered, del := false, false
-	var execs [][]arg
-	for j := 0; j < len(expr); j++ {
-		t := expr[j].text
-		switch t {
-		case "-delete":
-			del = true
-		case "-exec", "-execdir", "-ok", "-okdir":
-			k := j + 1
-			for k < len(expr) && expr[k].text != ";" && expr[k].text != "+" {
-				k++
-			}
-			execs = append(execs, expr[j+1:k])
-			j = k
-		case "-fprint", "-fprint0", "-fls", "-fprintf":
-			if j+1 < len(expr) {
-				a.writeTarget(a.resolve(expr[j+1]), "find "+t+" writes")
-			}
-		case "-maxdepth", "-mindepth", "-printf", "-regextype":
-			j++
-		default:
-			if strings.HasPrefix(t, "-") && !findNonFilters[t] {
-				filtered = true
-			}
-		}
-	}
-	for _, s := range starts {
-		under := a.resolve(s)
-		if under.known {
-			under.children, under.all = true, !filtered
-			under.shown = a.describe(under)
-		}
-		if del {
-			a.deleteTarget(under, true, "delete")
-		}
-		if len(execs) > 0 && under.known && a.home != "" && under.path != "" && within(a.home, under.path) {
-			a.flag(High, "find runs a command on files all over "+a.describe(target{path: under.path, known: true})+", credential stores included")
-		}
-		for _, cmd := range execs {
-			words := make([]arg, len(cmd))
-			for k, x := range cmd {
-				if strings.Contains(x.text, "{}") && x.text != "{}" && under.known {
-					// sh -c 'rm -rf {}': put a found path into the text.
-					x.text = strings.ReplaceAll(x.text, "{}", a.foundPath(s, under))
-				} else if strings.Contains(x.text, "{}") {
-					u := under
-					x = arg{text: "{}", known: under.known, dynamic: under.dynamic, globAt: -1, under: &u, src: under.shown}
-				}
-				words[k] = x
-			}
-			a.command(words, nil)
-		}
-	}
-}
-
-// foundPath is a stand-in for a path find reports under start: start
-// itself when nothing narrows the search (every entry is hit), else a
-// path below it.
-func (a *assessor) foundPath(start arg, under target) string {
-	p := start.text
-	if !under.all {
-		p = strings.TrimSuffix(p, "/") + "/found-entry"
-	}
-	if q, err := syntax.Quote(p, syntax.LangBash); err == nil {
-		return q
-	}
-	return p
 }
 
 func (a *assessor) dd(rest []arg) {

@@ -1,9 +1,7 @@
 package permission
 
 import (
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -12,10 +10,6 @@ import (
 // (an unresolved variable, a command substitution). It cannot appear in a
 // real path, so a word holding it never matches a path rule by accident.
 const unknownMark = "\uFFFD"
-
-// maxBraceVariants caps brace expansion ({a,b}{c,d}...) so that a crafted
-// word cannot make the detector allocate without bound.
-const maxBraceVariants = 64
 
 // arg is one shell word after the expansions the detector can do without
 // running anything: quotes removed, escapes resolved, known variables and
@@ -287,140 +281,4 @@ func numericParam(p *syntax.ParamExp) bool {
 		return true
 	}
 	return p.Length
-}
-
-// unescapeDouble removes the backslashes that are special inside "...".
-func unescapeDouble(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			switch s[i+1] {
-			case '$', '`', '"', '\\':
-				b.WriteByte(s[i+1])
-				i++
-				continue
-			case '\n':
-				i++
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-// ansiC decodes the body of a $'...' string, the favourite way to spell a
-// command name in hex (\x72\x6d is rm).
-func ansiC(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' || i+1 == len(s) {
-			b.WriteByte(c)
-			continue
-		}
-		i++
-		switch c = s[i]; c {
-		case 'a':
-			b.WriteByte('\a')
-		case 'b':
-			b.WriteByte('\b')
-		case 'e', 'E':
-			b.WriteByte(0x1b)
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'v':
-			b.WriteByte('\v')
-		case 'c':
-			if i+1 < len(s) {
-				i++
-				b.WriteByte(s[i] & 0x1f)
-			}
-		case 'x', 'u', 'U':
-			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
-			j := i + 1
-			for j < len(s) && j-i-1 < max && isHex(s[j]) {
-				j++
-			}
-			if j == i+1 {
-				b.WriteByte('\\')
-				b.WriteByte(c)
-				continue
-			}
-			n, _ := strconv.ParseUint(s[i+1:j], 16, 32)
-			if c == 'x' {
-				b.WriteByte(byte(n))
-			} else if utf8.ValidRune(rune(n)) {
-				b.WriteRune(rune(n))
-			}
-			i = j - 1
-		case '0', '1', '2', '3', '4', '5', '6', '7':
-			j := i
-			for j < len(s) && j-i < 3 && s[j] >= '0' && s[j] <= '7' {
-				j++
-			}
-			n, _ := strconv.ParseUint(s[i:j], 8, 16)
-			b.WriteByte(byte(n))
-			i = j - 1
-		default: // \\ \' \" \? and unknown escapes
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-// braceVariants expands {a,b} alternatives into separate words, at most
-// maxBraceVariants of them; complete is false when some were dropped.
-// Sequences ({1..9}) are left as written.
-func braceVariants(w *syntax.Word) (variants []*syntax.Word, complete bool) {
-	hasBrace := false
-	for _, p := range w.Parts {
-		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "{") {
-			hasBrace = true
-			break
-		}
-	}
-	if !hasBrace {
-		return []*syntax.Word{w}, true
-	}
-	split := &syntax.Word{Parts: append([]syntax.WordPart(nil), w.Parts...)}
-	syntax.SplitBraces(split)
-	complete = true
-	var walk func(parts []syntax.WordPart)
-	walk = func(parts []syntax.WordPart) {
-		if len(variants) >= maxBraceVariants {
-			complete = false
-			return
-		}
-		for i, p := range parts {
-			be, ok := p.(*syntax.BraceExp)
-			if !ok || be.Sequence {
-				continue
-			}
-			for _, elem := range be.Elems {
-				next := make([]syntax.WordPart, 0, len(parts)+len(elem.Parts))
-				next = append(next, parts[:i]...)
-				next = append(next, elem.Parts...)
-				next = append(next, parts[i+1:]...)
-				walk(next)
-			}
-			return
-		}
-		variants = append(variants, &syntax.Word{Parts: parts})
-	}
-	walk(split.Parts)
-	return variants, complete
 }

@@ -1,0 +1,123 @@
+package agent
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/agent-lsp/agent-lsp/provider"
+	"github.com/agent-lsp/agent-lsp/tools"
+)
+
+// A session file is JSON Lines, append-only, one record per line:
+//
+//	{"type":"session","id":…,"title":…,"model":…,"created":…,"workspace":…}  first line
+//	{"type":"message","message":{…provider.Message…}}
+//	{"type":"usage","usage":{…},"cost":…,"time":…,"promptMessages":N}
+//	{"type":"compaction","beforeTokens":…,"afterTokens":…,"history":[…]}
+//	{"type":"mode","mode":"plan"}
+//	{"type":"model","connection":{"provider":…,"model":…,"baseURL":…,"apiKeyEnv":…}}  (no connection: the configured model)
+//	{"type":"plan","items":[{"content":…,"status":…}]}
+//	{"type":"checkpoint","checkpoint":{"id":…,"prompt":…,"createdAt":…,"historyLen":N,"files":[…]}}
+//	{"type":"rewind","checkpointId":…}
+//	{"type":"commit"}
+//
+// Records are written ahead, in batches each ended by a commit record and
+// fsync'd: the prompt's user message as the prompt starts, the model's turn
+// (with its tool calls) before they run, each tool result as its call
+// finishes (in any order), and what a round or a command queued at its
+// end. A loader applies only committed batches, so a batch cut short by a
+// crash is dropped whole; a tool call left without a result (a crash while
+// it ran) is answered as interrupted (repair.go), so the history is valid.
+// A compaction record holds the whole new history, which replaces the one
+// built so far. A checkpoint record carries the files changed since the
+// last one of that checkpoint (merged by path), its texts as references
+// into <id>.content/ (checkpoint_content.go; older files have them inline);
+// a rewind record drops that checkpoint and the later ones. Of the
+// provider's configuration only a model record's plain settings are
+// written (the key variable's name): the API key is never written.
+
+const (
+	recSession    = "session"
+	recMessage    = "message"
+	recUsage      = "usage"
+	recCompaction = "compaction"
+	recCommit     = "commit"
+	recMode       = "mode"
+	recModel      = "model"
+	recPlan       = "plan"
+	recCheckpoint = "checkpoint"
+	recRewind     = "rewind"
+)
+
+// record is one line of a session file; Type says which fields are set.
+type record struct {
+	Type string `json:"type"`
+	// session
+	ID        string     `json:"id,omitempty"`
+	Title     string     `json:"title,omitempty"`
+	Model     string     `json:"model,omitempty"`
+	Created   *time.Time `json:"created,omitempty"`
+	Workspace string     `json:"workspace,omitempty"` // the first root; none in older sessions
+	// message
+	Message *provider.Message `json:"message,omitempty"`
+	// usage
+	Usage          *provider.Usage `json:"usage,omitempty"`
+	Cost           float64         `json:"cost,omitempty"`
+	Unpriced       bool            `json:"unpriced,omitempty"` // the model had no price: the cost is unknown
+	Time           *time.Time      `json:"time,omitempty"`
+	PromptMessages int             `json:"promptMessages,omitempty"` // messages of the request it answers
+	ToolTokens     int             `json:"toolTokens,omitempty"`     // the estimate of that request's tool list
+	// compaction
+	BeforeTokens int                `json:"beforeTokens,omitempty"`
+	AfterTokens  int                `json:"afterTokens,omitempty"`
+	History      []provider.Message `json:"history,omitempty"`
+	// mode
+	Mode Mode `json:"mode,omitempty"`
+	// model: the connection switched to (nil: the configured model)
+	Connection *ModelRecord `json:"connection,omitempty"`
+	// plan: the whole list (none: the plan was cleared)
+	Items []tools.TodoItem `json:"items,omitempty"`
+	// checkpoint
+	Checkpoint *checkpointRecord `json:"checkpoint,omitempty"`
+	// rewind
+	CheckpointID string `json:"checkpointId,omitempty"`
+}
+
+// appendBatch writes records and a commit record to the session file in
+// one write, then fsyncs it; the first batch also makes the directory entry
+// durable.
+func (st *Store) appendBatch(id string, recs []record) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf) // Encode ends each record with "\n"
+	enc.SetEscapeHTML(false)
+	for _, r := range append(recs, record{Type: recCommit}) {
+		if err := enc.Encode(r); err != nil {
+			return fmt.Errorf("session %s: encoding a %s record: %w", id, r.Type, err)
+		}
+	}
+	path := st.path(id)
+	_, statErr := os.Stat(path)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("session %s: %w", id, err)
+	}
+	_, werr := f.Write(tools.RedactSecretBytes(buf.Bytes())) // no hidden secret is ever stored
+	serr := f.Sync()
+	cerr := f.Close()
+	if err := cmp.Or(werr, serr, cerr); err != nil { // the first says why; the others follow from it
+		return fmt.Errorf("session %s: %w", id, err)
+	}
+	if errors.Is(statErr, fs.ErrNotExist) {
+		if d, err := os.Open(st.dir); err == nil {
+			_ = d.Sync() // best effort: not every file system syncs directories
+			_ = d.Close()
+		}
+	}
+	return nil
+}
