@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agent-lsp/agent-lsp/internal/await"
+	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 	"github.com/agent-lsp/agent-lsp/tools"
@@ -30,6 +31,10 @@ const (
 		"func greet(name string) string {\n\treturn \"Hello, \" + name + \"!\"\n}\n\n" +
 		"func main() {\n\tfmt.Println(greet(\"wörld\")) // Hello, wörld!"
 )
+
+// demoPush is the command the model wants to run when asked to commit and
+// push: the force push makes it HIGH, with a reason, for the approval float.
+const demoPush = "git commit -am 'Capitalise the greeting' && git push --force"
 
 // demoEdit is the model's edit_file call's arguments, as JSON.
 func demoEdit(t *testing.T) string {
@@ -53,7 +58,8 @@ func demoEdit(t *testing.T) string {
 // skips. The model must be asked in the walkthrough's order: "Explain
 // greet", then an inline prompt on greet, whose edit is reviewed with its
 // third hunk rejected (the model's answer says so), then an inline
-// question on greet, answered in words.
+// question on greet, answered in words, then a chat prompt to commit and
+// push, whose command (demoPush) is denied at the approval.
 func TestServeDemoModel(t *testing.T) {
 	dir := os.Getenv("AGENT_LSP_NVIM_DEMO")
 	if dir == "" {
@@ -74,6 +80,12 @@ func TestServeDemoModel(t *testing.T) {
 		// An inline question on greet, answered in words (shown in a float).
 		{Text: "`greet` returns `\"Hello, \" + name + \"!\"`:\n\n    greet(\"wörld\") == \"Hello, wörld!\"\n\nIt has no side effects.",
 			Usage: provider.Usage{PromptTokens: 3010, CompletionTokens: 35, CachedTokens: 2816}},
+		// A chat prompt to commit and push: a command rated HIGH (a force
+		// push), asked with agent/approve and denied.
+		{ToolCalls: []providertest.Call{{ID: "call_push", Name: "run_bash", Arguments: `{"command":"` + demoPush + `"}`}},
+			Usage: provider.Usage{PromptTokens: 3160, CompletionTokens: 42, CachedTokens: 2944}},
+		{Text: "Nothing ran: you denied the commit and the force push. A plain `git push` adds the commit without rewriting the remote's history.",
+			Usage: provider.Usage{PromptTokens: 3290, CompletionTokens: 30, CachedTokens: 3072}},
 	}, providertest.WithDeltaSize(6))
 	ws := filepath.Join(dir, "workspace")
 	if err := os.MkdirAll(ws, 0o755); err != nil {
@@ -106,5 +118,15 @@ func TestDemoEditHasThreeHunks(t *testing.T) {
 	}
 	if want := []int{5, 7, 11}; !slices.Equal(lines, want) {
 		t.Fatalf("demo edit hunks start at lines %v, want %v", lines, want)
+	}
+}
+
+// The walkthrough promises an approval float with the reasons of a HIGH
+// rating (and no "Allow for this session"); the demo's command must still
+// be rated so.
+func TestDemoPushIsHighRisk(t *testing.T) {
+	a := permission.AssessShell(demoPush, []string{"/work/demo"}, "/home/demo")
+	if a.Risk != permission.High || len(a.Reasons) == 0 {
+		t.Fatalf("AssessShell(%q) = %v with reasons %q, want HIGH with a reason", demoPush, a.Risk, a.Reasons)
 	}
 }
