@@ -64,13 +64,13 @@ func TestApproveCommandForTheSession(t *testing.T) {
 			t.Errorf("agent/approve answered %+v, want optionId allow_session", a.Answer)
 		}
 		p := rep.Popups[0]
-		question := "agent-lsp wants to run run_bash (risk " + a.Params.Risk + "): " + a.Params.Summary
+		question := "agent-lsp wants to run run_bash (risk " + strings.ToUpper(a.Params.Risk) + "): " + a.Params.Summary
 		if p.Prompt != question || p.Kind != "agent_lsp_approval" || strings.Join(p.Items, "|") != "Allow|Allow for this session|Deny" {
 			t.Errorf("approval asked %q (kind %q) with %q, want %q", p.Prompt, p.Kind, p.Items, question)
 		}
 		want := []string{question, "$ touch one.txt"}
 		if len(a.Params.Reasons) > 0 {
-			want = append(want, "Why "+a.Params.Risk+": "+strings.Join(a.Params.Reasons, "; "))
+			want = append(want, "Why "+strings.ToUpper(a.Params.Risk)+": "+strings.Join(a.Params.Reasons, "; "))
 		}
 		if len(p.Floats) != 1 || p.Floats[0].Filetype != "text" || strings.Join(p.Floats[0].Lines, "\n") != strings.Join(want, "\n") {
 			t.Errorf("float while asking = %+v, want the lines %q", p.Floats, want)

@@ -157,7 +157,7 @@ func TestInlineEdit(t *testing.T) {
 					t.Errorf("agent/approve answered %+v, want optionId %q", a.Answer, tt.wantOption)
 				}
 				p := rep.Popups[0]
-				question := "agent-lsp wants to run edit_file (risk " + a.Params.Risk + "): " + a.Params.Summary
+				question := "agent-lsp wants to run edit_file (risk " + strings.ToUpper(a.Params.Risk) + "): " + a.Params.Summary
 				if p.Prompt != question || p.Kind != "agent_lsp_approval" || strings.Join(p.Items, "|") != "Allow|Allow for this session|Deny" {
 					t.Errorf("approval asked %q (kind %q) with %q, want %q", p.Prompt, p.Kind, p.Items, question)
 				}

@@ -36,6 +36,12 @@ local M = {}
 ---@field filetype string
 ---@field title string
 
+-- risk is the request's risk as the popup and the review float write it
+-- (HIGH): agent/approve sends it in lower case.
+local function risk(p)
+  return string.upper(compat.str(p.risk, '?'))
+end
+
 ---The line the picker asks with.
 ---@param p agent_lsp.ApproveRequest
 ---@return string
@@ -43,7 +49,7 @@ function M.question(p)
   return string.format(
     'agent-lsp wants to run %s (risk %s): %s',
     compat.str(p.tool, '?'),
-    compat.str(p.risk, '?'),
+    risk(p),
     compat.str(p.summary)
   )
 end
@@ -54,7 +60,7 @@ local function why(p)
   if #reasons == 0 then
     return nil
   end
-  return 'Why ' .. compat.str(p.risk, '?') .. ': ' .. table.concat(reasons, '; ')
+  return 'Why ' .. risk(p) .. ': ' .. table.concat(reasons, '; ')
 end
 
 ---An edit's hunks as one unified diff: the file's header, then each hunk
