@@ -12,10 +12,11 @@
 
 const path = require('path');
 const { pathToFileURL } = require('url');
-const { Document, run, config, failures, check, startDaemon } = require('./client.js');
+const { Document, run, config, failures, check, startDaemon, stopDaemon, answerApplyEdits } = require('./client.js');
 
 async function main() {
-  const { conn, exited } = startDaemon();
+  const daemon = startDaemon();
+  const { conn } = daemon;
 
   const rootUri = pathToFileURL(config.root).href;
   const doc = new Document(pathToFileURL(path.join(config.root, config.file)).href, config.originalText);
@@ -33,18 +34,7 @@ async function main() {
     const optionId = config.answers[params.toolCallId];
     return optionId ? { optionId } : null;
   });
-  conn.onRequest('workspace/applyEdit', async (params) => {
-    for (const change of params.edit.documentChanges || []) {
-      if (change.kind || change.textDocument.uri !== doc.uri || change.textDocument.version !== doc.version) {
-        return { applied: false, failureReason: `unexpected change ${JSON.stringify(change)}` };
-      }
-      const contentChanges = doc.apply(change.edits);
-      await conn.sendNotification('textDocument/didChange', {
-        textDocument: { uri: doc.uri, version: doc.version }, contentChanges,
-      });
-    }
-    return { applied: true };
-  });
+  answerApplyEdits(conn, doc, []);
   conn.listen();
 
   await conn.sendRequest('initialize', {
@@ -68,13 +58,7 @@ async function main() {
 
   const result = await conn.sendRequest('agent/prompt', { prompt: config.prompt });
 
-  await conn.sendRequest('shutdown');
-  await conn.sendNotification('exit');
-  const exit = await Promise.race([
-    exited,
-    new Promise((resolve) => setTimeout(() => resolve({ code: null, signal: 'did not exit within 5s' }), 5000)),
-  ]);
-  conn.dispose();
+  const exit = await stopDaemon(daemon);
 
   check(result.stopReason === 'end_turn', `stopReason ${result.stopReason} (${result.error || ''})`);
   check(doc.text === config.expectedText, `document text ${JSON.stringify(doc.text)}`);

@@ -24,7 +24,57 @@ function startDaemon() {
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   const conn = rpc.createMessageConnection(
     new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin));
-  return { conn, exited };
+  return { conn, exited, child };
+}
+
+// stopDaemon ends the daemon as an editor does (shutdown, then exit) and
+// resolves to its exit {code, signal}; one still running after 5 s is
+// killed and its exit reported as code null.
+async function stopDaemon({ conn, exited, child }) {
+  await conn.sendRequest('shutdown');
+  await conn.sendNotification('exit');
+  let timer;
+  const exit = await Promise.race([
+    exited,
+    new Promise((resolve) => {
+      timer = setTimeout(() => resolve({ code: null, signal: 'did not exit within 5s' }), 5000);
+    }),
+  ]);
+  clearTimeout(timer);
+  conn.dispose();
+  if (exit.code === null) child.kill('SIGKILL');
+  return exit;
+}
+
+// answerApplyEdits answers workspace/applyEdit for the one open document,
+// as an editor does: every change must be a text edit of doc at its
+// current version, or nothing is applied; then the edits land and the
+// daemon hears of them (didChange). Each request is pushed onto log.
+function answerApplyEdits(conn, doc, log) {
+  conn.onRequest('workspace/applyEdit', async (params) => {
+    log.push(params);
+    const changes = params.edit.documentChanges || [];
+    for (const change of changes) {
+      if (change.kind || change.textDocument.uri !== doc.uri) {
+        return { applied: false, failureReason: `unexpected change ${JSON.stringify(change)}` };
+      }
+      if (change.textDocument.version !== doc.version) {
+        return { applied: false, failureReason: `stale version ${change.textDocument.version}, buffer is at ${doc.version}` };
+      }
+    }
+    for (const change of changes) {
+      let contentChanges;
+      try {
+        contentChanges = doc.apply(change.edits);
+      } catch (err) {
+        return { applied: false, failureReason: String(err.message) };
+      }
+      await conn.sendNotification('textDocument/didChange', {
+        textDocument: { uri: doc.uri, version: doc.version }, contentChanges,
+      });
+    }
+    return { applied: true };
+  });
 }
 
 // A document as the editor holds it: a JS string is UTF-16, so LSP
@@ -86,4 +136,4 @@ function run(main, timeoutMs) {
   });
 }
 
-module.exports = { Document, run, config, failures, check, startDaemon };
+module.exports = { Document, run, config, failures, check, startDaemon, stopDaemon, answerApplyEdits };

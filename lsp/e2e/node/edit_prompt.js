@@ -11,11 +11,12 @@
 const path = require('path');
 const { pathToFileURL } = require('url');
 const rpc = require('vscode-jsonrpc/node');
-const { Document, run, config, failures, check, startDaemon } = require('./client.js');
+const { Document, run, config, failures, check, startDaemon, stopDaemon, answerApplyEdits } = require('./client.js');
 
 
 async function main() {
-  const { conn, exited } = startDaemon();
+  const daemon = startDaemon();
+  const { conn } = daemon;
 
   const rootUri = pathToFileURL(config.root).href;
   const doc = new Document(pathToFileURL(path.join(config.root, config.file)).href, config.originalText);
@@ -38,30 +39,7 @@ async function main() {
     const allow = params.actions.find((a) => a.title === config.popupAnswer);
     return allow || null;
   });
-  conn.onRequest('workspace/applyEdit', async (params) => {
-    applyEdits.push(params);
-    for (const change of params.edit.documentChanges || []) {
-      if (change.kind || change.textDocument.uri !== doc.uri) {
-        return { applied: false, failureReason: `unexpected change ${JSON.stringify(change)}` };
-      }
-      if (change.textDocument.version !== doc.version) {
-        return { applied: false, failureReason: `stale version ${change.textDocument.version}, buffer is at ${doc.version}` };
-      }
-    }
-    for (const change of params.edit.documentChanges || []) {
-      let contentChanges;
-      try {
-        contentChanges = doc.apply(change.edits);
-      } catch (err) {
-        return { applied: false, failureReason: String(err.message) };
-      }
-      // As an editor does: the buffer changed, so the server hears of it.
-      await conn.sendNotification('textDocument/didChange', {
-        textDocument: { uri: doc.uri, version: doc.version }, contentChanges,
-      });
-    }
-    return { applied: true };
-  });
+  answerApplyEdits(conn, doc, applyEdits);
   conn.listen();
 
   const init = await conn.sendRequest('initialize', {
@@ -85,14 +63,7 @@ async function main() {
 
   const result = await conn.sendRequest('agent/prompt', { prompt: config.prompt });
 
-  await conn.sendRequest('shutdown');
-  await conn.sendNotification('exit');
-  const exit = await Promise.race([
-    exited,
-    new Promise((resolve) => setTimeout(() => resolve({ code: null, signal: 'did not exit within 5s' }), 5000)),
-  ]);
-  conn.dispose();
-  if (exit.code === null) child.kill('SIGKILL');
+  const exit = await stopDaemon(daemon);
 
   check(init.serverInfo && init.serverInfo.name === 'agent-lsp', `serverInfo ${JSON.stringify(init.serverInfo)}`);
   check(result.stopReason === 'end_turn', `stopReason ${result.stopReason} (${result.error || ''})`);

@@ -12,11 +12,12 @@
 
 const path = require('path');
 const { pathToFileURL } = require('url');
-const { Document, run, config, failures, check, startDaemon } = require('./client.js');
+const { Document, run, config, failures, check, startDaemon, stopDaemon, answerApplyEdits } = require('./client.js');
 
 
 async function main() {
-  const { conn, exited } = startDaemon();
+  const daemon = startDaemon();
+  const { conn } = daemon;
 
   const rootUri = pathToFileURL(config.root).href;
   const doc = new Document(pathToFileURL(path.join(config.root, config.file)).href, config.originalText);
@@ -42,29 +43,7 @@ async function main() {
     }
     return config.reviewAnswer;
   });
-  conn.onRequest('workspace/applyEdit', async (params) => {
-    applyEdits.push(params);
-    for (const change of params.edit.documentChanges || []) {
-      if (change.kind || change.textDocument.uri !== doc.uri) {
-        return { applied: false, failureReason: `unexpected change ${JSON.stringify(change)}` };
-      }
-      if (change.textDocument.version !== doc.version) {
-        return { applied: false, failureReason: `stale version ${change.textDocument.version}, buffer is at ${doc.version}` };
-      }
-    }
-    for (const change of params.edit.documentChanges || []) {
-      let contentChanges;
-      try {
-        contentChanges = doc.apply(change.edits);
-      } catch (err) {
-        return { applied: false, failureReason: String(err.message) };
-      }
-      await conn.sendNotification('textDocument/didChange', {
-        textDocument: { uri: doc.uri, version: doc.version }, contentChanges,
-      });
-    }
-    return { applied: true };
-  });
+  answerApplyEdits(conn, doc, applyEdits);
   conn.listen();
 
   await conn.sendRequest('initialize', {
@@ -88,14 +67,7 @@ async function main() {
 
   const result = await conn.sendRequest('agent/prompt', { prompt: config.prompt });
 
-  await conn.sendRequest('shutdown');
-  await conn.sendNotification('exit');
-  const exit = await Promise.race([
-    exited,
-    new Promise((resolve) => setTimeout(() => resolve({ code: null, signal: 'did not exit within 5s' }), 5000)),
-  ]);
-  conn.dispose();
-  if (exit.code === null) child.kill('SIGKILL');
+  const exit = await stopDaemon(daemon);
 
   check(result.stopReason === 'end_turn', `stopReason ${result.stopReason} (${result.error || ''})`);
   check(doc.text === config.expectedText, `document text ${JSON.stringify(doc.text)}`);

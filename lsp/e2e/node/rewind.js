@@ -15,7 +15,7 @@
 const fs = require('fs');
 const path = require('path');
 const { pathToFileURL, fileURLToPath } = require('url');
-const { run, config, failures, check, startDaemon } = require('./client.js');
+const { run, config, failures, check, startDaemon, stopDaemon } = require('./client.js');
 
 
 // offsetAt maps an LSP position (UTF-16 code units: a JS string indexes
@@ -135,7 +135,8 @@ class Workspace {
 }
 
 async function main() {
-  const { conn, exited } = startDaemon();
+  const daemon = startDaemon();
+  const { conn } = daemon;
   const ws = new Workspace(conn);
   const applyEdits = [];
   conn.onRequest('workspace/applyEdit', async (params) => {
@@ -178,14 +179,7 @@ async function main() {
   const afterUndo = snapshot();
   const second = await conn.sendRequest('agent/prompt', { sessionId: result.sessionId, prompt: config.secondPrompt });
 
-  await conn.sendRequest('shutdown');
-  await conn.sendNotification('exit');
-  const exit = await Promise.race([
-    exited,
-    new Promise((resolve) => setTimeout(() => resolve({ code: null, signal: 'did not exit within 5s' }), 5000)),
-  ]);
-  conn.dispose();
-  if (exit.code === null) child.kill('SIGKILL');
+  const exit = await stopDaemon(daemon);
 
   const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
   check(result.stopReason === 'end_turn', `stopReason ${result.stopReason} (${result.error || ''})`);
