@@ -1,12 +1,10 @@
 package e2e
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
@@ -17,17 +15,7 @@ import (
 // hunks; the client allows the edit and denies the command, so the
 // buffer ends renamed and the command's result is a denial.
 func TestNodeClientAnswersApprovals(t *testing.T) {
-	node := requirePeer(t, "node")
-	dir, err := filepath.Abs("node")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "vscode-jsonrpc", "package.json")); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("vscode-jsonrpc is not installed (scripts/install-test-peers): %v", err)
-		}
-		t.Skipf("vscode-jsonrpc is not installed (run scripts/install-test-peers): %v", err)
-	}
+	client := requireNodeClient(t)
 	script := providertest.Script{
 		{ToolCalls: []providertest.Call{{ID: "call_bash", Name: "run_bash", Arguments: `{"command":"echo hi > out.txt"}`}}},
 		{ToolCalls: []providertest.Call{{ID: "call_rename", Name: "edit_file",
@@ -39,20 +27,12 @@ func TestNodeClientAnswersApprovals(t *testing.T) {
 	root := workspace(t, map[string]string{"demo.go": reviewSource})
 	want := strings.ReplaceAll(reviewSource, "oldName", "newName")
 
-	cfg, err := json.Marshal(map[string]any{
+	cfg := map[string]any{
 		"command": d.args, "root": root, "file": "demo.go",
 		"originalText": reviewSource, "expectedText": want, "prompt": "Run it, then rename oldName.",
 		"answers":   map[string]string{"call_bash": "deny", "call_rename": "allow_once"},
 		"timeoutMs": 25000,
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
-	cfgPath := filepath.Join(t.TempDir(), "config.json")
-	if err := os.WriteFile(cfgPath, cfg, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, runErr := runPeer(t, 40*time.Second, dir, isolatedEnv(t), node, filepath.Join(dir, "approve_prompt.js"), cfgPath)
 	type hunk struct {
 		ID        int    `json:"id"`
 		StartLine int    `json:"startLine"`
@@ -61,9 +41,7 @@ func TestNodeClientAnswersApprovals(t *testing.T) {
 		NewText   string `json:"newText"`
 	}
 	var sum struct {
-		OK           bool     `json:"ok"`
-		Failures     []string `json:"failures"`
-		DocumentText string   `json:"documentText"`
+		DocumentText string `json:"documentText"`
 		Approvals    []struct {
 			ToolCallID string  `json:"toolCallId"`
 			Tool       string  `json:"tool"`
@@ -81,12 +59,7 @@ func TestNodeClientAnswersApprovals(t *testing.T) {
 			Output     string `json:"output"`
 		} `json:"toolResults"`
 	}
-	if err := json.Unmarshal(out, &sum); err != nil {
-		t.Fatalf("node: %v; stdout %q: %v", runErr, out, err)
-	}
-	if !sum.OK || runErr != nil {
-		t.Fatalf("node client failed (%v):\n  %s", runErr, strings.Join(sum.Failures, "\n  "))
-	}
+	client.run(t, "approve_prompt.js", cfg, &sum)
 	if sum.DocumentText != want {
 		t.Errorf("document =\n%s\nwant\n%s", sum.DocumentText, want)
 	}

@@ -2,11 +2,8 @@ package e2e
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
@@ -20,17 +17,7 @@ const reviewSource = "package demo\n\nfunc oldName() {}\n\n// a\n// b\n// c\n\nv
 // ends with exactly hunks 1 and 3 and the typing, in one applyEdit, and
 // the model reads which hunk did not land and the feedback.
 func TestNodeClientReviewsHunks(t *testing.T) {
-	node := requirePeer(t, "node")
-	dir, err := filepath.Abs("node")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "vscode-jsonrpc", "package.json")); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("vscode-jsonrpc is not installed (scripts/install-test-peers): %v", err)
-		}
-		t.Skipf("vscode-jsonrpc is not installed (run scripts/install-test-peers): %v", err)
-	}
+	client := requireNodeClient(t)
 	script := providertest.Script{
 		{ToolCalls: []providertest.Call{{ID: "call_rename", Name: "edit_file",
 			Arguments: `{"path":"demo.go","old_string":"oldName","new_string":"newName","replace_all":true}`}}},
@@ -41,7 +28,7 @@ func TestNodeClientReviewsHunks(t *testing.T) {
 	root := workspace(t, map[string]string{"demo.go": reviewSource})
 	want := strings.NewReplacer("func oldName", "func newName", "var y = oldName", "var y = newName", "// a\n", "// a, typed during the review\n").Replace(reviewSource)
 
-	cfg, err := json.Marshal(map[string]any{
+	cfg := map[string]any{
 		"command": d.args, "root": root, "file": "demo.go", "toolCallId": "call_rename",
 		"originalText": reviewSource, "expectedText": want, "prompt": "Rename oldName.",
 		"reviewAnswer": map[string]any{"decision": "partial", "acceptedHunks": []int{1, 3}, "feedback": "keep the old name"},
@@ -49,19 +36,9 @@ func TestNodeClientReviewsHunks(t *testing.T) {
 			"range": map[string]any{"start": map[string]int{"line": 4, "character": 4}, "end": map[string]int{"line": 4, "character": 4}},
 			"text":  ", typed during the review"},
 		"timeoutMs": 25000,
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
-	cfgPath := filepath.Join(t.TempDir(), "config.json")
-	if err := os.WriteFile(cfgPath, cfg, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, runErr := runPeer(t, 40*time.Second, dir, isolatedEnv(t), node, filepath.Join(dir, "review_prompt.js"), cfgPath)
 	var sum struct {
-		OK           bool     `json:"ok"`
-		Failures     []string `json:"failures"`
-		DocumentText string   `json:"documentText"`
+		DocumentText string `json:"documentText"`
 		Reviews      []struct {
 			Hunks []struct {
 				ID        int    `json:"id"`
@@ -73,12 +50,7 @@ func TestNodeClientReviewsHunks(t *testing.T) {
 		} `json:"reviews"`
 		ApplyEdits []json.RawMessage `json:"applyEdits"`
 	}
-	if err := json.Unmarshal(out, &sum); err != nil {
-		t.Fatalf("node: %v; stdout %q: %v", runErr, out, err)
-	}
-	if !sum.OK || runErr != nil {
-		t.Fatalf("node client failed (%v):\n  %s", runErr, strings.Join(sum.Failures, "\n  "))
-	}
+	client.run(t, "review_prompt.js", cfg, &sum)
 	if sum.DocumentText != want {
 		t.Errorf("document =\n%s\nwant\n%s", sum.DocumentText, want)
 	}

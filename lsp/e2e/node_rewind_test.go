@@ -2,12 +2,9 @@ package e2e
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
@@ -18,17 +15,7 @@ import (
 // recorded) brings the agent's versions back; the next prompt's request,
 // which the strict fake accepts, no longer carries the rewound one.
 func TestNodeClientRewind(t *testing.T) {
-	node := requirePeer(t, "node")
-	dir, err := filepath.Abs("node")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "vscode-jsonrpc", "package.json")); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("vscode-jsonrpc is not installed (scripts/install-test-peers): %v", err)
-		}
-		t.Skipf("vscode-jsonrpc is not installed (run scripts/install-test-peers): %v", err)
-	}
+	client := requireNodeClient(t)
 	const (
 		a, aAgent = "package a\n\nfunc A() int { return 1 }\n", "package a\n\nfunc A() int { return 2 }\n"
 		b, bAgent = "package b\n", "package b\n\n// B is new.\nfunc B() {}\n"
@@ -44,33 +31,18 @@ func TestNodeClientRewind(t *testing.T) {
 	})
 	d := newDaemon(t, model, "--yes", "--state-dir", t.TempDir())
 	root := workspace(t, map[string]string{"a.go": a, "b.go": b})
-	cfg, err := json.Marshal(map[string]any{
+	cfg := map[string]any{
 		"command": d.args, "root": root, "openFile": "a.go", "files": []string{"a.go", "b.go", "c.go"},
 		"prompt": "Change the three files.", "secondPrompt": "Start over.", "secondAnswer": "Fresh start.",
 		"originalTexts": map[string]any{"a.go": a, "b.go": b, "c.go": nil},
 		"agentTexts":    map[string]any{"a.go": aAgent, "b.go": bAgent, "c.go": c},
 		"timeoutMs":     25000,
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
-	cfgPath := filepath.Join(t.TempDir(), "config.json")
-	if err := os.WriteFile(cfgPath, cfg, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, runErr := runPeer(t, 40*time.Second, dir, isolatedEnv(t), node, filepath.Join(dir, "rewind.js"), cfgPath)
 	var sum struct {
-		OK       bool              `json:"ok"`
-		Failures []string          `json:"failures"`
-		Rewind   json.RawMessage   `json:"rewind"`
-		Edits    []json.RawMessage `json:"rewindEdits"`
+		Rewind json.RawMessage   `json:"rewind"`
+		Edits  []json.RawMessage `json:"rewindEdits"`
 	}
-	if err := json.Unmarshal(out, &sum); err != nil {
-		t.Fatalf("node: %v; stdout %q: %v", runErr, out, err)
-	}
-	if !sum.OK || runErr != nil {
-		t.Fatalf("node client failed (%v):\n  %s", runErr, strings.Join(sum.Failures, "\n  "))
-	}
+	client.run(t, "rewind.js", cfg, &sum)
 	if len(sum.Edits) != 1 || !strings.Contains(string(sum.Edits[0]), `"kind":"delete"`) {
 		t.Errorf("the rewind's edits = %s", sum.Edits)
 	}

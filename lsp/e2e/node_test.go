@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
@@ -22,8 +21,6 @@ const (
 
 // nodeSummary is what node/edit_prompt.js prints.
 type nodeSummary struct {
-	OK              bool     `json:"ok"`
-	Failures        []string `json:"failures"`
 	DocumentText    string   `json:"documentText"`
 	DocumentVersion int      `json:"documentVersion"`
 	Kinds           []string `json:"kinds"`
@@ -42,17 +39,7 @@ type nodeSummary struct {
 // popup, apply the edit to the in-memory document (UTF-16 positions), send
 // didChange, shut down; the daemon exits 0.
 func TestNodeClientEditsOpenDocument(t *testing.T) {
-	node := requirePeer(t, "node")
-	dir, err := filepath.Abs("node")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "vscode-jsonrpc", "package.json")); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("vscode-jsonrpc is not installed (scripts/install-test-peers): %v", err)
-		}
-		t.Skipf("vscode-jsonrpc is not installed (run scripts/install-test-peers): %v", err)
-	}
+	client := requireNodeClient(t)
 
 	const answer = "Shouted the first ünïcode; the second is left as it was."
 	script := providertest.Script{
@@ -65,28 +52,14 @@ func TestNodeClientEditsOpenDocument(t *testing.T) {
 	root := workspace(t, map[string]string{"demo.go": docBefore})
 	wantUsage := provider.Usage{PromptTokens: 1900, CompletionTokens: 65, CachedTokens: 896}
 
-	cfg, err := json.Marshal(map[string]any{
+	cfg := map[string]any{
 		"command": d.args, "root": root, "file": "demo.go",
 		"originalText": docBefore, "expectedText": docAfter,
 		"prompt": "Shout the first ünïcode.", "popupAnswer": "Allow",
 		"expectText": answer, "expectUsage": wantUsage, "timeoutMs": 25000,
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
-	cfgPath := filepath.Join(t.TempDir(), "config.json")
-	if err := os.WriteFile(cfgPath, cfg, 0o644); err != nil {
-		t.Fatal(err)
-	}
-
-	out, runErr := runPeer(t, 40*time.Second, dir, isolatedEnv(t), node, filepath.Join(dir, "edit_prompt.js"), cfgPath)
 	var sum nodeSummary
-	if err := json.Unmarshal(out, &sum); err != nil {
-		t.Fatalf("node: %v; stdout %q: %v", runErr, out, err)
-	}
-	if !sum.OK || runErr != nil {
-		t.Fatalf("node client failed (%v):\n  %s", runErr, strings.Join(sum.Failures, "\n  "))
-	}
+	client.run(t, "edit_prompt.js", cfg, &sum)
 	// The script checked everything it can see; check it saw what we expect.
 	if sum.DocumentText != docAfter || sum.DocumentVersion != 2 || sum.Result.StopReason != "end_turn" ||
 		sum.Result.Text != answer || sum.Result.Usage != wantUsage || sum.Exit.Code == nil || *sum.Exit.Code != 0 {

@@ -10,16 +10,13 @@
 // check failed.
 'use strict';
 
-const path = require('path');
-const { pathToFileURL } = require('url');
-const { Document, run, config, failures, check, startDaemon, stopDaemon, answerApplyEdits } = require('./client.js');
+const { run, config, failures, check, startDaemon, stopDaemon, answerApplyEdits, openDocument, configDocument } = require('./client.js');
 
 async function main() {
   const daemon = startDaemon();
   const { conn } = daemon;
 
-  const rootUri = pathToFileURL(config.root).href;
-  const doc = new Document(pathToFileURL(path.join(config.root, config.file)).href, config.originalText);
+  const doc = configDocument();
   const updates = [];
   const popups = [];
   const approvals = [];
@@ -37,23 +34,9 @@ async function main() {
   answerApplyEdits(conn, doc, []);
   conn.listen();
 
-  await conn.sendRequest('initialize', {
-    processId: process.pid,
-    clientInfo: { name: 'vscode-jsonrpc e2e approve' },
-    rootUri,
-    workspaceFolders: [{ uri: rootUri, name: path.basename(config.root) }],
-    capabilities: {
-      workspace: {
-        applyEdit: true,
-        workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] },
-      },
-      window: { workDoneProgress: false },
-      experimental: { agentApprove: true },
-    },
-  });
-  await conn.sendNotification('initialized', {});
-  await conn.sendNotification('textDocument/didOpen', {
-    textDocument: { uri: doc.uri, languageId: 'go', version: doc.version, text: doc.text },
+  await openDocument(conn, doc, 'vscode-jsonrpc e2e approve', 'go', {
+    window: { workDoneProgress: false },
+    experimental: { agentApprove: true },
   });
 
   const result = await conn.sendRequest('agent/prompt', { prompt: config.prompt });

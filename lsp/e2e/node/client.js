@@ -3,6 +3,8 @@
 'use strict';
 
 const fs = require('fs');
+const path = require('path');
+const { pathToFileURL } = require('url');
 const { spawn } = require('child_process');
 const rpc = require('vscode-jsonrpc/node');
 
@@ -44,6 +46,38 @@ async function stopDaemon({ conn, exited, child }) {
   conn.dispose();
   if (exit.code === null) child.kill('SIGKILL');
   return exit;
+}
+
+// openDocument initializes the daemon as an editor open on config.root
+// (named clientName, with workspace edits and resource operations, and
+// capabilities on top: window, experimental, …), then opens doc as
+// languageId. It resolves to the initialize result.
+async function openDocument(conn, doc, clientName, languageId, capabilities) {
+  const rootUri = pathToFileURL(config.root).href;
+  const init = await conn.sendRequest('initialize', {
+    processId: process.pid,
+    clientInfo: { name: clientName },
+    rootUri,
+    workspaceFolders: [{ uri: rootUri, name: path.basename(config.root) }],
+    capabilities: {
+      workspace: {
+        applyEdit: true,
+        workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] },
+      },
+      ...capabilities,
+    },
+  });
+  await conn.sendNotification('initialized', {});
+  await conn.sendNotification('textDocument/didOpen', {
+    textDocument: { uri: doc.uri, languageId, version: doc.version, text: doc.text },
+  });
+  return init;
+}
+
+// configDocument is config.file as the editor holds it, with
+// config.originalText.
+function configDocument() {
+  return new Document(pathToFileURL(path.join(config.root, config.file)).href, config.originalText);
 }
 
 // answerApplyEdits answers workspace/applyEdit for the one open document,
@@ -136,4 +170,4 @@ function run(main, timeoutMs) {
   });
 }
 
-module.exports = { Document, run, config, failures, check, startDaemon, stopDaemon, answerApplyEdits };
+module.exports = { Document, run, config, failures, check, startDaemon, stopDaemon, answerApplyEdits, openDocument, configDocument };

@@ -8,18 +8,15 @@
 // JSON summary on stdout and exits non-zero when any check failed.
 'use strict';
 
-const path = require('path');
-const { pathToFileURL } = require('url');
 const rpc = require('vscode-jsonrpc/node');
-const { Document, run, config, failures, check, startDaemon, stopDaemon, answerApplyEdits } = require('./client.js');
+const { run, config, failures, check, startDaemon, stopDaemon, answerApplyEdits, openDocument, configDocument } = require('./client.js');
 
 
 async function main() {
   const daemon = startDaemon();
   const { conn } = daemon;
 
-  const rootUri = pathToFileURL(config.root).href;
-  const doc = new Document(pathToFileURL(path.join(config.root, config.file)).href, config.originalText);
+  const doc = configDocument();
   const updates = [];
   const popups = [];
   const applyEdits = [];
@@ -42,23 +39,9 @@ async function main() {
   answerApplyEdits(conn, doc, applyEdits);
   conn.listen();
 
-  const init = await conn.sendRequest('initialize', {
-    processId: process.pid,
-    clientInfo: { name: 'vscode-jsonrpc e2e' },
-    rootUri,
-    workspaceFolders: [{ uri: rootUri, name: path.basename(config.root) }],
-    capabilities: {
-      workspace: {
-        applyEdit: true,
-        workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] },
-      },
-      window: { workDoneProgress: true, showMessage: { messageActionItem: { additionalPropertiesSupport: false } } },
-      textDocument: { synchronization: { didSave: true, dynamicRegistration: false } },
-    },
-  });
-  await conn.sendNotification('initialized', {});
-  await conn.sendNotification('textDocument/didOpen', {
-    textDocument: { uri: doc.uri, languageId: 'plaintext', version: doc.version, text: doc.text },
+  const init = await openDocument(conn, doc, 'vscode-jsonrpc e2e', 'plaintext', {
+    window: { workDoneProgress: true, showMessage: { messageActionItem: { additionalPropertiesSupport: false } } },
+    textDocument: { synchronization: { didSave: true, dynamicRegistration: false } },
   });
 
   const result = await conn.sendRequest('agent/prompt', { prompt: config.prompt });
