@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,12 +55,8 @@ type approveAnswer struct {
 func (a editorApprover) approveRequest(ctx context.Context, act permission.Action, offerSession bool) (permission.Decision, error) {
 	params := approveRequestParams(ctx, act, offerSession, a.ws.Roots())
 	var answer *approveAnswer
-	if _, err := a.s.conn.Call(ctx, "agent/approve", params, &answer); err != nil {
-		if ctx.Err() != nil {
-			return permission.Deny, ctx.Err()
-		}
-		a.s.log.Info("approval request failed; denying", zap.String("tool", act.Tool), zap.Error(err))
-		return permission.Deny, fmt.Errorf("the editor did not answer the approval request: %w", err)
+	if err := a.ask(ctx, "agent/approve", "approval", act.Tool, params, &answer); err != nil {
+		return permission.Deny, err
 	}
 	switch {
 	case answer == nil:

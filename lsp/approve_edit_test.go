@@ -39,21 +39,7 @@ func TestApproveEditCarriesHunks(t *testing.T) {
 	if !reflect.DeepEqual(p.Options, optionsWithSession) {
 		t.Errorf("options = %+v", p.Options)
 	}
-	want := []lsptest.ReviewHunk{
-		{ID: 1, StartLine: 2, EndLine: 3, OldText: "func oldName() {}\n", NewText: "func newName() {}\n"},
-		{ID: 2, StartLine: 8, EndLine: 9, OldText: "var x = oldName\n", NewText: "var x = newName\n"},
-		{ID: 3, StartLine: 14, EndLine: 15, OldText: "var y = oldName\n", NewText: "var y = newName\n"},
-	}
-	if len(p.Hunks) != len(want) {
-		t.Fatalf("hunks = %+v", p.Hunks)
-	}
-	for i, h := range p.Hunks {
-		w := want[i]
-		if h.ID != w.ID || h.StartLine != w.StartLine || h.EndLine != w.EndLine || h.OldText != w.OldText || h.NewText != w.NewText ||
-			!strings.HasPrefix(h.Diff, "@@ ") || !strings.Contains(h.Diff, "-"+w.OldText) || !strings.Contains(h.Diff, "+"+w.NewText) {
-			t.Errorf("hunk %d = %+v, want %+v with a diff", i+1, h, w)
-		}
-	}
+	wantRenameHunks(t, p.Hunks)
 	if buf, _ := s.ed.Buffer(path); buf.Text != strings.ReplaceAll(renameSource, "oldName", "newName") {
 		t.Errorf("buffer =\n%s", buf.Text)
 	}

@@ -47,6 +47,21 @@ func (a editorApprover) Approve(ctx context.Context, act permission.Action, offe
 	return a.popup(ctx, act, offerSession)
 }
 
+// ask sends the editor one question (method) about tool and decodes its
+// answer. An error is ctx's, or the editor's failure to answer (logged,
+// and said to the model as "the editor did not answer the <what>
+// request"); the caller denies either way.
+func (a editorApprover) ask(ctx context.Context, method, what, tool string, params, answer any) error {
+	if _, err := a.s.conn.Call(ctx, method, params, answer); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		a.s.log.Info(what+" request failed; denying", zap.String("tool", tool), zap.Error(err))
+		return fmt.Errorf("the editor did not answer the %s request: %w", what, err)
+	}
+	return nil
+}
+
 // popup asks with window/showMessageRequest. A null answer, an unknown
 // title or a failed request is Deny.
 func (a editorApprover) popup(ctx context.Context, act permission.Action, offerSession bool) (permission.Decision, error) {
@@ -61,12 +76,8 @@ func (a editorApprover) popup(ctx context.Context, act permission.Action, offerS
 		Actions: actions,
 	}
 	var answer *protocol.MessageActionItem
-	if _, err := a.s.conn.Call(ctx, "window/showMessageRequest", params, &answer); err != nil {
-		if ctx.Err() != nil {
-			return permission.Deny, ctx.Err()
-		}
-		a.s.log.Info("approval request failed; denying", zap.String("tool", act.Tool), zap.Error(err))
-		return permission.Deny, fmt.Errorf("the editor did not answer the approval request: %w", err)
+	if err := a.ask(ctx, "window/showMessageRequest", "approval", act.Tool, params, &answer); err != nil {
+		return permission.Deny, err
 	}
 	switch {
 	case answer == nil:

@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"go.uber.org/zap"
 
@@ -69,12 +68,8 @@ func (a editorApprover) Review(ctx context.Context, act permission.Action, offer
 	defer p.report(runningMessage(act.Tool))
 
 	var answer *reviewAnswer
-	if _, err := a.s.conn.Call(ctx, "agent/review", params, &answer); err != nil {
-		if ctx.Err() != nil {
-			return permission.Review{}, ctx.Err()
-		}
-		a.s.log.Info("review request failed; denying", zap.String("tool", act.Tool), zap.Error(err))
-		return permission.Review{}, fmt.Errorf("the editor did not answer the review request: %w", err)
+	if err := a.ask(ctx, "agent/review", "review", act.Tool, params, &answer); err != nil {
+		return permission.Review{}, err
 	}
 	if answer == nil {
 		return permission.Review{Decision: permission.Deny}, nil

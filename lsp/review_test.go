@@ -88,21 +88,7 @@ func TestReviewPartialAppliesOnlyAcceptedHunks(t *testing.T) {
 		p.URI != lsptest.FileURI(path) || p.Risk != "MEDIUM" {
 		t.Errorf("review params = %+v", p)
 	}
-	wantHunks := []lsptest.ReviewHunk{
-		{ID: 1, StartLine: 2, EndLine: 3, OldText: "func oldName() {}\n", NewText: "func newName() {}\n"},
-		{ID: 2, StartLine: 8, EndLine: 9, OldText: "var x = oldName\n", NewText: "var x = newName\n"},
-		{ID: 3, StartLine: 14, EndLine: 15, OldText: "var y = oldName\n", NewText: "var y = newName\n"},
-	}
-	if len(p.Hunks) != len(wantHunks) {
-		t.Fatalf("hunks = %+v", p.Hunks)
-	}
-	for i, h := range p.Hunks {
-		w := wantHunks[i]
-		if h.ID != w.ID || h.StartLine != w.StartLine || h.EndLine != w.EndLine || h.OldText != w.OldText || h.NewText != w.NewText ||
-			!strings.HasPrefix(h.Diff, "@@ ") || !strings.Contains(h.Diff, "-"+w.OldText) || !strings.Contains(h.Diff, "+"+w.NewText) {
-			t.Errorf("hunk %d = %+v, want %+v with a diff", i+1, h, w)
-		}
-	}
+	wantRenameHunks(t, p.Hunks)
 
 	want := strings.Replace(strings.Replace(renameSource, "func oldName", "func newName", 1), "var y = oldName", "var y = newName", 1)
 	if buf, _ := s.ed.Buffer(path); buf.Text != want {
@@ -265,5 +251,26 @@ func (s *setup) shoutLineTwo(path, text string) {
 	}
 	if r := s.prompt(map[string]any{"prompt": "Shout line 2."}); r.StopReason != "end_turn" {
 		s.t.Fatalf("result = %+v", r)
+	}
+}
+
+// wantRenameHunks checks the hunks of renaming oldName in renameSource:
+// three one-line hunks, 0-based lines, each with its diff.
+func wantRenameHunks(t *testing.T, hunks []lsptest.ReviewHunk) {
+	t.Helper()
+	want := []lsptest.ReviewHunk{
+		{ID: 1, StartLine: 2, EndLine: 3, OldText: "func oldName() {}\n", NewText: "func newName() {}\n"},
+		{ID: 2, StartLine: 8, EndLine: 9, OldText: "var x = oldName\n", NewText: "var x = newName\n"},
+		{ID: 3, StartLine: 14, EndLine: 15, OldText: "var y = oldName\n", NewText: "var y = newName\n"},
+	}
+	if len(hunks) != len(want) {
+		t.Fatalf("hunks = %+v", hunks)
+	}
+	for i, h := range hunks {
+		w := want[i]
+		if h.ID != w.ID || h.StartLine != w.StartLine || h.EndLine != w.EndLine || h.OldText != w.OldText || h.NewText != w.NewText ||
+			!strings.HasPrefix(h.Diff, "@@ ") || !strings.Contains(h.Diff, "-"+w.OldText) || !strings.Contains(h.Diff, "+"+w.NewText) {
+			t.Errorf("hunk %d = %+v, want %+v with a diff", i+1, h, w)
+		}
 	}
 }
