@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -35,28 +36,50 @@ func waitUntil(t *testing.T, m *Manager, what string, cond func() bool) {
 	}, cond)
 }
 
-// recordStates notes the server's state at every change, consecutive
-// repeats dropped.
-func recordStates(m *Manager, name string) func() []State {
-	var mu sync.Mutex
-	var seen []State
+// stateLog is the server's state at every change, consecutive repeats
+// dropped, as the manager's OnChange listeners see it.
+type stateLog struct {
+	mu   sync.Mutex
+	seen []State
+	ch   chan struct{} // closed (and replaced) at every new state
+}
+
+// recordStates notes the state of the server name at every change.
+func recordStates(m *Manager, name string) *stateLog {
+	l := &stateLog{ch: make(chan struct{})}
 	m.OnChange(func() {
 		for _, st := range m.Status() {
 			if st.Name != name {
 				continue
 			}
-			mu.Lock()
-			if len(seen) == 0 || seen[len(seen)-1] != st.State {
-				seen = append(seen, st.State)
+			l.mu.Lock()
+			if len(l.seen) == 0 || l.seen[len(l.seen)-1] != st.State {
+				l.seen = append(l.seen, st.State)
+				close(l.ch)
+				l.ch = make(chan struct{})
 			}
-			mu.Unlock()
+			l.mu.Unlock()
 		}
 	})
-	return func() []State {
-		mu.Lock()
-		defer mu.Unlock()
-		return slices.Clone(seen)
-	}
+	return l
+}
+
+func (l *stateLog) states() []State {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.seen)
+}
+
+// waitFor waits until the listeners have seen want in order. The manager
+// wakes its own waiters (waitUntil) before it calls its listeners, so a
+// state the status shows may not have reached them yet.
+func (l *stateLog) waitFor(t *testing.T, want []State) {
+	t.Helper()
+	await.Until(t, fmt.Sprintf("OnChange to see %v in order", want), func() <-chan struct{} {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		return l.ch
+	}, func() bool { return hasSubsequence(l.states(), want) })
 }
 
 func hasSubsequence(got, want []State) bool {
@@ -102,9 +125,7 @@ func TestServerFailingItsFirstStartComesUpWithoutACall(t *testing.T) {
 	if _, ok := reg.Lookup("mcp__flaky__ok"); !ok {
 		t.Fatal("mcp__flaky__ok not mounted after the background restart")
 	}
-	if got, want := states(), []State{StateDown, StateStarting, StateReady}; !hasSubsequence(got, want) {
-		t.Errorf("states seen by OnChange = %v, want %v in order", got, want)
-	}
+	states.waitFor(t, []State{StateDown, StateStarting, StateReady})
 	if st := statusOf(t, m, "flaky"); st.Error != "" || st.ProtocolVersion == "" {
 		t.Errorf("ready status = %+v", st)
 	}
