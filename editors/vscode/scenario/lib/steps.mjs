@@ -225,6 +225,10 @@ export const steps = [
   }],
 
   ['continue', async (ui, cfg) => {
+    // Under load code-server sometimes blanks a restored webview a moment
+    // after drawing it (the chat's frame is there, its document empty);
+    // Show Chat brings it back, as it does for a user, and showChat logs it.
+    await showChat(ui);
     await ui.chatPrompt(cfg.afterPrompt);
     await waitChat(ui, cfg, 'the answer after the reload', (es) => lastText(es) === cfg.afterAnswer);
     await ui.shot('continued');
