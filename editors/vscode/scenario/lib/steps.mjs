@@ -227,8 +227,16 @@ export const steps = [
   ['continue', async (ui, cfg) => {
     // Under load code-server sometimes blanks a restored webview a moment
     // after drawing it (the chat's frame is there, its document empty);
-    // Show Chat brings it back, as it does for a user, and showChat logs it.
-    await showChat(ui);
+    // Show Chat brings it back, as it does for a user. Its focus lands in
+    // the input a moment later: typing before that loses keys.
+    try {
+      await ui.chat(5000);
+    } catch (err) {
+      ui.log(`the chat went blank after the reload (${err.message}); showing it again`);
+      await showChat(ui);
+      await waitFor('the focus Show Chat gives the chat input', () =>
+        ui.chatEval((doc) => doc.hasFocus() && doc.activeElement?.id === 'input'), cfg.timeoutMs);
+    }
     await ui.chatPrompt(cfg.afterPrompt);
     await waitChat(ui, cfg, 'the answer after the reload', (es) => lastText(es) === cfg.afterAnswer);
     await ui.shot('continued');
