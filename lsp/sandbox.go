@@ -18,6 +18,11 @@ type sandboxOptions struct {
 	Network      string   `json:"network"`      // local (default) | allow | deny
 	WritableDirs []string `json:"writableDirs"` // extra writable directories
 	AutoAllow    bool     `json:"autoAllow"`    // sandboxed commands below HIGH run without a popup
+	HostPorts    []int    `json:"hostPorts"`    // host loopback ports reachable under network local
+	AllowSockets []string `json:"allowSockets"` // unix sockets outside the workspace commands may connect to
+	// ProcessLimit and MemoryLimitMB bound each command (0: the defaults).
+	ProcessLimit  int `json:"processLimit"`
+	MemoryLimitMB int `json:"memoryLimitMB"`
 	// ForceUnavailable behaves as on a kernel without Landlock (the
 	// fallback path, for tests and for trying it out).
 	ForceUnavailable bool `json:"forceUnavailable"`
@@ -50,10 +55,15 @@ func (s *server) startSandbox(o *sandboxOptions, ws *tools.Workspace) (sandboxSt
 	if s.store != nil {
 		hidden = append(hidden, s.store.Dir()) // the sessions: what the model said, what tools read
 	}
-	box, err := sandbox.New(sandbox.Settings{
+	settings := sandbox.Settings{
 		Mode: mode, Network: network, WritableDirs: o.WritableDirs, HiddenPaths: hidden,
-		ForceUnavailable: o.ForceUnavailable,
-	}, ws.Roots())
+		ForceUnavailable: o.ForceUnavailable, HostPorts: o.HostPorts, AllowSockets: o.AllowSockets,
+		ProcessLimit: o.ProcessLimit, MemoryLimitMB: o.MemoryLimitMB,
+	}
+	if err := settings.Validate(); err != nil {
+		return sandboxState{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions.sandbox: %v", err)
+	}
+	box, err := sandbox.New(settings, ws.Roots())
 	if err != nil {
 		return sandboxState{}, fmt.Errorf("sandbox: %w", err)
 	}

@@ -47,18 +47,9 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		mode, err = agent.ParseMode(v)
 		return err
 	})
-	box := sandbox.Settings{Mode: sandbox.ModeWorkspaceWrite, Network: sandbox.NetworkLocal}
-	fs.Func("sandbox", "OS sandbox for commands run by agent-lsp (not the client's terminal): workspace-write (default), read-only or off", func(v string) error {
-		var err error
-		box.Mode, err = sandbox.ParseMode(v)
-		return err
-	})
-	fs.Func("sandbox-network", "sandboxed commands' network: local (default), allow or deny", func(v string) error {
-		var err error
-		box.Network, err = sandbox.ParseNetwork(v)
-		return err
-	})
-	autoAllow := fs.Bool("sandbox-auto-allow", false, "run sandboxed commands below HIGH risk without asking")
+	var box sandbox.Settings
+	autoAllow := new(bool)
+	registerSandboxFlags(fs, &box, autoAllow)
 	var mcpServers mcpFlags
 	fs.Var(&mcpServers, "mcp", "mount an MCP server in every session besides the client's: demo, a command line, or name=command line (repeatable)")
 	fs.Bool("stdio", true, "serve on stdin/stdout (the only transport; accepted as the daemon accepts it)")

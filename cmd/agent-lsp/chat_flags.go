@@ -116,9 +116,7 @@ type chatFlags struct {
 	// trustWorkspace trusts the workspace's .mcp.json for this run.
 	trustWorkspace bool
 	// The command sandbox.
-	sandboxMode      sandbox.Mode
-	sandboxNetwork   sandbox.Network
-	sandboxWritable  []string
+	sandbox          sandbox.Settings
 	sandboxAutoAllow bool
 }
 
@@ -148,22 +146,7 @@ func parseChatFlags(args []string, _ io.Writer) (*chatFlags, *flag.FlagSet, erro
 		return err
 	})
 	fs.BoolVar(&c.noSave, "no-save", false, "keep the session in memory only")
-	c.sandboxMode, c.sandboxNetwork = sandbox.ModeWorkspaceWrite, sandbox.NetworkLocal
-	fs.Func("sandbox", "OS sandbox for commands: workspace-write (default), read-only or off", func(v string) error {
-		m, err := sandbox.ParseMode(v)
-		c.sandboxMode = m
-		return err
-	})
-	fs.Func("sandbox-network", "sandboxed commands' network: local (loopback only, default), allow or deny", func(v string) error {
-		n, err := sandbox.ParseNetwork(v)
-		c.sandboxNetwork = n
-		return err
-	})
-	fs.Func("sandbox-writable", "an extra directory sandboxed commands may write (repeatable; ~/ is the home directory)", func(v string) error {
-		c.sandboxWritable = append(c.sandboxWritable, v)
-		return nil
-	})
-	fs.BoolVar(&c.sandboxAutoAllow, "sandbox-auto-allow", false, "run sandboxed commands below HIGH risk without asking (HIGH still asks)")
+	registerSandboxFlags(fs, &c.sandbox, &c.sandboxAutoAllow)
 	fs.StringVar(&c.replayDenied, "replay-denied", "", "with --replay: once a tool call is denied, answer from this recording (made with that call denied) instead")
 	fs.BoolVar(&c.list, "list", false, "list the stored sessions (this workspace's first) and exit")
 	fs.Usage = func() {}

@@ -23,17 +23,17 @@ func openSandbox(f *chatFlags, ws *tools.Workspace, store *agent.Store, progress
 	if store != nil {
 		hidden = append(hidden, store.Dir())
 	}
-	box, err := sandbox.New(sandbox.Settings{
-		Mode: f.sandboxMode, Network: f.sandboxNetwork, WritableDirs: f.sandboxWritable, HiddenPaths: hidden,
-		ForceUnavailable: os.Getenv(envForceNoSandbox) == "1",
-	}, ws.Roots())
+	st := f.sandbox
+	st.HiddenPaths = append(append([]string(nil), st.HiddenPaths...), hidden...)
+	st.ForceUnavailable = os.Getenv(envForceNoSandbox) == "1"
+	box, err := sandbox.New(st, ws.Roots())
 	if err != nil {
 		return nil, err
 	}
-	st := box.Status()
-	log.Info("sandbox", zap.String("status", st.Summary()))
-	if st.Mode != sandbox.ModeOff && !st.Active {
-		fmt.Fprintln(progress, "agent-lsp: "+st.Summary())
+	status := box.Status()
+	log.Info("sandbox", zap.String("status", status.Summary()))
+	if status.Mode != sandbox.ModeOff && !status.Active {
+		fmt.Fprintln(progress, "agent-lsp: "+status.Summary())
 	}
 	return box, nil
 }

@@ -93,6 +93,15 @@ func New(st Settings, roots []string) (*Sandbox, error) {
 	if _, err := ParseNetwork(string(st.Network)); err != nil {
 		return nil, err
 	}
+	if err := st.Validate(); err != nil {
+		return nil, err
+	}
+	if st.ProcessLimit == 0 {
+		st.ProcessLimit = DefaultProcessLimit
+	}
+	if st.MemoryLimitMB == 0 {
+		st.MemoryLimitMB = DefaultMemoryLimitMB
+	}
 	if len(roots) == 0 {
 		return nil, errors.New("sandbox: no workspace root")
 	}

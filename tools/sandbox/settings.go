@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 )
 
@@ -71,4 +72,46 @@ type Settings struct {
 	// NoNamespaces makes the sandbox work without user namespaces, as on
 	// a kernel that forbids them unprivileged: Landlock alone, for tests.
 	NoNamespaces bool
+	// HostPorts are TCP ports of the host's loopback that commands may
+	// reach under network local (a database or dev server the user runs);
+	// nothing else on the host is reachable.
+	HostPorts []int
+	// AllowSockets are unix sockets outside the workspace and the private
+	// temp dir that commands may connect to (absolute, or ~/...).
+	AllowSockets []string
+	// ProcessLimit is how many processes one command may run at once
+	// (0: DefaultProcessLimit).
+	ProcessLimit int
+	// MemoryLimitMB is how much memory (MiB of data: heap and anonymous
+	// mappings) each process of a command may allocate (0:
+	// DefaultMemoryLimitMB).
+	MemoryLimitMB int
+}
+
+// The limits a command runs under unless the settings say otherwise.
+const (
+	DefaultProcessLimit  = 1024
+	DefaultMemoryLimitMB = 3072
+)
+
+// Validate checks the settings a user gave (ports in range, limits not
+// negative); New calls it.
+func (st Settings) Validate() error {
+	for _, p := range st.HostPorts {
+		if p < 1 || p > 65535 {
+			return fmt.Errorf("sandbox hostPorts: %d is not a TCP port (1-65535)", p)
+		}
+	}
+	for _, s := range st.AllowSockets {
+		if s == "" || !(filepath.IsAbs(s) || s == "~" || strings.HasPrefix(s, "~/")) {
+			return fmt.Errorf("sandbox allowSockets: %q: want an absolute path or ~/...", s)
+		}
+	}
+	if st.ProcessLimit < 0 {
+		return fmt.Errorf("sandbox processLimit: %d is negative", st.ProcessLimit)
+	}
+	if st.MemoryLimitMB < 0 {
+		return fmt.Errorf("sandbox memoryLimitMB: %d is negative", st.MemoryLimitMB)
+	}
+	return nil
 }
