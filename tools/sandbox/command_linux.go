@@ -82,7 +82,7 @@ func (s *Sandbox) probe() {
 		s.status.Limits = append(s.status.Limits, "without a PID namespace a command can read the daemon's /proc/<pid>/environ on this kernel")
 	}
 	s.status.Active = true
-	s.status.Limits = append(s.status.Limits, "no user namespaces ("+whyNoNS+"): .git/hooks and .git/config are kept read-only by leaving them out of the grants, so new files right in a workspace root cannot be created")
+	s.status.Limits = append(s.status.Limits, "no user namespaces ("+whyNoNS+"): git metadata is kept read-only by leaving it out of the grants, so new files right in a workspace root or in its git dir cannot be created (git add and git commit fail)")
 	switch s.settings.Network {
 	case NetworkLocal:
 		s.status.Limits = append(s.status.Limits, "network local falls back to Landlock TCP rules, which filter by port, not address: every TCP connection is refused, loopback too; UDP is not filtered")

@@ -55,6 +55,14 @@ static void mount_read_only(const char *path) {
 		die("remounting read-only", path);
 }
 
+// A mount point cannot be renamed, removed or replaced (EBUSY): pinning
+// a git dir keeps it the one whose hooks and config are mounted read-only
+// next, while what is inside stays writable.
+static void mount_pinned(const char *path) {
+	if (mount(path, path, NULL, MS_BIND, NULL) != 0)
+		die("pinning", path);
+}
+
 static void loopback_up(void) {
 	struct ifreq ifr;
 	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -88,8 +96,9 @@ __attribute__((constructor)) static void agent_lsp_sandbox_launch(int argc, char
 	int fd = -1, ns = 0, lo = 0;
 	unsigned long flags = 0;
 	char **ro = calloc(strlen(policy) / 4 + 2, sizeof *ro);
-	int nro = 0, first = 1;
-	if (ro == NULL)
+	char **pin = calloc(strlen(policy) / 4 + 2, sizeof *pin);
+	int nro = 0, npin = 0, first = 1;
+	if (ro == NULL || pin == NULL)
 		die("reading the policy", NULL);
 	for (char *save = NULL, *line = strtok_r(policy, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
 		if (first) {
@@ -108,6 +117,8 @@ __attribute__((constructor)) static void agent_lsp_sandbox_launch(int argc, char
 			ns = line[3] == '1';
 		} else if (strncmp(line, "lo=", 3) == 0) {
 			lo = line[3] == '1';
+		} else if (strncmp(line, "pin=", 4) == 0) {
+			pin[npin++] = line + 4;
 		} else if (strncmp(line, "ro=", 3) == 0) {
 			ro[nro++] = line + 3;
 		} else {
@@ -122,6 +133,8 @@ __attribute__((constructor)) static void agent_lsp_sandbox_launch(int argc, char
 	if (ns) {
 		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
 			die("making mounts private", NULL);
+		for (int i = 0; i < npin; i++)
+			mount_pinned(pin[i]);
 		for (int i = 0; i < nro; i++)
 			mount_read_only(ro[i]);
 		// The PID namespace's own procfs: processes outside are not there.
