@@ -14,7 +14,10 @@ import (
 // directories are created first, empty, as `git init` does.
 func gitMounts(g gitGuard, writable []string) (pinned, readOnly []string) {
 	for _, d := range g.createDirs {
-		createInside(d, writable)
+		createInside(d, writable, true)
+	}
+	for _, f := range g.createFiles {
+		createInside(f, writable, false)
 	}
 	for _, p := range g.pinned {
 		if fi, err := os.Lstat(p); err == nil && fi.IsDir() {
@@ -29,18 +32,19 @@ func gitMounts(g gitGuard, writable []string) (pinned, readOnly []string) {
 	return pinned, readOnly
 }
 
-// createInside makes the directory dir (and its missing parents) through
-// an os.Root on the writable dir it is in, so that a symlink a command
-// planted on the way cannot send the daemon's mkdir outside.
-func createInside(dir string, writable []string) {
-	if exists(dir) {
+// createInside makes path, a directory (with its missing parents) or an
+// empty file, through an os.Root on the writable dir it is in, so that a
+// symlink a command planted on the way cannot send the daemon's write
+// outside.
+func createInside(path string, writable []string, dir bool) {
+	if exists(path) {
 		return
 	}
 	for _, w := range writable {
-		if !isUnder(w, dir) {
+		if !isUnder(w, path) {
 			continue
 		}
-		rel, err := filepath.Rel(w, dir)
+		rel, err := filepath.Rel(w, path)
 		if err != nil {
 			return
 		}
@@ -52,7 +56,11 @@ func createInside(dir string, writable []string) {
 		// A failure leaves the path missing and not mounted: what kept
 		// the daemon from creating it (permissions, a file in the way)
 		// keeps the command, which runs as the same user, from it too.
-		_ = root.MkdirAll(rel, 0o755)
+		if dir {
+			_ = root.MkdirAll(rel, 0o755)
+		} else if f, err := root.OpenFile(rel, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644); err == nil {
+			_ = f.Close()
+		}
 		return
 	}
 }

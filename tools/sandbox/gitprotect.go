@@ -34,6 +34,9 @@ type gitGuard struct {
 	// command when missing, as `git init` does, so that they can be
 	// mounted read-only rather than planted.
 	createDirs []string
+	// createFiles are protected files git reads that an empty file means
+	// the same as none (config.worktree): made before a namespaced command.
+	createFiles []string
 }
 
 // maxGitDepth bounds how deep submodules of submodules are followed.
@@ -57,7 +60,7 @@ func guardGit(writable []string, home string) gitGuard {
 		w.checkout(root, 0)
 	}
 	w.pinAncestors()
-	for _, l := range []*[]string{&w.guard.pinned, &w.guard.readOnly, &w.guard.createDirs} {
+	for _, l := range []*[]string{&w.guard.pinned, &w.guard.readOnly, &w.guard.createDirs, &w.guard.createFiles} {
 		slices.Sort(*l)
 		*l = slices.Compact(*l)
 	}
@@ -151,10 +154,16 @@ func (w *gitWalk) gitDir(dir, worktree string, depth int) {
 	}
 	configs := append(globalGitConfigs(w.home), filepath.Join(common, "config"))
 	st := readGitSettings(w.home, configs...)
+	worktreeConfig := filepath.Join(dir, "config.worktree")
+	w.protect(worktreeConfig)
 	if st.worktreeConfig {
-		st = readGitSettings(w.home, append(configs, filepath.Join(dir, "config.worktree"))...)
+		st = readGitSettings(w.home, append(configs, worktreeConfig)...)
+		// Read by git: created empty when missing (as `git config
+		// --worktree` does), so that it is mounted, not planted.
+		if w.writableAt(worktreeConfig) {
+			w.guard.createFiles = append(w.guard.createFiles, worktreeConfig)
+		}
 	}
-	w.protect(filepath.Join(dir, "config.worktree"))
 	for _, inc := range st.includes {
 		w.protect(inc)
 	}
