@@ -203,6 +203,14 @@ func (s *Sandbox) command(command, dir string, env []string) (*exec.Cmd, func(),
 	}
 	cmd.SysProcAttr = attr
 	cmd.ExtraFiles = []*os.File{ruleset}
+	tw, err := newTripwire(p.Tripwires, &s.trips)
+	if err != nil {
+		release()
+		return nil, nil, fmt.Errorf("sandbox: watching git metadata: %w", err)
+	}
+	if tw != nil {
+		release = tw.arm(cmd, release)
+	}
 	return cmd, release, nil
 }
 

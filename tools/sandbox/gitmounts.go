@@ -11,8 +11,10 @@ import (
 // a symlink; guardGit lists a link's target itself). The launcher mounts
 // them in this order, outer before inner (sorted), so that each read-only
 // mount lies on the pinned mount of its git dir. Missing protected
-// directories are created first, empty, as `git init` does.
-func gitMounts(g gitGuard, writable []string) (pinned, readOnly []string) {
+// directories are created first, empty, as `git init` does; the
+// protected paths that still do not exist are watched instead (see
+// tripwire).
+func gitMounts(g gitGuard, writable []string) (pinned, readOnly, watched []string) {
 	for _, d := range g.createDirs {
 		createInside(d, writable, true)
 	}
@@ -25,11 +27,15 @@ func gitMounts(g gitGuard, writable []string) (pinned, readOnly []string) {
 		}
 	}
 	for _, p := range g.readOnly {
-		if fi, err := os.Lstat(p); err == nil && (fi.IsDir() || fi.Mode().IsRegular()) {
+		fi, err := os.Lstat(p)
+		switch {
+		case err == nil && (fi.IsDir() || fi.Mode().IsRegular()):
 			readOnly = append(readOnly, p)
+		case err != nil && exists(filepath.Dir(p)):
+			watched = append(watched, p)
 		}
 	}
-	return pinned, readOnly
+	return pinned, readOnly, watched
 }
 
 // createInside makes path, a directory (with its missing parents) or an

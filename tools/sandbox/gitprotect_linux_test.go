@@ -209,6 +209,16 @@ func gitAttacks() []gitAttack {
 		{"a linked checkout's .git file", nil, func(g gitFixture) string {
 			return g.plantedGitDir() + "echo \"gitdir: $PWD/work/planted\" > linked/.git"
 		}},
+		// A commondir cannot be mounted where there is none (the git dir
+		// must stay writable), so the tripwire stops the command that
+		// creates one. The sleep is what is under test: the command stays
+		// to be stopped, rather than ending by itself first.
+		{"create a commondir in the git dir", nil, func(g gitFixture) string {
+			return g.plantedGitDir() + "echo \"$PWD/work/planted\" > .git/commondir && sleep 10 && echo survived"
+		}},
+		{"create a commondir in a submodule's git dir", nil, func(g gitFixture) string {
+			return g.plantedGitDir() + "echo \"$PWD/work/planted\" > .git/modules/sub/commondir && sleep 10 && echo survived"
+		}},
 		{"replace a worktree's admin dir", nil, func(g gitFixture) string {
 			return g.plantedGitDir() + "mv .git/worktrees/linked .git/worktrees/old && cp -r .git/worktrees/old .git/worktrees/linked && " +
 				"echo \"$PWD/work/planted\" > .git/worktrees/linked/commondir"

@@ -24,6 +24,10 @@ type launchPolicy struct {
 	DenyTCP  bool     `json:"-"` // Landlock: no TCP connect (no network namespace)
 	DenyBind bool     `json:"-"` // Landlock: no TCP bind either
 
+	// Tripwires are protected paths that do not exist and cannot be
+	// mounted: the daemon watches them while the command runs.
+	Tripwires []string `json:"-"`
+
 	RulesetFD    int      // the ruleset's descriptor in the launcher
 	RulesetFlags uint32   // for landlock_restrict_self
 	Pinned       []string // bind-mounted onto themselves first: not renamed, removed nor replaced (mount namespace only)
@@ -116,7 +120,7 @@ func (s *Sandbox) buildPolicy() (launchPolicy, error) {
 	exclude := append(append([]string(nil), s.hidden...), s.protected...)
 	guard := guardGit(s.writable, s.home)
 	if s.namespaces {
-		p.Pinned, p.ReadOnly = gitMounts(guard, s.writable)
+		p.Pinned, p.ReadOnly, p.Tripwires = gitMounts(guard, s.writable)
 	} else {
 		// Without a mount namespace the only way to keep them read-only
 		// is to leave them out of the grants; the directories above them

@@ -70,6 +70,7 @@ type Sandbox struct {
 	hidden     []string // not readable
 	protected  []string // readable, not writable
 	home       string   // the user's, for git's global config and ~/ paths
+	trips      trips    // protected paths commands created (see tripwire)
 	tmpDir     string
 	shell      string
 	namespaces bool
