@@ -106,6 +106,13 @@ func (w *gitWalk) checkout(dir string, depth int) {
 	dotgit := filepath.Join(dir, ".git")
 	fi, err := os.Lstat(dotgit)
 	if err != nil {
+		if depth == 0 {
+			// A writable dir that is no repository (or lies inside one
+			// whose git dir is elsewhere) must not become one: editors
+			// find a workspace's new repository on their own and run git
+			// status in it, with whatever config the command planted.
+			w.protect(dotgit)
+		}
 		return
 	}
 	switch {

@@ -138,6 +138,14 @@ func withoutHooksDir(t *testing.T, g gitFixture) {
 	}
 }
 
+// withoutRepository makes the workspace a plain directory (its git dir
+// gone; the submodule and the linked worktree are left dangling).
+func withoutRepository(t *testing.T, g gitFixture) {
+	if err := os.RemoveAll(filepath.Join(g.ws, ".git")); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // withWorktreeConfig turns on extensions.worktreeConfig: git then reads
 // each worktree's config.worktree, which none has yet.
 func withWorktreeConfig(t *testing.T, g gitFixture) {
@@ -218,6 +226,9 @@ func gitAttacks() []gitAttack {
 		}},
 		{"create a commondir in a submodule's git dir", nil, func(g gitFixture) string {
 			return g.plantedGitDir() + "echo \"$PWD/work/planted\" > .git/modules/sub/commondir && sleep 10 && echo survived"
+		}},
+		{"make the workspace a repository", []gitLayout{withoutRepository}, func(g gitFixture) string {
+			return "git init -q . && git config core.fsmonitor " + g.fsmonitor() + " && sleep 10 && echo survived"
 		}},
 		{"replace a worktree's admin dir", nil, func(g gitFixture) string {
 			return g.plantedGitDir() + "mv .git/worktrees/linked .git/worktrees/old && cp -r .git/worktrees/old .git/worktrees/linked && " +
@@ -306,9 +317,11 @@ func TestGitGuardFindsTheLayout(t *testing.T) {
 	if !slices.Contains(got.createDirs, j(".githooks")) || !slices.Contains(got.createFiles, j(".git/worktrees/linked/config.worktree")) {
 		t.Errorf("missing protected paths not created: dirs %q, files %q", got.createDirs, got.createFiles)
 	}
-	// Outside the writable dirs nothing is protected: Landlock keeps it.
-	if other := guardGit([]string{resolve(g.outside)}, g.home); len(other.readOnly)+len(other.pinned) != 0 {
-		t.Errorf("protected outside the writable dirs: %+v", other)
+	// Outside the writable dirs nothing is protected (Landlock keeps it);
+	// a writable dir that is no repository must not become one.
+	other := guardGit([]string{resolve(g.outside)}, g.home)
+	if want := []string{filepath.Join(resolve(g.outside), ".git")}; !slices.Equal(other.readOnly, want) || len(other.pinned) != 0 {
+		t.Errorf("guard of a plain writable dir: %+v, want only %q read-only", other, want)
 	}
 }
 
