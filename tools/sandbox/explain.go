@@ -79,7 +79,7 @@ func (s *Sandbox) Explain(output string) string {
 	unexplained, network := false, false
 	git := guardGit(s.writable, s.home)
 	for _, p := range s.trips.take() {
-		add("blocked by the sandbox: " + gitReadOnly + p + " (the command created it: it was removed and the command stopped)")
+		add("blocked by the sandbox: " + gitReadOnly + p + " (the command changed it: it was put back as it was and the command stopped)")
 	}
 	for _, line := range strings.Split(output, "\n") {
 		if s.status.Network != NetworkAllow && containsAny(line, networkPhrases) &&

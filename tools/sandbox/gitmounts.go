@@ -12,9 +12,9 @@ import (
 // them in this order, outer before inner (sorted), so that each read-only
 // mount lies on the pinned mount of its git dir. Missing protected
 // directories are created first, empty, as `git init` does; the
-// protected paths that still do not exist are watched instead (see
-// tripwire).
-func gitMounts(g gitGuard, writable []string) (pinned, readOnly, watched []string) {
+// protected paths that still do not exist, and the symlinks, are watched
+// instead (see tripwire).
+func gitMounts(g gitGuard, writable []string) (pinned, readOnly []string, watched []tripPath) {
 	for _, d := range g.createDirs {
 		createInside(d, writable, true)
 	}
@@ -31,11 +31,23 @@ func gitMounts(g gitGuard, writable []string) (pinned, readOnly, watched []strin
 		switch {
 		case err == nil && (fi.IsDir() || fi.Mode().IsRegular()):
 			readOnly = append(readOnly, p)
+		case err == nil && fi.Mode()&os.ModeSymlink != 0:
+			if link, err := os.Readlink(p); err == nil {
+				watched = append(watched, tripPath{Path: p, Link: link})
+			}
 		case err != nil && exists(filepath.Dir(p)):
-			watched = append(watched, p)
+			watched = append(watched, tripPath{Path: p})
 		}
 	}
 	return pinned, readOnly, watched
+}
+
+// tripPath is a protected path a mount cannot hold: one that must stay
+// missing (Link ""), or a symlink that must keep pointing at Link (the
+// mount would land on its target, which guardGit protects, while the link
+// itself could be replaced).
+type tripPath struct {
+	Path, Link string
 }
 
 // createInside makes path, a directory (with its missing parents) or an

@@ -138,6 +138,21 @@ func withoutHooksDir(t *testing.T, g gitFixture) {
 	}
 }
 
+// withSymlinkedHooks keeps the hooks in the checkout, as some projects
+// do: .git/hooks is a link to ../githooks.
+func withSymlinkedHooks(t *testing.T, g gitFixture) {
+	hooks := filepath.Join(g.ws, ".git", "hooks")
+	if err := os.RemoveAll(hooks); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(g.ws, "githooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../githooks", hooks); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // withoutRepository makes the workspace a plain directory (its git dir
 // gone; the submodule and the linked worktree are left dangling).
 func withoutRepository(t *testing.T, g gitFixture) {
@@ -226,6 +241,13 @@ func gitAttacks() []gitAttack {
 		}},
 		{"create a commondir in a submodule's git dir", nil, func(g gitFixture) string {
 			return g.plantedGitDir() + "echo \"$PWD/work/planted\" > .git/modules/sub/commondir && sleep 10 && echo survived"
+		}},
+		{"replace a symlinked hooks dir", []gitLayout{withSymlinkedHooks}, func(g gitFixture) string {
+			return "rm .git/hooks && mkdir .git/hooks && printf " + g.hook() + " > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && " +
+				"sleep 10 && echo survived" // the sleep is under test, as for commondir
+		}},
+		{"the target of a symlinked hooks dir", []gitLayout{withSymlinkedHooks}, func(g gitFixture) string {
+			return "printf " + g.hook() + " > githooks/pre-commit && chmod +x githooks/pre-commit"
 		}},
 		{"make the workspace a repository", []gitLayout{withoutRepository}, func(g gitFixture) string {
 			return "git init -q . && git config core.fsmonitor " + g.fsmonitor() + " && sleep 10 && echo survived"

@@ -24,9 +24,9 @@ type launchPolicy struct {
 	DenyTCP  bool     `json:"-"` // Landlock: no TCP connect (no network namespace)
 	DenyBind bool     `json:"-"` // Landlock: no TCP bind either
 
-	// Tripwires are protected paths that do not exist and cannot be
-	// mounted: the daemon watches them while the command runs.
-	Tripwires []string `json:"-"`
+	// Tripwires are protected paths that cannot be mounted (missing, or
+	// symlinks): the daemon watches them while the command runs.
+	Tripwires []tripPath `json:"-"`
 
 	RulesetFD    int      // the ruleset's descriptor in the launcher
 	RulesetFlags uint32   // for landlock_restrict_self

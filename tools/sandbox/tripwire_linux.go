@@ -10,22 +10,25 @@ import (
 )
 
 // tripwire guards, while one namespaced command runs, the protected paths
-// that do not exist and cannot be created empty for a read-only mount to
-// hold: a git dir's commondir (an empty one would break git; a planted
-// one redirects the repository to a config that runs code at the user's
-// next git status), an included config file or a hook manager's config
-// not written yet. A mount needs an existing file, and the git dir itself
-// must stay writable for git add and commit, so those are watched
-// instead (inotify, set up before the command starts, so that nothing is
-// missed): the moment one appears, the command and everything in its PID
-// namespace is killed, and what it created is removed, once as it is seen
-// and again once the last process of the command is gone. What remains is
-// the time between the creation and its removal, microseconds, during
-// which a git run outside could read it.
+// a read-only mount cannot hold: those that do not exist and cannot be
+// created empty (a git dir's commondir: an empty one would break git, a
+// planted one redirects the repository to a config that runs code at the
+// user's next git status; a workspace's .git where there is no
+// repository; an included config file or a hook manager's config not
+// written yet), and symlinks (.git/hooks -> ../githooks: a mount lands on
+// the target, the link itself could be replaced). A mount needs an
+// existing file, and the git dir itself must stay writable for git add
+// and commit, so those are watched instead (inotify, set up before the
+// command starts, so that nothing is missed): the moment one changes, the
+// command and everything in its PID namespace is killed, and the path is
+// put back as it was (what the command created removed, the link made
+// again), once as it is seen and again once the last process of the
+// command is gone. What remains is the time between the change and its
+// undoing, microseconds, during which a git run outside could read it.
 type tripwire struct {
 	fd    int                       // the inotify instance
 	names map[int32]map[string]bool // per watch descriptor, the names watched
-	paths []string
+	paths []tripPath
 	trips *trips
 }
 
@@ -33,7 +36,7 @@ type tripwire struct {
 // exists: a missing directory's path cannot appear without the directory
 // being created first, which the guard of its git dir or the Landlock
 // split covers). nil when there is nothing to watch.
-func newTripwire(paths []string, t *trips) (*tripwire, error) {
+func newTripwire(paths []tripPath, t *trips) (*tripwire, error) {
 	if len(paths) == 0 {
 		return nil, nil
 	}
@@ -43,14 +46,15 @@ func newTripwire(paths []string, t *trips) (*tripwire, error) {
 	}
 	tw := &tripwire{fd: fd, names: map[int32]map[string]bool{}, trips: t}
 	for _, p := range paths {
-		wd, err := unix.InotifyAddWatch(fd, filepath.Dir(p), unix.IN_CREATE|unix.IN_MOVED_TO|unix.IN_ONLYDIR|unix.IN_DONT_FOLLOW)
+		mask := uint32(unix.IN_CREATE | unix.IN_MOVED_TO | unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN_ONLYDIR | unix.IN_DONT_FOLLOW)
+		wd, err := unix.InotifyAddWatch(fd, filepath.Dir(p.Path), mask)
 		if err != nil {
 			continue // the directory is gone: nothing can appear in it
 		}
 		if tw.names[int32(wd)] == nil {
 			tw.names[int32(wd)] = map[string]bool{}
 		}
-		tw.names[int32(wd)][filepath.Base(p)] = true
+		tw.names[int32(wd)][filepath.Base(p.Path)] = true
 		tw.paths = append(tw.paths, p)
 	}
 	return tw, nil
@@ -124,14 +128,23 @@ func (tw *tripwire) read() bool {
 	}
 }
 
-// sweep removes every watched path that exists; true when one did.
+// sweep puts back every watched path the command changed; true when one
+// was.
 func (tw *tripwire) sweep() bool {
 	found := false
 	for _, p := range tw.paths {
-		if _, err := os.Lstat(p); err == nil {
-			found = true
-			_ = os.RemoveAll(p)
-			tw.trips.add(p)
+		_, err := os.Lstat(p.Path)
+		if p.Link == "" && err != nil {
+			continue // still missing
+		}
+		if link, err := os.Readlink(p.Path); p.Link != "" && err == nil && link == p.Link {
+			continue // still the same link
+		}
+		found = true
+		tw.trips.add(p.Path)
+		_ = os.RemoveAll(p.Path) // a link or what the command made: never followed
+		if p.Link != "" {
+			_ = os.Symlink(p.Link, p.Path)
 		}
 	}
 	return found
