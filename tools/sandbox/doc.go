@@ -16,6 +16,10 @@
 //     be moved or replaced (Landlock can only grant, and a grant on the
 //     workspace covers everything below it, so the mounts are what keeps
 //     those out; Landlock forbids the sandboxed process to unmount them);
+//     protected paths a mount cannot hold (a missing commondir, a
+//     workspace's .git where there is no repository, a symlinked hooks
+//     dir) are watched while the command runs, and a command that
+//     changes one is stopped and the change undone (tripwire);
 //   - reads: everything except the secret stores (~/.ssh, ~/.aws, ...):
 //     the read grants are an allow-list that covers / minus those paths
 //     (their parent directories can be listed, not read);
