@@ -263,11 +263,28 @@ func gitAttacks() []gitAttack {
 // in every layout, with namespaces and with Landlock alone: each attempt
 // is refused, explained as git metadata, and the user's next git
 // commands (outside the sandbox) run nothing planted.
-func TestGitMetadataOutOfReach(t *testing.T) {
-	for _, mode := range []struct {
+func TestGitMetadataOutOfReach(t *testing.T) { testGitAttacks(t, true) }
+
+// TestGitMetadataOutOfReachGoLauncher runs the attacks through the Go
+// launcher (Main), the one of builds without cgo, which mounts the same
+// pins and read-only paths as launcher.c (Landlock alone mounts nothing).
+func TestGitMetadataOutOfReachGoLauncher(t *testing.T) {
+	t.Setenv(envGoLauncher, "1")
+	testGitAttacks(t, false)
+}
+
+// testGitAttacks runs every attack with namespaces and, if asked, with
+// Landlock alone.
+func testGitAttacks(t *testing.T, landlockOnly bool) {
+	type mode struct {
 		name string
 		st   Settings
-	}{{"namespaces", Settings{}}, {"landlock only", Settings{NoNamespaces: true}}} {
+	}
+	modes := []mode{{"namespaces", Settings{}}}
+	if landlockOnly {
+		modes = append(modes, mode{"landlock only", Settings{NoNamespaces: true}})
+	}
+	for _, mode := range modes {
 		for _, a := range gitAttacks() {
 			t.Run(mode.name+"/"+a.name, func(t *testing.T) {
 				g := newGitFixture(t, a.layouts...)
@@ -347,11 +364,11 @@ func TestGitGuardFindsTheLayout(t *testing.T) {
 	}
 }
 
-// TestGitMetadataOutOfReachAsNobody runs the git attacks and everyday git
-// again as an ordinary user (setpriv to nobody).
+// TestGitMetadataOutOfReachAsNobody runs the git attacks (both launchers)
+// and everyday git again as an ordinary user (setpriv to nobody).
 func TestGitMetadataOutOfReachAsNobody(t *testing.T) {
-	out := runAsNobody(t, "^(TestGitMetadataOutOfReach|TestGitEverydayInTheSandbox)$")
-	for _, name := range []string{"TestGitMetadataOutOfReach", "TestGitEverydayInTheSandbox"} {
+	out := runAsNobody(t, "^(TestGitMetadataOutOfReach|TestGitMetadataOutOfReachGoLauncher|TestGitEverydayInTheSandbox)$")
+	for _, name := range []string{"TestGitMetadataOutOfReach", "TestGitMetadataOutOfReachGoLauncher", "TestGitEverydayInTheSandbox"} {
 		if !bytes.Contains(out, []byte("--- PASS: "+name+" ")) {
 			t.Fatalf("%s did not pass as nobody:\n%s", name, out)
 		}
