@@ -58,6 +58,7 @@ func guardGit(writable []string, home string) gitGuard {
 	w := &gitWalk{writable: writable, home: home, seen: map[string]bool{}}
 	for _, root := range writable {
 		w.checkout(root, 0)
+		w.nestedCheckouts(root)
 	}
 	w.pinAncestors()
 	for _, l := range []*[]string{&w.guard.pinned, &w.guard.readOnly, &w.guard.createDirs, &w.guard.createFiles} {
@@ -253,6 +254,25 @@ func (w *gitWalk) modules(dir string, depth, nameDepth int) {
 		w.gitDir(sub, wt, depth)
 		if wt != "" {
 			w.checkout(wt, depth+1)
+		}
+	}
+}
+
+// nestedCheckouts protects the repositories right below a writable dir:
+// a folder of projects opened as one workspace, each its own repository,
+// which editors find and run git in (VS Code scans one level down by
+// default). Deeper ones are not looked for: that would walk the whole
+// workspace for every command.
+func (w *gitWalk) nestedCheckouts(root string) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.IsDir() && e.Name() != ".git" {
+			if dir := filepath.Join(root, e.Name()); exists(filepath.Join(dir, ".git")) {
+				w.checkout(dir, 1)
+			}
 		}
 	}
 }

@@ -95,7 +95,7 @@ func gitOutside(args ...string) (string, error) {
 // the repository); only whether the marker appears.
 func (g gitFixture) theUsersNextGit(t *testing.T) {
 	t.Helper()
-	for _, dir := range []string{g.ws, filepath.Join(g.ws, "sub"), filepath.Join(g.ws, "linked")} {
+	for _, dir := range []string{g.ws, filepath.Join(g.ws, "sub"), filepath.Join(g.ws, "linked"), filepath.Join(g.ws, "other")} {
 		_, _ = gitOutside("-C", dir, "status")
 		_, _ = gitOutside("-C", dir, "commit", "-q", "--allow-empty", "-m", "after")
 	}
@@ -150,6 +150,14 @@ func withSymlinkedHooks(t *testing.T, g gitFixture) {
 	}
 	if err := os.Symlink("../githooks", hooks); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// withNestedRepository adds other, a repository of its own right inside
+// the workspace (a folder of projects opened as one workspace).
+func withNestedRepository(t *testing.T, g gitFixture) {
+	if out, err := gitOutside("init", "-q", filepath.Join(g.ws, "other")); err != nil {
+		t.Fatalf("%v: %s", err, out)
 	}
 }
 
@@ -248,6 +256,12 @@ func gitAttacks() []gitAttack {
 		}},
 		{"the target of a symlinked hooks dir", []gitLayout{withSymlinkedHooks}, func(g gitFixture) string {
 			return "printf " + g.hook() + " > githooks/pre-commit && chmod +x githooks/pre-commit"
+		}},
+		{"a nested repository's config", []gitLayout{withNestedRepository}, func(g gitFixture) string {
+			return "git -C other config core.fsmonitor " + g.fsmonitor()
+		}},
+		{"replace a nested repository's git dir", []gitLayout{withNestedRepository}, func(g gitFixture) string {
+			return g.plantedGitDir() + "mv other/.git other/.git.old && echo \"gitdir: $PWD/work/planted\" > other/.git"
 		}},
 		{"make the workspace a repository", []gitLayout{withoutRepository}, func(g gitFixture) string {
 			return "git init -q . && git config core.fsmonitor " + g.fsmonitor() + " && sleep 10 && echo survived"
