@@ -25,9 +25,11 @@ type gitGuard struct {
 	// the one whose parts are protected; what is inside stays writable.
 	pinned []string
 	// readOnly are the protected paths (files and directories),
-	// bind-mounted read-only where they exist; without namespaces they
-	// are left out of the grants, which also keeps the missing ones from
-	// being created (their directory is then split, see cover).
+	// bind-mounted read-only where they exist, watched by the tripwire
+	// where a mount cannot hold them (missing, symlinks); without
+	// namespaces they are left out of the grants, which also keeps the
+	// missing ones from being created (their directory is then split,
+	// see cover).
 	readOnly []string
 	// createDirs are protected directories git itself creates (hooks,
 	// info, a core.hooksPath target): made empty before a namespaced
@@ -51,9 +53,10 @@ type gitWalk struct {
 }
 
 // guardGit finds what must be protected in the writable dirs (resolved
-// paths). It takes its answers from files the sandbox protects, or from
-// files that can only add protection (.gitmodules), so that a command
-// cannot unprotect a path for the next one.
+// paths). It takes its answers from what the sandbox protects (configs,
+// hooks, pinned directories), or from files that can only add
+// protection (.gitmodules), so that a command cannot unprotect a path
+// for the next one.
 func guardGit(writable []string, home string) gitGuard {
 	w := &gitWalk{writable: writable, home: home, seen: map[string]bool{}}
 	for _, root := range writable {
