@@ -82,7 +82,7 @@ func (s *Sandbox) probe() {
 		s.status.Limits = append(s.status.Limits, "without a PID namespace a command can read the daemon's /proc/<pid>/environ on this kernel")
 	}
 	s.status.Active = true
-	s.status.Limits = append(s.status.Limits, "no user namespaces ("+whyNoNS+"): .git/hooks and .git/config are kept read-only by leaving them out of the grants, so new files right in a workspace root cannot be created")
+	s.status.Limits = append(s.status.Limits, "no user namespaces ("+whyNoNS+"): git metadata is kept read-only by leaving it out of the grants, so new files right in a workspace root or in its git dir cannot be created (git add and git commit fail)")
 	switch s.settings.Network {
 	case NetworkLocal:
 		s.status.Limits = append(s.status.Limits, "network local falls back to Landlock TCP rules, which filter by port, not address: every TCP connection is refused, loopback too; UDP is not filtered")
@@ -229,6 +229,15 @@ func (s *Sandbox) command(command, dir string, env []string) (*exec.Cmd, func(),
 		if gate != nil {
 			gate.open(cmd.Process)
 		}
+	}
+	tw, err := newTripwire(p.Tripwires, &s.trips)
+	if err != nil {
+		_ = ruleset.Close()
+		gate.abandon()
+		return nil, nil, fmt.Errorf("sandbox: watching git metadata: %w", err)
+	}
+	if tw != nil {
+		release = tw.arm(cmd, release)
 	}
 	return cmd, release, nil
 }
