@@ -154,37 +154,66 @@ func (s *Sandbox) Command(command, dir string, env []string) (*exec.Cmd, func(),
 }
 
 func (s *Sandbox) command(command, dir string, env []string) (*exec.Cmd, func(), error) {
-	p, err := s.buildPolicy()
+	l, err := s.prepare(command, dir, env)
 	if err != nil {
 		return nil, nil, err
+	}
+	return l.cmd(), func() { _ = l.Ruleset.Close() }, nil
+}
+
+// prepared is one sandboxed command as the daemon prepared it: everything
+// needed to start the launcher, by the daemon itself (command) or by
+// another process of this binary it hands the command to (Handoff).
+type prepared struct {
+	Command, Dir string
+	Env          []string // without TMPDIR and the policy variable
+	TmpDir       string
+	Policy       string // the encoded launch policy (the ruleset is fd 3)
+	Namespaces   bool
+	NewNet       bool     // a new network namespace too
+	Ruleset      *os.File // the Landlock ruleset; its holder closes it
+}
+
+// prepare builds the policy and the Landlock ruleset of one command.
+func (s *Sandbox) prepare(command, dir string, env []string) (prepared, error) {
+	p, err := s.buildPolicy()
+	if err != nil {
+		return prepared{}, err
 	}
 	cfg, rules := rulesFor(p)
 	fd, flags, err := cfg.BestEffort().NewRulesetFD(rules...)
 	if err != nil {
-		return nil, nil, fmt.Errorf("sandbox: landlock ruleset: %w", err)
+		return prepared{}, fmt.Errorf("sandbox: landlock ruleset: %w", err)
 	}
 	if fd < 0 {
-		return nil, nil, errors.New("sandbox: landlock ruleset: nothing to enforce (no Landlock support)")
+		return prepared{}, errors.New("sandbox: landlock ruleset: nothing to enforce (no Landlock support)")
 	}
 	ruleset := os.NewFile(uintptr(fd), "landlock-ruleset")
-	release := func() { _ = ruleset.Close() }
 	p.RulesetFD, p.RulesetFlags = 3, flags // the first of ExtraFiles
 	enc, err := p.encode()
 	if err != nil {
-		release()
-		return nil, nil, err
+		_ = ruleset.Close()
+		return prepared{}, err
 	}
-	cmd := exec.Command(launcherPath, launcherArg, "-c", command)
+	return prepared{Command: command, Dir: dir, Env: withoutVar(withoutVar(env, "TMPDIR"), policyEnv), TmpDir: s.tmpDir,
+		Policy: enc, Namespaces: s.namespaces, NewNet: s.settings.Network != NetworkAllow, Ruleset: ruleset}, nil
+}
+
+// cmd is the launcher's command for l: the binary itself (launcherPath)
+// with the hidden launcher argument, in a new session, SIGKILLed when the
+// thread that starts it exits.
+func (l prepared) cmd() *exec.Cmd {
+	cmd := exec.Command(launcherPath, launcherArg, "-c", l.Command)
 	cmd.Args[0] = "agent-lsp-sandbox"
-	cmd.Dir = dir
-	cmd.Env = append(withoutVar(withoutVar(env, "TMPDIR"), policyEnv), "TMPDIR="+s.tmpDir, policyEnv+"="+enc)
+	cmd.Dir = l.Dir
+	cmd.Env = append(withoutVar(withoutVar(l.Env, "TMPDIR"), policyEnv), "TMPDIR="+l.TmpDir, policyEnv+"="+l.Policy)
 	attr := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
-	if s.namespaces {
+	if l.Namespaces {
 		// A new PID namespace: when its first process (bash, after the
 		// launcher's exec) dies, the kernel kills everything left in it,
 		// so nothing a command started outlives the daemon.
 		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID
-		if s.settings.Network != NetworkAllow {
+		if l.NewNet {
 			attr.Cloneflags |= syscall.CLONE_NEWNET
 		}
 		uid, gid := os.Getuid(), os.Getgid()
@@ -202,8 +231,8 @@ func (s *Sandbox) command(command, dir string, env []string) (*exec.Cmd, func(),
 		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN}
 	}
 	cmd.SysProcAttr = attr
-	cmd.ExtraFiles = []*os.File{ruleset}
-	return cmd, release, nil
+	cmd.ExtraFiles = []*os.File{l.Ruleset}
+	return cmd
 }
 
 func absPath(p string) (string, error) {
