@@ -327,4 +327,3 @@ func nobodyBinary(t *testing.T) (string, []string) {
 	}
 	return bin, []string{setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "--"}
 }
-
