@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -16,6 +17,9 @@ const envLoopbackHelper = "AGENT_LSP_SANDBOX_TEST_LOOPBACK"
 // /proc/self/exe with the launcher argument) and the loopback helper.
 func TestMain(m *testing.M) {
 	Main()
+	if len(os.Args) > 1 && os.Args[1] == AttachArg { // the stub of handoff_linux_test.go
+		os.Exit(RunAttached(context.Background(), os.Args[2:], os.Stdout, os.Stderr))
+	}
 	if os.Getenv(envLoopbackHelper) == "1" {
 		if err := loopbackRoundTrip(); err != nil {
 			fmt.Println("loopback failed:", err)
