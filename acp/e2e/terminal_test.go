@@ -133,6 +133,10 @@ func runTerminalClient(t *testing.T, lab *terminalLab, bin string, model *provid
 		"timeoutMs":   50000,
 	}
 	for k, v := range extra {
+		if k == "flags" {
+			cfg["command"] = append(cfg["command"].([]string), v.([]string)...)
+			continue
+		}
 		cfg[k] = v
 	}
 	raw, err := json.Marshal(cfg)
@@ -286,6 +290,30 @@ func TestTerminalThatCannotRunTheStubFallsBack(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(lab.outside, "pwned.txt")); err == nil {
 		t.Error("the fallback wrote outside the workspace")
+	}
+}
+
+// With the sandbox off, the client's terminal still runs the stub: the
+// command gets the agent's scrubbed environment, never the client's, and
+// the request says it is not sandboxed, and why.
+func TestTerminalWithTheSandboxOff(t *testing.T) {
+	lab := newTerminalLab(t, os.Getuid())
+	model := providertest.NewServer(t, attackScript(lab)[:5])
+	run := runTerminalClient(t, lab, agentBinary, model, map[string]any{"flags": []string{"--sandbox", "off"},
+		"prompts": map[string]string{"work": "Look around."}}, nil)
+	env := resultOf(t, model, "call_env")
+	if !strings.Contains(env, "env-done") {
+		t.Fatalf("env did not run: %q", env)
+	}
+	for _, secret := range []string{clientCredential, clientVariable} {
+		if strings.Contains(allRequests(model), secret) {
+			t.Errorf("%s reached the model", secret)
+		}
+	}
+	if !slices.ContainsFunc(run.PermissionTitles, func(s string) bool {
+		return strings.Contains(s, "NOT sandboxed (sandbox off") && strings.Contains(s, "without your credentials")
+	}) {
+		t.Errorf("permission requests %q do not say the command runs unsandboxed", run.PermissionTitles)
 	}
 }
 
