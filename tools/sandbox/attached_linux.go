@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"os"
 	"runtime"
@@ -39,6 +40,10 @@ const attachFailed = 125
 // for signal n). The command is killed, its whole process group, when ctx
 // ends (the terminal was killed) or the daemon hangs up.
 func RunAttached(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if err := closeOnExecAbove2(); err != nil {
+		fmt.Fprintf(stderr, "agent-lsp sandbox stub: %v\n", err)
+		return attachFailed
+	}
 	c, err := dialDaemon(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "agent-lsp sandbox stub: %v\n", err)
@@ -59,6 +64,27 @@ func RunAttached(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return attachFailed
 	}
 	return code
+}
+
+// closeOnExecAbove2 keeps every descriptor the client left open in this
+// process (an editor's socket, a file outside the workspace) from reaching
+// the command: a descriptor open before the sandbox is not the sandbox's
+// to refuse.
+func closeOnExecAbove2() error {
+	if err := unix.CloseRange(3, math.MaxUint32, unix.CLOSE_RANGE_CLOEXEC); err == nil {
+		return nil
+	}
+	// Kernels before 5.11: one by one.
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return fmt.Errorf("listing inherited descriptors: %w", err)
+	}
+	for _, e := range entries {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			_, _ = unix.FcntlInt(uintptr(fd), unix.F_SETFD, unix.FD_CLOEXEC)
+		}
+	}
+	return nil
 }
 
 // dialDaemon connects to the socket in args and authenticates both ends.

@@ -22,11 +22,13 @@ import (
 const stubCanary = "STUB_CLIENT_CANARY=canary-client-env-81c2"
 
 // startStub starts the test binary as the stub a client's terminal runs
-// (TestMain dispatches AttachArg), with args and the client's environment.
-func startStub(t *testing.T, args []string) (*exec.Cmd, *bytes.Buffer) {
+// (TestMain dispatches AttachArg), with args, the client's environment and
+// descriptors the client leaked to it (fd 3 on).
+func startStub(t *testing.T, args []string, leaked ...*os.File) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
 	cmd := exec.Command(testBinary(), args...)
 	cmd.Env = append(os.Environ(), stubCanary)
+	cmd.ExtraFiles = leaked
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
@@ -51,11 +53,20 @@ func exitCode(t *testing.T, cmd *exec.Cmd) int {
 // A sandboxed command handed to a stub runs under the daemon's policy
 // with the daemon's environment, not the client's: the stub's canary is
 // not in it, writes outside the workspace and ~/.ssh are refused, and the
-// exit code comes back both as the stub's exit and in its report.
+// exit code comes back both as the stub's exit and in its report. A file
+// outside the workspace that the client left open in the stub (fd 4) is
+// not the command's to write through.
 func TestHandoffRunsContained(t *testing.T) {
 	f := newFixture(t)
 	s := newSandbox(t, f, Settings{})
-	command := "env; cat " + filepath.Join(f.home, ".ssh", "id_ed25519") + "; echo x > " + filepath.Join(f.outside, "x") + "; echo done; exit 3"
+	leakedPath := filepath.Join(f.outside, "leaked")
+	leaked, err := os.Create(leakedPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer leaked.Close()
+	command := "env; cat " + filepath.Join(f.home, ".ssh", "id_ed25519") + "; echo x > " + filepath.Join(f.outside, "x") +
+		"; echo through-the-leak >&4; echo done; exit 3"
 	h, err := s.Handoff(command, f.ws, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + f.home, "DAEMON_VAR=from-the-daemon"})
 	if err != nil {
 		t.Fatal(err)
@@ -68,7 +79,7 @@ func TestHandoffRunsContained(t *testing.T) {
 	if a.Program() != testBinary() {
 		t.Errorf("the stub is %q, want this binary %q", a.Program(), testBinary())
 	}
-	stub, out := startStub(t, a.Args())
+	stub, out := startStub(t, a.Args(), os.Stdin, leaked)
 	await.Within(t, a.Started(), 20*time.Second, "the stub starting the command")
 	if code := exitCode(t, stub); code != 3 {
 		t.Errorf("stub exit %d, want 3; output %q", code, out)
@@ -86,6 +97,9 @@ func TestHandoffRunsContained(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(f.outside, "x")); err == nil {
 		t.Error("the handed-off command wrote outside the workspace")
+	}
+	if b, _ := os.ReadFile(leakedPath); len(b) > 0 {
+		t.Errorf("the command wrote %q through a descriptor the client leaked to the stub", b)
 	}
 }
 
