@@ -42,6 +42,7 @@ type terminalRun struct {
 	ToolTitles       []string `json:"toolTitles"`
 	SlowStopReason   string   `json:"slowStopReason"`
 	Survivors        []string `json:"survivors"`
+	Environs         []string `json:"environs"`
 }
 
 // terminalLab is a workspace, a home with a secret key and a directory
@@ -101,7 +102,7 @@ func attackScript(lab *terminalLab) providertest.Script {
 			Usage: provider.Usage{PromptTokens: 100, CompletionTokens: 10}}
 	}
 	return providertest.Script{
-		call("call_env", "env; echo uid=$(id -u); echo env-done"),
+		call("call_env", "env; echo uid=$(id -u); tr \"\\\\0\" \"\\\\n\" < /proc/$PPID/environ; echo env-done"),
 		call("call_write", "echo pwned > "+filepath.Join(lab.outside, "pwned.txt")),
 		call("call_ssh", "cat "+filepath.Join(lab.home, ".ssh", "id_rsa")),
 		call("call_exit", "echo live-$((6*7)); exit 7"),
@@ -269,6 +270,16 @@ func testTerminalContained(t *testing.T, bin string, uid int, asUser []string) {
 	}
 	if !slices.ContainsFunc(run.ToolTitles, func(s string) bool { return strings.Contains(s, "(sandboxed, in your terminal)") }) {
 		t.Errorf("tool call titles %q do not say where the command runs", run.ToolTitles)
+	}
+	// The stub got the client's environment; what /proc shows of it holds
+	// none of it (wiped, or unreadable).
+	if len(run.Environs) == 0 {
+		t.Error("no running terminal's environment was read")
+	}
+	for _, e := range run.Environs {
+		if strings.Contains(e, clientCredential) || strings.Contains(e, clientVariable) {
+			t.Errorf("the stub's /proc/<pid>/environ shows the client's environment: %q", e)
+		}
 	}
 	if run.SlowStopReason != "cancelled" || len(run.Survivors) > 0 {
 		t.Errorf("the cancelled command: stop %q, still running: %v", run.SlowStopReason, run.Survivors)

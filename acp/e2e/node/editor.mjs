@@ -118,6 +118,14 @@ export class Terminals {
     return {};
   }
 
+  // environs reads /proc/<pid>/environ of each terminal's process still
+  // running (what any process of the user could read there), or why not.
+  environs() {
+    return [...this.byId.values()].filter((t) => !t.exitStatus).map((t) => {
+      try { return fs.readFileSync(`/proc/${t.child.pid}/environ`, 'latin1'); } catch (e) { return `unreadable: ${e.code}`; }
+    });
+  }
+
   // live lists the terminals not released (a leak at the end of a run).
   live() { return [...this.byId.keys()]; }
 

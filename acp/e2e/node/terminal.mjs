@@ -66,6 +66,7 @@ run(async () => {
         await Promise.race([
           updates.next((n) => n.update.toolCallId === config.slowCallId && (n.update.content ?? []).some((c) => c.type === 'terminal')),
           slow.then((r) => { throw new Error(`slow prompt ended (${r.stopReason}) without showing its terminal`); })]);
+        out.environs = terminals.environs();
         await ctx.notify(methods.agent.session.cancel, { sessionId });
         const stopped = await slow;
         out.slowStopReason = stopped.stopReason;
