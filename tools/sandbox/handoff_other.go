@@ -62,3 +62,9 @@ func RunAttached(_ context.Context, _ []string, _, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "agent-lsp sandbox stub: %v\n", errNoHandoff)
 	return 125
 }
+
+// Abandon reports true: no stub ever has the command.
+func (a *Attachment) Abandon() bool { return true }
+
+// Settle returns at once.
+func (a *Attachment) Settle() {}
