@@ -29,8 +29,9 @@ type terminalExit struct {
 // command to our own runner.
 func (r *terminalRunner) runAttached(ctx context.Context, req tools.CommandRequest, att *tools.Attachment) (tools.CommandOutcome, error) {
 	p, sid := r.s.peer, r.s.id
+	name, token := att.Env()
 	create := sdk.CreateTerminalRequest{SessionId: sid, Command: att.Program(), Args: att.Args(),
-		OutputByteLimit: sdk.Ptr(terminalOutputLimit), Cwd: r.cwd(req)}
+		Env: []sdk.EnvVariable{{Name: name, Value: token}}, OutputByteLimit: sdk.Ptr(terminalOutputLimit), Cwd: r.cwd(req)}
 	created, err := p.CreateTerminal(ctx, create)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -15,8 +15,8 @@ import (
 )
 
 // runSandboxAttach is the stub an ACP client's terminal runs for a
-// command the agent hands it (`agent-lsp __sandbox-attach <socket> <token>
-// <pid>`): it takes the command from the agent and runs it in the agent's
+// command the agent hands it (`agent-lsp __sandbox-attach <socket> <pid>`,
+// the token in $AGENT_LSP_ATTACH_TOKEN): it takes the command from the agent and runs it in the agent's
 // sandbox, with the agent's scrubbed environment. A signal that ends the
 // terminal (SIGTERM, SIGHUP, Ctrl-C's SIGINT) kills the command first.
 //
@@ -26,12 +26,13 @@ import (
 // that a command (whose parent the stub is, when there is no PID
 // namespace) cannot read it there.
 func runSandboxAttach(args []string, stdout, stderr io.Writer) int {
+	token := os.Getenv(sandbox.AttachTokenEnv)
 	if err := dropEnvironment(); err != nil {
 		fmt.Fprintf(stderr, "agent-lsp sandbox stub: %v\n", err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	defer stop()
-	return sandbox.RunAttached(ctx, args, stdout, stderr)
+	return sandbox.RunAttached(ctx, args, token, stdout, stderr)
 }
 
 // dropEnvironment empties this process's environment, everywhere it shows.

@@ -84,11 +84,14 @@ func Attach(h *Handoff) (*Attachment, error) {
 // Program and Args are what the client runs: this binary as the stub.
 func (a *Attachment) Program() string { return selfPath }
 
-// Args are the stub's arguments: the socket, the token and this process's
-// id (the stub checks that the socket's other end is this process).
+// Args are the stub's arguments: the socket and this process's id (the
+// stub checks that the socket's other end is this process).
 func (a *Attachment) Args() []string {
-	return []string{AttachArg, a.sock, a.token, strconv.Itoa(os.Getpid())}
+	return []string{AttachArg, a.sock, strconv.Itoa(os.Getpid())}
 }
+
+// Env is the variable the stub's environment must hold: the token.
+func (a *Attachment) Env() (name, value string) { return AttachTokenEnv, a.token }
 
 // Sandboxed reports whether the command runs inside the sandbox.
 func (a *Attachment) Sandboxed() bool { return a.h.sandboxed }

@@ -31,20 +31,21 @@ const relayDrainGrace = 2 * time.Second
 const attachFailed = 125
 
 // RunAttached is the stub a client's terminal runs: args are what
-// Attachment.Args gave after AttachArg (the socket, the token, the
-// daemon's pid). It connects to the daemon, checks that the socket's
+// Attachment.Args gave after AttachArg (the socket, the daemon's pid),
+// token what Attachment.Env gave (the caller reads it from AttachTokenEnv
+// before it drops its environment). It connects to the daemon, checks that the socket's
 // other end is that process, proves itself with the token, receives the
 // command and starts it exactly as the daemon would (the environment the
 // client gave this process is not passed on), relays the command's
 // output to stdout and stderr, and returns the command's exit code (128+n
 // for signal n). The command is killed, its whole process group, when ctx
 // ends (the terminal was killed) or the daemon hangs up.
-func RunAttached(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func RunAttached(ctx context.Context, args []string, token string, stdout, stderr io.Writer) int {
 	if err := closeOnExecAbove2(); err != nil {
 		fmt.Fprintf(stderr, "agent-lsp sandbox stub: %v\n", err)
 		return attachFailed
 	}
-	c, err := dialDaemon(args)
+	c, err := dialDaemon(args, token)
 	if err != nil {
 		fmt.Fprintf(stderr, "agent-lsp sandbox stub: %v\n", err)
 		return attachFailed
@@ -88,14 +89,17 @@ func closeOnExecAbove2() error {
 }
 
 // dialDaemon connects to the socket in args and authenticates both ends.
-func dialDaemon(args []string) (*net.UnixConn, error) {
-	if len(args) != 3 {
-		return nil, fmt.Errorf("want <socket> <token> <pid>, got %d arguments", len(args))
+func dialDaemon(args []string, token string) (*net.UnixConn, error) {
+	if len(args) != 2 {
+		return nil, fmt.Errorf("want <socket> <pid>, got %d arguments", len(args))
 	}
-	sock, token := args[0], args[1]
-	pid, err := strconv.Atoi(args[2])
+	if token == "" {
+		return nil, fmt.Errorf("no token in %s (the terminal did not pass the environment it was given)", AttachTokenEnv)
+	}
+	sock := args[0]
+	pid, err := strconv.Atoi(args[1])
 	if err != nil {
-		return nil, fmt.Errorf("daemon pid %q: %w", args[2], err)
+		return nil, fmt.Errorf("daemon pid %q: %w", args[1], err)
 	}
 	d := net.Dialer{Timeout: attachDialWait}
 	conn, err := d.Dial("unix", sock)

@@ -84,7 +84,10 @@ func BenchmarkHandoffStart(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		out, err := exec.Command(stubPath, a.Args()...).CombinedOutput()
+		stub := exec.Command(stubPath, a.Args()...)
+		name, token := a.Env()
+		stub.Env = append(os.Environ(), name+"="+token)
+		out, err := stub.CombinedOutput()
 		<-a.Done()
 		_ = a.Close()
 		if err != nil {

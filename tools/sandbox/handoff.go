@@ -4,6 +4,10 @@ package sandbox
 // client's terminal runs (RunAttached; Linux only).
 const AttachArg = "__sandbox-attach"
 
+// AttachTokenEnv carries the stub's token in its environment, where other
+// processes cannot read it (a command line is anyone's to read in /proc).
+const AttachTokenEnv = "AGENT_LSP_ATTACH_TOKEN"
+
 // Exit is how a command a stub ran ended, as the stub reported it.
 type Exit struct {
 	Reported bool   // false: the stub never said (it died, or never started it)

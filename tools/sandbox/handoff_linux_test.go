@@ -24,10 +24,10 @@ const stubCanary = "STUB_CLIENT_CANARY=canary-client-env-81c2"
 // startStub starts the test binary as the stub a client's terminal runs
 // (TestMain dispatches AttachArg), with args, the client's environment and
 // descriptors the client leaked to it (fd 3 on).
-func startStub(t *testing.T, args []string, leaked ...*os.File) (*exec.Cmd, *bytes.Buffer) {
+func startStub(t *testing.T, args []string, token string, leaked ...*os.File) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
 	cmd := exec.Command(testBinary(), args...)
-	cmd.Env = append(os.Environ(), stubCanary)
+	cmd.Env = append(os.Environ(), stubCanary, AttachTokenEnv+"="+token)
 	cmd.ExtraFiles = leaked
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -79,7 +79,8 @@ func TestHandoffRunsContained(t *testing.T) {
 	if a.Program() != testBinary() {
 		t.Errorf("the stub is %q, want this binary %q", a.Program(), testBinary())
 	}
-	stub, out := startStub(t, a.Args(), os.Stdin, leaked)
+	_, token := a.Env()
+	stub, out := startStub(t, a.Args(), token, os.Stdin, leaked)
 	await.Within(t, a.Started(), 20*time.Second, "the stub starting the command")
 	if code := exitCode(t, stub); code != 3 {
 		t.Errorf("stub exit %d, want 3; output %q", code, out)
@@ -118,11 +119,12 @@ func TestAttachRefusesAWrongToken(t *testing.T) {
 	}
 	defer a.Close()
 	args := a.Args()
+	_, token := a.Env()
 	c, err := net.Dial("unix", args[1])
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Write([]byte(strings.Repeat("0", len(args[2])) + "\n")); err != nil {
+	if _, err := c.Write([]byte(strings.Repeat("0", len(token)) + "\n")); err != nil {
 		t.Fatal(err)
 	}
 	var buf [64]byte
@@ -131,7 +133,7 @@ func TestAttachRefusesAWrongToken(t *testing.T) {
 		t.Fatalf("a wrong token got %d bytes (%v)", n, err)
 	}
 	c.Close()
-	stub, out := startStub(t, args)
+	stub, out := startStub(t, args, token)
 	if code := exitCode(t, stub); code != 0 || !strings.Contains(out.String(), "handed") {
 		t.Fatalf("the stub after a wrong token: exit %d, output %q", code, out)
 	}
@@ -163,7 +165,7 @@ func TestStubRefusesAListenerThatIsNotTheAgent(t *testing.T) {
 	}()
 	// The stub is told the agent is another process (pid 1): this test
 	// holding the socket is an impostor.
-	stub, out := startStub(t, []string{AttachArg, sock, "secret-token", "1"})
+	stub, out := startStub(t, []string{AttachArg, sock, "1"}, "secret-token")
 	if code := exitCode(t, stub); code != attachFailed || !strings.Contains(out.String(), "not the agent") {
 		t.Errorf("stub exit %d, output %q; want %d and the refusal", code, out, attachFailed)
 	}
@@ -186,7 +188,8 @@ func TestStubKillsTheCommandWhenTheAgentHangsUp(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		stub, out := startStub(t, a.Args())
+		_, token := a.Env()
+		stub, out := startStub(t, a.Args(), token)
 		await.Within(t, a.Started(), 20*time.Second, "the stub starting the command")
 		a.mu.Lock()
 		pgid := a.pgid

@@ -42,6 +42,9 @@ func (a *Attachment) Program() string { return "" }
 // Args are empty: there is no stub.
 func (a *Attachment) Args() []string { return nil }
 
+// Env is empty: there is no stub.
+func (a *Attachment) Env() (name, value string) { return "", "" }
+
 // Sandboxed reports false.
 func (a *Attachment) Sandboxed() bool { return false }
 
@@ -58,7 +61,7 @@ func (a *Attachment) Exit() Exit { return Exit{} }
 func (a *Attachment) Close() error { return nil }
 
 // RunAttached fails: there is no stub on this platform.
-func RunAttached(_ context.Context, _ []string, _, stderr io.Writer) int {
+func RunAttached(_ context.Context, _ []string, _ string, _, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "agent-lsp sandbox stub: %v\n", errNoHandoff)
 	return 125
 }

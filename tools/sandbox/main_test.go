@@ -18,7 +18,7 @@ const envLoopbackHelper = "AGENT_LSP_SANDBOX_TEST_LOOPBACK"
 func TestMain(m *testing.M) {
 	Main()
 	if len(os.Args) > 1 && os.Args[1] == AttachArg { // the stub of handoff_linux_test.go
-		os.Exit(RunAttached(context.Background(), os.Args[2:], os.Stdout, os.Stderr))
+		os.Exit(RunAttached(context.Background(), os.Args[2:], os.Getenv(AttachTokenEnv), os.Stdout, os.Stderr))
 	}
 	if os.Getenv(envLoopbackHelper) == "1" {
 		if err := loopbackRoundTrip(); err != nil {
