@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
@@ -12,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -39,7 +41,8 @@ type Attachment struct {
 
 	mu   sync.Mutex
 	conn *net.UnixConn // the authenticated stub, once there is one
-	pgid int           // the command's process group, once started
+	peer int           // the stub's pid
+	pgid int           // the command's process group, once started (0: not known to be the stub's)
 	// handedOff: the stub has the command (it will start it); abandoned:
 	// the caller gave up on the stub before that (it never will).
 	handedOff, abandoned bool
@@ -198,8 +201,12 @@ func (a *Attachment) serve() {
 		}
 		a.mu.Lock()
 		switch {
-		case r.Started:
-			a.pgid = r.PGID
+		case r.Started && !isClosed(a.started):
+			// Close kills this group if the stub dies without a word:
+			// only when it is the stub's own child, as it says.
+			if r.PGID > 1 && parentOf(r.PGID) == a.peer {
+				a.pgid = r.PGID
+			}
 			close(a.started)
 		case r.Exit != nil:
 			a.exit = *r.Exit
@@ -240,6 +247,9 @@ func (a *Attachment) authenticate(c *net.UnixConn) error {
 	if int(cred.Uid) != os.Getuid() {
 		return fmt.Errorf("attach from uid %d refused", cred.Uid)
 	}
+	a.mu.Lock()
+	a.peer = int(cred.Pid)
+	a.mu.Unlock()
 	_ = c.SetReadDeadline(time.Now().Add(handshakeWait))
 	got := make([]byte, len(a.token)+1)
 	if _, err := io.ReadFull(c, got); err != nil {
@@ -250,6 +260,32 @@ func (a *Attachment) authenticate(c *net.UnixConn) error {
 		return errors.New("wrong token")
 	}
 	return nil
+}
+
+// parentOf is a process's parent pid, from /proc (0 when it is gone).
+func parentOf(pid int) int {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+	i := bytes.LastIndexByte(stat, ')')
+	fields := strings.Fields(string(stat[i+1:]))
+	if len(fields) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(fields[1])
+	return ppid
+}
+
+// isClosed reports whether ch is closed.
+func isClosed(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
 
 // peerCred is the process at the other end of c, as the kernel saw it
