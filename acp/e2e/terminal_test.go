@@ -289,9 +289,19 @@ func testTerminalContained(t *testing.T, bin string, uid int, asUser []string) {
 // A terminal that cannot run the agent's binary (remote, in a container):
 // the agent runs the command itself, in its sandbox, and says so.
 func TestTerminalThatCannotRunTheStubFallsBack(t *testing.T) {
-	lab := newTerminalLab(t, os.Getuid())
+	testFallback(t, agentBinary, os.Getuid(), nil)
+}
+
+// The same as nobody.
+func TestTerminalThatCannotRunTheStubFallsBackAsNobody(t *testing.T) {
+	bin, asNobody := nobodyBinary(t)
+	testFallback(t, bin, 65534, asNobody)
+}
+
+func testFallback(t *testing.T, bin string, uid int, asUser []string) {
+	lab := newTerminalLab(t, uid)
 	model := providertest.NewServer(t, attackScript(lab)[:5])
-	runTerminalClient(t, lab, agentBinary, model, map[string]any{"terminalOnly": "bash", "prompts": map[string]string{"work": "Look around."}}, nil)
+	runTerminalClient(t, lab, bin, model, map[string]any{"terminalOnly": "bash", "prompts": map[string]string{"work": "Look around."}}, asUser)
 	r := resultOf(t, model, "call_exit")
 	if !strings.Contains(r, "live-42") || !strings.Contains(r, "exit code 7") {
 		t.Errorf("the command did not run: %q", r)
