@@ -15,13 +15,14 @@ import (
 )
 
 // A command the ACP client runs in its own terminal is still started by
-// this binary: the daemon prepares it (Handoff), waits for the stub the
-// client starts (`agent-lsp __sandbox-attach <socket> <token> <pid>`) on a
-// unix socket (Attach), and sends it the prepared command, the Landlock
-// ruleset's descriptor included (SCM_RIGHTS). The stub drops the
-// environment the client gave it and starts the launcher exactly as the
-// daemon would (RunAttached), so the user watches the command live in
-// their terminal and it is as contained as one the daemon runs itself.
+// this binary: the daemon prepares it (Handoff), waits on a unix socket
+// (Attach) for the stub the client starts (`agent-lsp __sandbox-attach
+// <socket> <pid>`, the token in its environment), and sends it the
+// prepared command, the Landlock ruleset's descriptor included
+// (SCM_RIGHTS). The stub drops the environment the client gave it and
+// starts the launcher exactly as the daemon would (RunAttached), so the
+// user watches the command live in their terminal and it is as contained
+// as one the daemon runs itself.
 
 // handoffMagic heads every handoff: a stub of another version refuses it.
 const handoffMagic = "agent-lsp-handoff-v1"
