@@ -39,6 +39,12 @@
 // runtime starts (a few milliseconds less per command); without, it is
 // Main, called first thing in main and in TestMain.
 //
+// A command an ACP client shows in its own terminal is handed over, not
+// run by the client: the client runs this binary as a stub (AttachArg)
+// that receives the prepared command, the ruleset's descriptor and the
+// daemon's scrubbed environment over a unix socket and starts the same
+// launcher (handoff_linux.go, attach_linux.go, attached_linux.go).
+//
 // Where Landlock is missing the sandbox reports itself unavailable (with
 // the reason) and commands run unconfined, under approvals only; the
 // caller says so to the user.
