@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +16,12 @@ import (
 // stuck in an uninterruptible sleep (a hung network file system) fails the
 // freeze, and the edit with it, instead of holding the agent.
 const freezeLimit = 2 * time.Second
+
+// The pauses between looks at the processes' states while they stop.
+const (
+	freezeFirstPause = 20 * time.Microsecond
+	freezeMaxPause   = time.Millisecond
+)
 
 // processHandle pins a process: a pidfd, so that a signal never reaches a
 // later process that got the pid (pid_max may be as low as 32768). fd is
@@ -51,26 +56,33 @@ func (h processHandle) release() {
 type frozenProcess struct {
 	handle processHandle
 	start  uint64 // its start time: with the pid, its identity
-	ours   bool   // we sent SIGSTOP (a process the command had stopped itself stays stopped)
 	borrow bool   // the handle is the command root's: not ours to release
 }
 
 // stoppedSet is what a freeze stopped, to continue at thaw.
 type stoppedSet struct {
 	byPID map[int]*frozenProcess
+	// groups are the process groups stopped at once at the start (a
+	// command's root leads its own): a member outside the tree (a child
+	// the root made its parent's with CLONE_PARENT) is continued too.
+	groups []int
 }
 
-// resume continues every process the freeze stopped.
+// resume continues every process the freeze stopped. A process the
+// command had stopped itself is continued too: a freeze cannot tell its
+// own stop from one that was there before (job control is off in the
+// non-interactive bash of a command, so this is rare).
 func (s *stoppedSet) resume() {
+	for _, pgid := range s.groups {
+		_ = unix.Kill(-pgid, unix.SIGCONT)
+	}
 	for _, p := range s.byPID {
-		if p.ours {
-			_ = p.handle.signal(unix.SIGCONT)
-		}
+		_ = p.handle.signal(unix.SIGCONT)
 		if !p.borrow {
 			p.handle.release()
 		}
 	}
-	s.byPID = nil
+	s.byPID, s.groups = nil, nil
 }
 
 // stopTrees stops every process descending from the roots and returns
@@ -79,19 +91,30 @@ func (s *stoppedSet) resume() {
 // so the processes are listed again after each round of signals until a
 // round finds nothing new and nothing running.
 //
-// The tree is read from each process's parent in /proc/<pid>/stat (this
-// kernel may lack /proc/<pid>/task/<tid>/children). Under a PID namespace
-// every process of a command descends from its root, the namespace's init;
-// without one (the Landlock-only fallback), the launcher makes the root a
-// child subreaper, so orphans of a daemonizing `( cmd & )` stay below it
-// while the command runs.
+// Each root's process group is stopped first, with one signal: usually
+// the whole command, which then stops competing for the CPU with the
+// listing. The tree is read from each process's parent in
+// /proc/<pid>/stat (a kernel may lack /proc/<pid>/task/<tid>/children).
+// Under a PID namespace every process of a command descends from its
+// root, the namespace's init; without one (the Landlock-only fallback),
+// the launcher makes the root a child subreaper, so orphans of a
+// daemonizing `( cmd & )` stay below it while the command runs.
 func stopTrees(ctx context.Context, roots []*commandRoot) (*stoppedSet, error) {
 	set := &stoppedSet{byPID: map[int]*frozenProcess{}}
 	if len(roots) == 0 {
 		return set, nil
 	}
+	for _, r := range roots {
+		// While the root is not reaped its pid is its group's id and no
+		// one else's; a group outlives its leader only with members, and
+		// the kernel reuses no pid a group still uses.
+		if r.handle.signal(0) == nil && unix.Kill(-r.pid, unix.SIGSTOP) == nil {
+			set.groups = append(set.groups, r.pid)
+		}
+	}
 	ctx, cancel := context.WithTimeout(ctx, freezeLimit)
 	defer cancel()
+	pause := freezeFirstPause
 	for {
 		settled, unsettled, err := set.round(roots)
 		if err == nil && settled {
@@ -107,9 +130,13 @@ func stopTrees(ctx context.Context, roots []*commandRoot) (*stoppedSet, error) {
 			}
 			return nil, fmt.Errorf("pausing the running commands: %w", err)
 		}
-		// The signals are on their way: let the stopped processes get to
-		// their stop before looking again.
-		runtime.Gosched()
+		// The signals are on their way: the processes reach their stop
+		// when next scheduled. Sleeping (not spinning) leaves them the
+		// CPU; nothing announces a stop to a process that is not the
+		// parent, so the state is looked at again, a little later each
+		// time.
+		time.Sleep(pause)
+		pause = min(2*pause, freezeMaxPause)
 	}
 }
 
@@ -121,11 +148,9 @@ func (s *stoppedSet) round(roots []*commandRoot) (settled bool, unsettled string
 		return false, "", err
 	}
 	children := map[int][]procStat{}
-	for _, p := range procs {
-		children[p.ppid] = append(children[p.ppid], p)
-	}
 	byPID := make(map[int]procStat, len(procs))
 	for _, p := range procs {
+		children[p.ppid] = append(children[p.ppid], p)
 		byPID[p.pid] = p
 	}
 	settled = true
@@ -136,6 +161,7 @@ func (s *stoppedSet) round(roots []*commandRoot) (settled bool, unsettled string
 		if st, ok := byPID[r.pid]; ok && r.handle.signal(0) == nil {
 			if _, known := s.byPID[r.pid]; !known {
 				s.byPID[r.pid] = &frozenProcess{handle: r.handle, start: st.start, borrow: true}
+				settled = false
 			}
 			queue = append(queue, st)
 		}
@@ -169,9 +195,7 @@ func (s *stoppedSet) round(roots []*commandRoot) (settled bool, unsettled string
 			continue
 		}
 		settled, unsettled = false, describe(st)
-		if p.handle.signal(unix.SIGSTOP) == nil {
-			p.ours = true
-		}
+		_ = p.handle.signal(unix.SIGSTOP)
 	}
 	return settled, unsettled, nil
 }
