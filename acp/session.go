@@ -117,15 +117,6 @@ func (a *server) bind(cwd string, servers []sdk.McpServer) (*session, control.Bi
 	}
 	b := control.Binding{Workspace: ws, Tools: reg, Notify: s.notify}
 
-	var docs tools.Documents = &tools.DiskDocuments{Workspace: ws}
-	if caps.Fs.ReadTextFile || caps.Fs.WriteTextFile {
-		cd := newClientDocs(ws, s)
-		cd.clientRead, cd.clientWrite = caps.Fs.ReadTextFile, caps.Fs.WriteTextFile
-		docs = cd
-	}
-	s.diffs = newDiffRecorder(docs)
-	b.Docs = s.diffs
-
 	switch {
 	case caps.Terminal:
 		b.Runner = &terminalRunner{s: s}
@@ -140,6 +131,19 @@ func (a *server) bind(cwd string, servers []sdk.McpServer) (*session, control.Bi
 			s.closers = append(s.closers, closeFn)
 		}
 	}
+	var docs tools.Documents = &tools.DiskDocuments{Workspace: ws}
+	if caps.Fs.ReadTextFile || caps.Fs.WriteTextFile {
+		cd := newClientDocs(ws, s)
+		cd.clientRead, cd.clientWrite = caps.Fs.ReadTextFile, caps.Fs.WriteTextFile
+		// The client writes by path while our commands may run: they are
+		// frozen around its writes (the client's terminal runs its own).
+		if f, ok := b.Runner.(tools.CommandFreezer); ok {
+			cd.commands = f
+		}
+		docs = cd
+	}
+	s.diffs = newDiffRecorder(docs)
+	b.Docs = s.diffs
 	if a.o.AutoApprove {
 		b.Approver = permission.AutoApprover{}
 	} else {
