@@ -76,9 +76,15 @@ func startBusyCommand(t testing.TB, r *ProcessRunner, root, command, ready strin
 // A freeze stops every process of a running sandboxed command: bash, a
 // background loop, and an orphan of a daemonizing `( ... & )` (below the
 // root through the namespace's init or the launcher's subreaper); thaw
-// continues them all, and the command goes on writing.
+// continues them all, and the command goes on writing. With the
+// namespaces and with Landlock alone.
 func TestFreezeStopsTheWholeCommand(t *testing.T) {
-	env, root := sandboxedEnv(t, sandbox.Settings{})
+	t.Run("namespaces", func(t *testing.T) { freezeWholeCommand(t, sandbox.Settings{}) })
+	t.Run("landlock only", func(t *testing.T) { freezeWholeCommand(t, sandbox.Settings{NoNamespaces: true}) })
+}
+
+func freezeWholeCommand(t *testing.T, settings sandbox.Settings) {
+	env, root := sandboxedEnv(t, settings)
 	r := env.Runner.(*ProcessRunner)
 	command := `( (while :; do echo $((n=n+1)) > orphan; done) & ) ; ` +
 		`(while :; do echo $((m=m+1)) > child; done) & ` +
