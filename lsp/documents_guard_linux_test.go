@@ -3,6 +3,7 @@ package lsp
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
+	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools"
 	"github.com/agent-lsp/agent-lsp/tools/sandbox"
 )
@@ -362,5 +364,24 @@ func BenchmarkGuardedApply(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// initialize hands the editor's Documents the runner the sessions run
+// their commands with: the commands the guard freezes are those.
+func TestInitializeGuardsEditsWithTheSessionsRunner(t *testing.T) {
+	s := newServer(t.Context(), nil, Options{Logger: zaptest.NewLogger(t), StateDir: t.TempDir(),
+		NewProvider: func(provider.Config) (provider.Provider, error) { return nil, errors.New("no model in this test") }})
+	var p initializeParams
+	p.RootURI = string(pathToURI(t.TempDir()))
+	if _, err := s.initialize(t.Context(), p); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = s.sandbox.box.Close()
+		_ = s.ws.Close()
+	})
+	if s.sandbox.runner == nil || s.docs.commands != tools.CommandFreezer(s.sandbox.runner) {
+		t.Fatalf("the editor's Documents freeze %v, the sessions run commands with %v", s.docs.commands, s.sandbox.runner)
 	}
 }
