@@ -168,10 +168,10 @@ func (s *stoppedSet) round(roots []*commandRoot) (settled bool, unsettled string
 	}
 	for len(queue) > 0 {
 		st := queue[0]
-		queue = append(queue[1:], children[st.pid]...)
+		queue = queue[1:]
 		p, known := s.byPID[st.pid]
 		if known && p.start != st.start {
-			continue // a dead process's pid, taken by another
+			continue // a dead process's pid, taken by another: not of the tree
 		}
 		if !known {
 			h := openProcess(st.pid)
@@ -183,19 +183,22 @@ func (s *stoppedSet) round(roots []*commandRoot) (settled bool, unsettled string
 			s.byPID[st.pid] = p
 			settled = false
 		}
+		queue = append(queue, children[st.pid]...)
 		if stoppedState(st.state) {
 			if known && !threadsStopped(st.pid) {
 				settled, unsettled = false, describe(st)
 			}
 			continue
 		}
+		// Pending, the stop takes the process before it runs any more of
+		// its own code, whatever system call it is in.
+		_ = p.handle.signal(unix.SIGSTOP)
 		if st.state == 'D' && inVfork(st.pid) {
-			// A vfork parent waits for its child, stopped, to exec: it
-			// runs nothing of its own until we continue the child.
+			// A vfork parent waits in the kernel for its child, stopped,
+			// to exec: it runs nothing until we continue the child.
 			continue
 		}
 		settled, unsettled = false, describe(st)
-		_ = p.handle.signal(unix.SIGSTOP)
 	}
 	return settled, unsettled, nil
 }

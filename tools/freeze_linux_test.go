@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -164,6 +165,31 @@ func TestFreezeHoldsNewCommands(t *testing.T) {
 		if (err == nil) != want {
 			t.Errorf("%s exists: %v, want %v", name, err == nil, want)
 		}
+	}
+}
+
+// A command spawning with vfork (posix_spawn: Python's, glibc's, Go's
+// os/exec) can be stopped between the child's start and its exec; its
+// parent then waits in the kernel (state D) until the child runs again.
+// A freeze counts that parent as stopped, or it would wait for it in
+// vain until freezeLimit and refuse the edit.
+func TestFreezeStopsAVforkSpawner(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 (os.posix_spawn) not installed")
+	}
+	env, root := sandboxedEnv(t, sandbox.Settings{})
+	r := env.Runner.(*ProcessRunner)
+	startBusyCommand(t, r, root, `touch ready; exec python3 -c '
+import os
+while True:
+    os.waitpid(os.posix_spawn("/bin/true", ["true"], {}), 0)
+'`, "ready")
+	for range 100 {
+		thaw, err := r.Freeze(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		thaw()
 	}
 }
 
