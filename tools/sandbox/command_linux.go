@@ -169,6 +169,12 @@ func (s *Sandbox) command(command, dir string, env []string) (*exec.Cmd, func(),
 	ruleset := os.NewFile(uintptr(fd), "landlock-ruleset")
 	release := func() { _ = ruleset.Close() }
 	p.RulesetFD, p.RulesetFlags = 3, flags // the first of ExtraFiles
+	channel, superviseSockets, err := s.socketChannel(&p)
+	if err != nil {
+		release()
+		return nil, nil, fmt.Errorf("sandbox: socket supervision: %w", err)
+	}
+	release = func() { _ = ruleset.Close(); superviseSockets() }
 	enc, err := p.encode()
 	if err != nil {
 		release()
@@ -203,6 +209,9 @@ func (s *Sandbox) command(command, dir string, env []string) (*exec.Cmd, func(),
 	}
 	cmd.SysProcAttr = attr
 	cmd.ExtraFiles = []*os.File{ruleset}
+	if channel != nil {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, nil, channel) // fd 4: the launcher's sync pipe; fd 5: chanFD
+	}
 	return cmd, release, nil
 }
 

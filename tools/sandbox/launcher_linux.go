@@ -56,6 +56,7 @@ func launch(args []string) error {
 	if err != nil {
 		return err
 	}
+	var portFDs []int
 	if p.Namespace {
 		if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 			return fmt.Errorf("making mounts private: %w", err)
@@ -76,11 +77,17 @@ func launch(args []string) error {
 				return err
 			}
 		}
+		if portFDs, err = listenHostPorts(p.HostPorts); err != nil {
+			return err
+		}
 	}
 	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
 		return fmt.Errorf("dropping ambient capabilities: %w", err)
 	}
 	if err := restrict(p); err != nil {
+		return err
+	}
+	if err := seccompHandoff(p, portFDs); err != nil {
 		return err
 	}
 	argv := append([]string{"bash"}, args...)

@@ -16,6 +16,9 @@ const envLoopbackHelper = "AGENT_LSP_SANDBOX_TEST_LOOPBACK"
 // /proc/self/exe with the launcher argument) and the loopback helper.
 func TestMain(m *testing.M) {
 	Main()
+	if target := os.Getenv(envDialHelper); target != "" {
+		os.Exit(dialHelper(target))
+	}
 	if os.Getenv(envLoopbackHelper) == "1" {
 		if err := loopbackRoundTrip(); err != nil {
 			fmt.Println("loopback failed:", err)

@@ -9,7 +9,7 @@ import (
 // refused rather than split into two lines.
 func TestPolicyEncoding(t *testing.T) {
 	p := launchPolicy{Shell: "/usr/bin/bash", RulesetFD: 3, RulesetFlags: 0, Namespace: true, Loopback: true,
-		ReadOnly: []string{"/w/.git/hooks", "/w/.git/config"}}
+		ReadOnly: []string{"/w/.git/hooks", "/w/.git/config"}, Seccomp: "2000000004000000", ChanFD: 5, HostPorts: []int{5432, 3000}}
 	enc, err := p.encode()
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,173 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// socketCase is one connection a sandboxed command tries, and whether it
+// must get through.
+type socketCase struct {
+	name, target string
+	server       *hostServer // the listener that must (or must not) see it
+	works        bool
+}
+
+// TestSocketsConfined: a sandboxed command cannot reach the host's IPC
+// through unix sockets (an editor's msgpack-RPC socket in /tmp/nvimXXXX,
+// an ssh agent's, either through a symlink in the workspace, an abstract
+// name, a datagram to a syslog-like socket), nor a host loopback port not
+// in sandbox.hostPorts; it can reach sockets in the workspace and its
+// temp dir, the sockets of sandbox.allowSockets and the host ports named.
+// The listener outside sees no connection from a refused attempt. Run
+// with namespaces (network local and allow), without, and through the Go
+// launcher; TestSocketsConfinedAsNobody runs it again as nobody.
+func TestSocketsConfined(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		st   Settings
+		goL  bool
+	}{
+		{"namespaces, network local", Settings{}, false},
+		{"namespaces, network allow", Settings{Network: NetworkAllow}, false},
+		{"no namespaces, network local", Settings{NoNamespaces: true}, false},
+		{"Go launcher", Settings{}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.goL {
+				t.Setenv(envGoLauncher, "1")
+			}
+			testSocketsConfined(t, c.st)
+		})
+	}
+}
+
+func testSocketsConfined(t *testing.T, st Settings) {
+	f := newFixture(t)
+	editorDir, err := os.MkdirTemp("", "nvim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(editorDir) })
+	agentDir := filepath.Join(f.outside, "ssh-XXXXabc")
+	allowedDir := filepath.Join(f.outside, "run")
+	for _, d := range []string{agentDir, allowedDir} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tag := strconv.Itoa(os.Getpid())
+	editor := listenHost(t, "unix", filepath.Join(editorDir, "nvim.0"), "the editor")
+	agent := listenHost(t, "unix", filepath.Join(agentDir, "agent.1234"), "the ssh agent")
+	abstract := listenHost(t, "unix", "@agent-lsp-test-"+tag, "an abstract listener")
+	syslog := listenHost(t, "unixgram", filepath.Join(f.outside, "log"), "syslog")
+	allowedSock := listenHost(t, "unix", filepath.Join(allowedDir, "db.sock"), "the allowed socket")
+	portA := listenHost(t, "tcp", "127.0.0.1:0", "host port A")
+	portB := listenHost(t, "tcp", "127.0.0.1:0", "host port B")
+	if err := os.Symlink(filepath.Join(agentDir, "agent.1234"), filepath.Join(f.ws, "agent.sock")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(editorDir, filepath.Join(f.ws, "editor")); err != nil {
+		t.Fatal(err)
+	}
+
+	st.HostPorts = []int{portA.port()}
+	st.AllowSockets = []string{filepath.Join(allowedDir, "db.sock")}
+	s := newSandbox(t, f, st)
+	if !s.Status().Active {
+		t.Fatalf("sandbox not active: %s", s.Status().Summary())
+	}
+	t.Logf("uid %d: %s", os.Getuid(), s.Status().Summary())
+	inWS := listenHost(t, "unix", filepath.Join(f.ws, "app.sock"), "the workspace's server")
+	inTmp := listenHost(t, "unix", filepath.Join(s.Status().TmpDir, "t.sock"), "the temp dir's server")
+
+	for _, c := range []socketCase{
+		{"an editor's RPC socket", "unix:" + filepath.Join(editorDir, "nvim.0"), editor, false},
+		{"an ssh agent", "unix:" + filepath.Join(agentDir, "agent.1234"), agent, false},
+		{"a link in the workspace to the agent", "unix:agent.sock", agent, false},
+		{"a linked dir in the workspace", "unix:" + filepath.Join(f.ws, "editor", "nvim.0"), editor, false},
+		{"an abstract name outside", "unix:@agent-lsp-test-" + tag, abstract, false},
+		{"a datagram to a syslog-like socket", "unixgram:" + filepath.Join(f.outside, "log"), syslog, false},
+		{"a host port not allowed", "tcp:127.0.0.1:" + strconv.Itoa(portB.port()), portB, false},
+		{"a socket in the workspace", "unix:" + filepath.Join(f.ws, "app.sock"), inWS, true},
+		{"a socket in the workspace, relative", "unix:app.sock", inWS, true},
+		{"a socket in the temp dir", "unix:" + filepath.Join(s.Status().TmpDir, "t.sock"), inTmp, true},
+		{"an allowed socket", "unix:" + filepath.Join(allowedDir, "db.sock"), allowedSock, true},
+		{"an allowed host port", "tcp:127.0.0.1:" + strconv.Itoa(portA.port()), portA, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.server == portB && st.Network == NetworkAllow {
+				t.Skip("network allow: the host's whole network is reachable")
+			}
+			before := c.server.connections()
+			out, code, explain := run(t, s, f, envDialHelper+"="+c.target+" "+testBinary())
+			got := c.server.connections() - before
+			if c.works {
+				if code != 0 || !strings.Contains(out, "dial ok: hello from "+c.server.name) || got != 1 {
+					t.Errorf("%s: exit %d, output %q, %d connections; want it to get through", c.target, code, out, got)
+				}
+				return
+			}
+			if code == 0 || got != 0 {
+				t.Fatalf("%s got through: exit %d, output %q, %d connections at %s", c.target, code, out, got, c.server.name)
+			}
+			t.Logf("refused: %s (explained: %q)", strings.TrimSpace(out), explain)
+		})
+	}
+	t.Run("io_uring", func(t *testing.T) {
+		out, code, _ := run(t, s, f, envDialHelper+"=io_uring "+testBinary())
+		if code == 0 || !strings.Contains(out, "function not implemented") {
+			t.Errorf("io_uring: exit %d, output %q; want it refused (ENOSYS)", code, out)
+		}
+	})
+}
+
+// TestSocketsConfinedAsNobody runs TestSocketsConfined as nobody.
+func TestSocketsConfinedAsNobody(t *testing.T) {
+	runAsNobody(t, "TestSocketsConfined")
+}
+
+// runAsNobody runs the test named as an unprivileged user (setpriv to
+// nobody), from a copy of the test binary nobody can execute.
+func runAsNobody(t *testing.T, test string) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to switch to nobody (CI runs as root)")
+	}
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("setpriv (util-linux) not installed")
+	}
+	dir := t.TempDir()
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(dir, "sandbox.test")
+	data, err := os.ReadFile(testBinary())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, setpriv, "--reuid=65534", "--regid=65534", "--clear-groups",
+		bin, "-test.run=^"+test+"$", "-test.v", "-test.count=1")
+	cmd.Dir = "/"
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=/nonexistent", "TMPDIR=/tmp"}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !bytes.Contains(out, []byte("--- PASS: "+test)) {
+		t.Fatalf("as nobody: %v\n%s", err, out)
+	}
+	t.Logf("as nobody:\n%s", lastLines(string(out), 4))
+}
+
