@@ -20,7 +20,7 @@ import (
 //   - a system call of another architecture (int 0x80 on amd64, x32) is
 //     refused: its numbers are not the ones checked below;
 //   - connect() goes to the daemon (SECCOMP_RET_USER_NOTIF), which
-//     decides on the socket it names (unix_supervise_linux.go);
+//     decides on the socket it names (unixconnect_linux.go);
 //   - io_uring_setup is refused (ENOSYS, so programs fall back to plain
 //     system calls): io_uring's own connect would bypass this filter;
 //   - socket() and socketpair() of a unix datagram socket are refused

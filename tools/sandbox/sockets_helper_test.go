@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"net"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -19,7 +20,18 @@ import (
 // an io_uring) and prints the server's greeting or why it could not.
 const envDialHelper = "AGENT_LSP_SANDBOX_TEST_DIAL"
 
+//
+// The call is made from a thread that does not lead its thread group (the
+// main goroutine holds the main thread), as a multi-threaded client's
+// would be: the supervisor must find that thread's socket.
 func dialHelper(target string) int {
+	runtime.LockOSThread()
+	code := make(chan int)
+	go func() { code <- dial(target) }()
+	return <-code
+}
+
+func dial(target string) int {
 	if target == "io_uring" {
 		params := make([]byte, 120) // struct io_uring_params
 		fd, _, errno := unix.Syscall(unix.SYS_IO_URING_SETUP, 1, uintptr(unsafe.Pointer(&params[0])), 0)

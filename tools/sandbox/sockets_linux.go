@@ -74,7 +74,8 @@ func (s *Sandbox) socketChannel(p *launchPolicy) (child *os.File, start func(), 
 		tmpDir:       s.tmpDir,
 		allowSockets: s.sockets,
 		privateNet:   p.Namespace && s.settings.Network != NetworkAllow,
-		emulateAll:   !p.DenyTCP && !p.DenyBind,
+		denyTCP:      p.DenyTCP,
+		tcpPorts:     p.ConnectPorts,
 	}
 	ports := p.HostPorts
 	start = func() {
@@ -202,10 +203,7 @@ func (g *socketGuard) serve(ctx context.Context, listener *os.File) {
 func (g *socketGuard) answer(fd int, req seccompNotif) {
 	v := g.decide(fd, req)
 	resp := seccompNotifResp{ID: req.ID}
-	switch {
-	case v.cont:
-		resp.Flags = unix.SECCOMP_USER_NOTIF_FLAG_CONTINUE
-	case v.errno != 0:
+	if v.errno != 0 {
 		resp.Error = -int32(v.errno)
 	}
 	// ENOENT: the caller is gone (killed, or a signal interrupted it).

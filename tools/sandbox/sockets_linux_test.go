@@ -170,4 +170,3 @@ func runAsNobody(t *testing.T, test string) {
 	}
 	t.Logf("as nobody:\n%s", lastLines(string(out), 4))
 }
-

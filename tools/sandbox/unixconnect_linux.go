@@ -12,12 +12,17 @@ import (
 
 // socketGuard decides the connect() calls of one command.
 //
-// Nothing the command can change after the check is trusted: the sockaddr
-// is read once from its memory, and a unix socket is never let through
-// with SECCOMP_USER_NOTIF_FLAG_CONTINUE (the kernel would read the
-// sockaddr, and follow the path's symlinks, again). The connect is done
-// here instead, on the command's own socket (pidfd_getfd) to the socket
-// file this process opened and checked, and the result is the command's.
+// Nothing the command can change after the check is trusted, so no call
+// is let through with SECCOMP_USER_NOTIF_FLAG_CONTINUE: the kernel would
+// read the descriptor number, the sockaddr and the path's symlinks again,
+// and another thread of the command could have swapped any of them in
+// between (a unix socket dup2'ed over a TCP one, a path rewritten). Every
+// connect is done here instead, on the command's own socket (pidfd_getfd),
+// to the address read once (a unix path: to the socket file this process
+// opened and checked), and its result is the command's. The socket keeps
+// its own network namespace, so an address reaches what the command's
+// connect would; only Landlock's TCP port rules (no namespaces), which
+// bind the command and not this process, are applied here by hand.
 type socketGuard struct {
 	sup          *supervisors
 	roots        []string // resolved workspace roots
@@ -26,18 +31,15 @@ type socketGuard struct {
 	// privateNet: the command has its own network namespace, so an
 	// abstract unix name can only reach a socket of the command itself.
 	privateNet bool
-	// emulateAll: no Landlock network rules apply (namespaces, or network
-	// allow), so any connect can be done here rather than let through
-	// (the daemon is not in the command's Landlock domain, so a connect
-	// Landlock filters by port must run in the command: CONTINUE).
-	emulateAll bool
+	// denyTCP: the command's Landlock ruleset refuses TCP connect but to
+	// tcpPorts (no namespaces, network local or deny).
+	denyTCP  bool
+	tcpPorts []int
 }
 
-// verdict is the answer to one notification: continue (the kernel runs
-// the call as asked), or the result of the call done here (errno 0:
-// success).
+// verdict is the answer to one notification: the result of the call done
+// here (errno 0: success).
 type verdict struct {
-	cont  bool
 	errno unix.Errno
 }
 
@@ -51,7 +53,7 @@ func (g *socketGuard) decide(listener int, req seccompNotif) verdict {
 	if addrLen < 0 || addrLen > sockaddrMax {
 		return verdict{errno: unix.EINVAL}
 	}
-	pidfd, err := unix.PidfdOpen(pid, 0)
+	pidfd, err := threadPidfd(pid)
 	if err != nil {
 		return verdict{errno: unix.EACCES}
 	}
@@ -74,11 +76,8 @@ func (g *socketGuard) decide(listener int, req seccompNotif) verdict {
 		return verdict{errno: errnoOf(err, unix.ENOTSOCK)}
 	}
 	if domain != unix.AF_UNIX {
-		if !g.emulateAll {
-			return verdict{cont: true}
-		}
-		if !notifValid(listener, req.ID) {
-			return verdict{errno: unix.EACCES}
+		if errno := g.tcpRule(sock, domain, addr); errno != 0 {
+			return verdict{errno: errno}
 		}
 		return verdict{errno: rawConnect(sock, addr)}
 	}
@@ -163,6 +162,67 @@ func (g *socketGuard) allowed(where string, st *unix.Stat_t) bool {
 		}
 	}
 	return false
+}
+
+// tcpRule applies the command's Landlock TCP connect rule to a connect
+// done here: under denyTCP an IPv4 or IPv6 stream socket may connect only
+// to tcpPorts (AF_UNSPEC, a disconnect, is allowed, as Landlock does).
+// Stricter than Landlock in one way: every stream protocol is held to it
+// (MPTCP, SCTP), not only TCP.
+func (g *socketGuard) tcpRule(sock, domain int, addr []byte) unix.Errno {
+	if !g.denyTCP || (domain != unix.AF_INET && domain != unix.AF_INET6) {
+		return 0
+	}
+	if typ, err := unix.GetsockoptInt(sock, unix.SOL_SOCKET, unix.SO_TYPE); err != nil || typ != unix.SOCK_STREAM {
+		return 0
+	}
+	if len(addr) < 2 {
+		return unix.EINVAL
+	}
+	switch uint16(addr[0]) | uint16(addr[1])<<8 {
+	case unix.AF_UNSPEC:
+		return 0
+	case unix.AF_INET, unix.AF_INET6:
+		if len(addr) < 4 {
+			return unix.EINVAL
+		}
+		port := int(addr[2])<<8 | int(addr[3])
+		for _, p := range g.tcpPorts {
+			if p == port {
+				return 0
+			}
+		}
+	}
+	return unix.EACCES
+}
+
+// pidfdThread is PIDFD_THREAD (Linux 6.9): a pidfd for a thread that
+// does not lead its group.
+const pidfdThread = unix.O_EXCL
+
+// threadPidfd opens a pidfd for the thread that made the call (the
+// notification names a thread, which leads its group only in a
+// single-threaded process); before Linux 6.9, for its thread group,
+// whose descriptor table its threads share.
+func threadPidfd(tid int) (int, error) {
+	fd, err := unix.PidfdOpen(tid, pidfdThread)
+	if err != unix.EINVAL {
+		return fd, err
+	}
+	status, err := os.ReadFile("/proc/" + strconv.Itoa(tid) + "/status")
+	if err != nil {
+		return -1, err
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, "Tgid:"); ok {
+			tgid, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				return -1, err
+			}
+			return unix.PidfdOpen(tgid, 0)
+		}
+	}
+	return -1, unix.ESRCH
 }
 
 // rawConnect connects sock to the sockaddr as the command wrote it (the
