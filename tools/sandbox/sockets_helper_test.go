@@ -20,7 +20,6 @@ import (
 // an io_uring) and prints the server's greeting or why it could not.
 const envDialHelper = "AGENT_LSP_SANDBOX_TEST_DIAL"
 
-//
 // The call is made from a thread that does not lead its thread group (the
 // main goroutine holds the main thread), as a multi-threaded client's
 // would be: the supervisor must find that thread's socket.
