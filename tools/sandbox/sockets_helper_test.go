@@ -16,8 +16,9 @@ import (
 
 // envDialHelper makes the test binary, started inside the sandbox, a
 // client: it connects to the target ("unix:/path", "unix:@abstract",
-// "unixgram:/path", "tcp:127.0.0.1:port", or "io_uring" to try setting up
-// an io_uring) and prints the server's greeting or why it could not.
+// "unixgram:/path", "tcp:127.0.0.1:port", "io_uring" to try setting up
+// an io_uring, or "self:" and one of the others to serve the address
+// itself first) and prints the server's greeting or why it could not.
 const envDialHelper = "AGENT_LSP_SANDBOX_TEST_DIAL"
 
 // The call is made from a thread that does not lead its thread group (the
@@ -42,7 +43,22 @@ func dial(target string) int {
 		fmt.Println("io_uring ok")
 		return 0
 	}
-	network, addr, _ := strings.Cut(target, ":")
+	self := strings.HasPrefix(target, "self:")
+	network, addr, _ := strings.Cut(strings.TrimPrefix(target, "self:"), ":")
+	if self {
+		ln, err := net.Listen(network, addr)
+		if err != nil {
+			fmt.Println("listen failed:", err)
+			return 1
+		}
+		defer ln.Close()
+		go func() {
+			if c, err := ln.Accept(); err == nil {
+				_, _ = fmt.Fprintln(c, "hello from the command itself")
+				_ = c.Close()
+			}
+		}()
+	}
 	c, err := net.DialTimeout(network, addr, 5*time.Second)
 	if err != nil {
 		fmt.Println("dial failed:", err)

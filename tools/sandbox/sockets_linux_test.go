@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agent-lsp/agent-lsp/internal/await"
 )
 
 // socketCase is one connection a sandboxed command tries, and whether it
@@ -121,6 +123,15 @@ func testSocketsConfined(t *testing.T, st Settings) {
 			t.Logf("refused: %s (explained: %q)", strings.TrimSpace(out), explain)
 		})
 	}
+	t.Run("an abstract name of the command's own", func(t *testing.T) {
+		out, code, _ := run(t, s, f, envDialHelper+"=self:unix:@agent-lsp-own-"+tag+" "+testBinary())
+		works := strings.Contains(out, "dial ok: hello from the command itself")
+		// Only a private network namespace keeps the host's abstract
+		// names out of reach; elsewhere every abstract name is refused.
+		if private := s.Status().Namespaces && st.Network != NetworkAllow; works != private || (code == 0) != private {
+			t.Errorf("exit %d, output %q; want it to work: %v", code, out, private)
+		}
+	})
 	t.Run("io_uring", func(t *testing.T) {
 		out, code, _ := run(t, s, f, envDialHelper+"=io_uring "+testBinary())
 		if code == 0 || !strings.Contains(out, "function not implemented") {
@@ -169,4 +180,26 @@ func runAsNobody(t *testing.T, test string) {
 		t.Fatalf("as nobody: %v\n%s", err, out)
 	}
 	t.Logf("as nobody:\n%s", lastLines(string(out), 4))
+}
+
+// A command's supervision ends with the command: when its last process is
+// gone the seccomp listener hangs up and the supervisor (and its host port
+// forwarding) stops, without waiting for the Sandbox to close. A command
+// that leaves a process behind in the background keeps it until that
+// process is gone (the PID namespace ends it with bash).
+func TestSocketSupervisionEndsWithTheCommand(t *testing.T) {
+	f := newFixture(t)
+	s := newSandbox(t, f, Settings{HostPorts: []int{listenHost(t, "tcp", "127.0.0.1:0", "a host port").port()}})
+	for _, command := range []string{"true", "sleep 1000 & echo started"} {
+		if _, code, _ := run(t, s, f, command); code != 0 {
+			t.Fatalf("%s: exit %d", command, code)
+		}
+		await.Until(t, "the supervisors to end with "+command, func() <-chan struct{} {
+			_, ch := s.sup.running()
+			return ch
+		}, func() bool {
+			n, _ := s.sup.running()
+			return n == 0
+		})
+	}
 }

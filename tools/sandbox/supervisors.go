@@ -16,13 +16,16 @@ type supervisors struct {
 	wg     sync.WaitGroup
 
 	mu      sync.Mutex
-	refused []string // unix socket paths refused, oldest first, at most maxRefused
+	refused []string      // unix socket paths refused, oldest first, at most maxRefused
+	active  int           // supervisors running
+	changed chan struct{} // closed when active changes (then replaced)
 }
 
 const maxRefused = 16
 
 func (v *supervisors) init() {
 	v.ctx, v.cancel = context.WithCancel(context.Background())
+	v.changed = make(chan struct{})
 }
 
 // stop ends every supervisor and waits for them.
@@ -37,10 +40,28 @@ func (v *supervisors) stop() {
 // closes.
 func (v *supervisors) run(f func(ctx context.Context)) {
 	v.wg.Add(1)
+	v.count(+1)
 	go func() {
 		defer v.wg.Done()
+		defer v.count(-1)
 		f(v.ctx)
 	}()
+}
+
+func (v *supervisors) count(delta int) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.active += delta
+	close(v.changed)
+	v.changed = make(chan struct{})
+}
+
+// running is how many supervisors run, and a channel closed at the next
+// change of that number.
+func (v *supervisors) running() (int, <-chan struct{}) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.active, v.changed
 }
 
 // refuse records a refused unix socket.
