@@ -85,7 +85,7 @@ func (s *Sandbox) probe() {
 	s.status.Limits = append(s.status.Limits, "no user namespaces ("+whyNoNS+"): .git/hooks and .git/config are kept read-only by leaving them out of the grants, so new files right in a workspace root cannot be created")
 	switch s.settings.Network {
 	case NetworkLocal:
-		s.status.Limits = append(s.status.Limits, "network local falls back to Landlock TCP rules, which filter by port, not address: every TCP connection is refused, loopback too; UDP is not filtered")
+		s.status.Limits = append(s.status.Limits, "network local falls back to Landlock TCP rules, which filter by port, not address: every TCP connection is refused, loopback too"+s.hostPortsAnywhere()+"; UDP is not filtered")
 	case NetworkDeny:
 		s.status.Limits = append(s.status.Limits, "network deny falls back to Landlock TCP rules: TCP connect and bind refused; UDP is not filtered")
 	}

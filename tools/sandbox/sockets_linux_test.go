@@ -20,6 +20,7 @@ type socketCase struct {
 	name, target string
 	server       *hostServer // the listener that must (or must not) see it
 	works        bool
+	explain      string // what the model reads of a refusal ("": not checked)
 }
 
 // TestSocketsConfined: a sandboxed command cannot reach the host's IPC
@@ -90,19 +91,29 @@ func testSocketsConfined(t *testing.T, st Settings) {
 	inWS := listenHost(t, "unix", filepath.Join(f.ws, "app.sock"), "the workspace's server")
 	inTmp := listenHost(t, "unix", filepath.Join(s.Status().TmpDir, "t.sock"), "the temp dir's server")
 
+	private := s.Status().Namespaces && st.Network != NetworkAllow
+	refusedUnix := func(path string) string {
+		return "blocked by the sandbox: connection to the unix socket " + path + " refused"
+	}
+	abstractRefusal := "blocked by the sandbox: connection to the abstract unix socket @agent-lsp-test-" + tag + " refused"
+	portRefusal := ""
+	if private {
+		abstractRefusal = "the abstract unix socket @agent-lsp-test-" + tag + " is not reachable"
+		portRefusal = "sandbox.hostPorts: " + strconv.Itoa(portA.port())
+	}
 	for _, c := range []socketCase{
-		{"an editor's RPC socket", "unix:" + filepath.Join(editorDir, "nvim.0"), editor, false},
-		{"an ssh agent", "unix:" + filepath.Join(agentDir, "agent.1234"), agent, false},
-		{"a link in the workspace to the agent", "unix:agent.sock", agent, false},
-		{"a linked dir in the workspace", "unix:" + filepath.Join(f.ws, "editor", "nvim.0"), editor, false},
-		{"an abstract name outside", "unix:@agent-lsp-test-" + tag, abstract, false},
-		{"a datagram to a syslog-like socket", "unixgram:" + filepath.Join(f.outside, "log"), syslog, false},
-		{"a host port not allowed", "tcp:127.0.0.1:" + strconv.Itoa(portB.port()), portB, false},
-		{"a socket in the workspace", "unix:" + filepath.Join(f.ws, "app.sock"), inWS, true},
-		{"a socket in the workspace, relative", "unix:app.sock", inWS, true},
-		{"a socket in the temp dir", "unix:" + filepath.Join(s.Status().TmpDir, "t.sock"), inTmp, true},
-		{"an allowed socket", "unix:" + filepath.Join(allowedDir, "db.sock"), allowedSock, true},
-		{"an allowed host port", "tcp:127.0.0.1:" + strconv.Itoa(portA.port()), portA, true},
+		{"an editor's RPC socket", "unix:" + filepath.Join(editorDir, "nvim.0"), editor, false, refusedUnix(filepath.Join(editorDir, "nvim.0"))},
+		{"an ssh agent", "unix:" + filepath.Join(agentDir, "agent.1234"), agent, false, refusedUnix(filepath.Join(agentDir, "agent.1234"))},
+		{"a link in the workspace to the agent", "unix:agent.sock", agent, false, refusedUnix(filepath.Join(agentDir, "agent.1234"))},
+		{"a linked dir in the workspace", "unix:" + filepath.Join(f.ws, "editor", "nvim.0"), editor, false, "sandbox.allowSockets"},
+		{"an abstract name outside", "unix:@agent-lsp-test-" + tag, abstract, false, abstractRefusal},
+		{"a datagram to a syslog-like socket", "unixgram:" + filepath.Join(f.outside, "log"), syslog, false, "unix datagram sockets cannot be created"},
+		{"a host port not allowed", "tcp:127.0.0.1:" + strconv.Itoa(portB.port()), portB, false, portRefusal},
+		{"a socket in the workspace", "unix:" + filepath.Join(f.ws, "app.sock"), inWS, true, ""},
+		{"a socket in the workspace, relative", "unix:app.sock", inWS, true, ""},
+		{"a socket in the temp dir", "unix:" + filepath.Join(s.Status().TmpDir, "t.sock"), inTmp, true, ""},
+		{"an allowed socket", "unix:" + filepath.Join(allowedDir, "db.sock"), allowedSock, true, ""},
+		{"an allowed host port", "tcp:127.0.0.1:" + strconv.Itoa(portA.port()), portA, true, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.server == portB && st.Network == NetworkAllow {
@@ -120,7 +131,9 @@ func testSocketsConfined(t *testing.T, st Settings) {
 			if code == 0 || got != 0 {
 				t.Fatalf("%s got through: exit %d, output %q, %d connections at %s", c.target, code, out, got, c.server.name)
 			}
-			t.Logf("refused: %s (explained: %q)", strings.TrimSpace(out), explain)
+			if !strings.Contains(explain, c.explain) || !strings.Contains(explain, HintUnsandboxed) {
+				t.Errorf("output %q\nexplained as %q\nwant it to say %q", out, explain, c.explain)
+			}
 		})
 	}
 	t.Run("an abstract name of the command's own", func(t *testing.T) {
@@ -128,7 +141,7 @@ func testSocketsConfined(t *testing.T, st Settings) {
 		works := strings.Contains(out, "dial ok: hello from the command itself")
 		// Only a private network namespace keeps the host's abstract
 		// names out of reach; elsewhere every abstract name is refused.
-		if private := s.Status().Namespaces && st.Network != NetworkAllow; works != private || (code == 0) != private {
+		if works != private || (code == 0) != private {
 			t.Errorf("exit %d, output %q; want it to work: %v", code, out, private)
 		}
 	})
