@@ -169,12 +169,12 @@ func (s *Sandbox) command(command, dir string, env []string) (*exec.Cmd, func(),
 	ruleset := os.NewFile(uintptr(fd), "landlock-ruleset")
 	release := func() { _ = ruleset.Close() }
 	p.RulesetFD, p.RulesetFlags = 3, flags // the first of ExtraFiles
-	channel, superviseSockets, err := s.socketChannel(&p)
+	channel, channelStarted, err := s.socketChannel(&p)
 	if err != nil {
 		release()
 		return nil, nil, fmt.Errorf("sandbox: socket supervision: %w", err)
 	}
-	release = func() { _ = ruleset.Close(); superviseSockets() }
+	release = func() { _ = ruleset.Close(); channelStarted() }
 	enc, err := p.encode()
 	if err != nil {
 		release()

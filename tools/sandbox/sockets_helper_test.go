@@ -32,6 +32,9 @@ func dialHelper(target string) int {
 }
 
 func dial(target string) int {
+	if n, ok := strings.CutPrefix(target, "bench-connect:"); ok {
+		return benchConnect(n)
+	}
 	if target == "io_uring" {
 		params := make([]byte, 120) // struct io_uring_params
 		fd, _, errno := unix.Syscall(unix.SYS_IO_URING_SETUP, 1, uintptr(unsafe.Pointer(&params[0])), 0)

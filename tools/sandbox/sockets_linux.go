@@ -49,12 +49,16 @@ type seccompNotifResp struct {
 // seccompIoctlNotifIDValid is SECCOMP_IOCTL_NOTIF_ID_VALID, _IOW('!', 2, __u64).
 const seccompIoctlNotifIDValid = 0x40082102
 
-// socketChannel prepares one command's supervision: it fills the policy's
-// filter, channel and host ports, and returns the launcher's end of the
-// channel (for ExtraFiles, nil where this architecture has no filter) and
-// start, to call once the command has started (or will not be): it
-// closes the launcher's end and starts the supervisor.
-func (s *Sandbox) socketChannel(p *launchPolicy) (child *os.File, start func(), err error) {
+// socketChannel starts one command's supervision: it fills the policy's
+// filter, channel and host ports, starts the supervisor (which waits for
+// the launcher's handover) and returns the launcher's end of the channel
+// (for ExtraFiles, nil where this architecture has no filter) and
+// started, to call once the command has started (or will not be): it
+// closes this process's copy of the launcher's end, so that a launcher
+// that fails before the handover ends the supervisor. (Started before
+// the command, so that a caller that releases late, after Wait, cannot
+// leave the command's connects waiting for a supervisor not yet there.)
+func (s *Sandbox) socketChannel(p *launchPolicy) (child *os.File, started func(), err error) {
 	raw, err := socketFilter()
 	if err != nil || raw == nil {
 		return nil, func() {}, err
@@ -78,11 +82,8 @@ func (s *Sandbox) socketChannel(p *launchPolicy) (child *os.File, start func(), 
 		tcpPorts:     p.ConnectPorts,
 	}
 	ports := p.HostPorts
-	start = func() {
-		_ = child.Close()
-		s.sup.run(func(ctx context.Context) { g.supervise(ctx, daemonEnd, ports) })
-	}
-	return child, start, nil
+	s.sup.run(func(ctx context.Context) { g.supervise(ctx, daemonEnd, ports) })
+	return child, func() { _ = child.Close() }, nil
 }
 
 // supervise receives the command's listeners from the channel and serves
