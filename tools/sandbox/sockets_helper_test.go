@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -34,6 +35,9 @@ func dialHelper(target string) int {
 func dial(target string) int {
 	if n, ok := strings.CutPrefix(target, "bench-connect:"); ok {
 		return benchConnect(n)
+	}
+	if port, ok := strings.CutPrefix(target, "blocking-tcp:"); ok {
+		return blockingConnect(port)
 	}
 	if target == "io_uring" {
 		params := make([]byte, 120) // struct io_uring_params
@@ -84,6 +88,56 @@ func dial(target string) int {
 	}
 	fmt.Println("dial ok:", strings.TrimSpace(line))
 	return 0
+}
+
+// blockingConnect makes one blocking TCP connect to 127.0.0.1:port and
+// says when it returns.
+func blockingConnect(port string) int {
+	p, err := strconv.Atoi(port)
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	fmt.Println("connecting")
+	err = unix.Connect(fd, &unix.SockaddrInet4{Port: p, Addr: [4]byte{127, 0, 0, 1}})
+	fmt.Println("connect returned:", err)
+	return 1
+}
+
+// fullListener listens on 127.0.0.1 with an accept queue that is full and
+// never accepted from: the kernel drops a new connection's SYN, so a
+// blocking connect to it waits, retrying, for minutes. It returns the port.
+func fullListener(t *testing.T) int {
+	t.Helper()
+	ln, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = unix.Close(ln) })
+	if err := unix.Bind(ln, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Listen(ln, 0); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := unix.Getsockname(ln)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = unix.Close(fd) })
+		_ = unix.Connect(fd, sa) // EINPROGRESS: it sits in the queue
+	}
+	return sa.(*unix.SockaddrInet4).Port
 }
 
 // hostServer is a listener outside the sandbox that greets each

@@ -168,6 +168,7 @@ func (g *socketGuard) serve(ctx context.Context, listener *os.File) {
 	defer stop()
 	var answers sync.WaitGroup
 	defer answers.Wait()
+	defer g.abort() // before the wait
 	for {
 		var req seccompNotif
 		got, hup := false, false

@@ -153,14 +153,14 @@ func testSocketsConfined(t *testing.T, st Settings) {
 	})
 }
 
-// TestSocketsConfinedAsNobody runs TestSocketsConfined as nobody.
+// TestSocketsConfinedAsNobody runs the socket tests as nobody.
 func TestSocketsConfinedAsNobody(t *testing.T) {
-	runAsNobody(t, "TestSocketsConfined")
+	runAsNobody(t, "TestSocketsConfined", "TestSocketSupervisionEndsWithTheCommand", "TestSocketSupervisionAbortsConnects")
 }
 
-// runAsNobody runs the test named as an unprivileged user (setpriv to
+// runAsNobody runs the tests named as an unprivileged user (setpriv to
 // nobody), from a copy of the test binary nobody can execute.
-func runAsNobody(t *testing.T, test string) {
+func runAsNobody(t *testing.T, tests ...string) {
 	if os.Getuid() != 0 {
 		t.Skip("needs root to switch to nobody (CI runs as root)")
 	}
@@ -185,12 +185,14 @@ func runAsNobody(t *testing.T, test string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, setpriv, "--reuid=65534", "--regid=65534", "--clear-groups",
-		bin, "-test.run=^"+test+"$", "-test.v", "-test.count=1")
+		bin, "-test.run=^("+strings.Join(tests, "|")+")$", "-test.v", "-test.count=1")
 	cmd.Dir = "/"
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=/nonexistent", "TMPDIR=/tmp"}
 	out, err := cmd.CombinedOutput()
-	if err != nil || !bytes.Contains(out, []byte("--- PASS: "+test)) {
-		t.Fatalf("as nobody: %v\n%s", err, out)
+	for _, test := range tests {
+		if err != nil || !bytes.Contains(out, []byte("--- PASS: "+test+" ")) {
+			t.Fatalf("as nobody: %v\n%s", err, out)
+		}
 	}
 	t.Logf("as nobody:\n%s", lastLines(string(out), 4))
 }
@@ -215,4 +217,27 @@ func TestSocketSupervisionEndsWithTheCommand(t *testing.T) {
 			return n == 0
 		})
 	}
+}
+
+// A connect still waiting for its peer when the command ends (a blocking
+// TCP connect to an address that never answers takes minutes to give up)
+// does not keep the supervision, or the Sandbox's Close, waiting.
+func TestSocketSupervisionAbortsConnects(t *testing.T) {
+	f := newFixture(t)
+	s := newSandbox(t, f, Settings{Network: NetworkAllow})
+	// The helper's connect to the full listener (the host's network, in
+	// this test's process, so it outlives the command) waits for minutes;
+	// `timeout` ends the command after a second meanwhile.
+	port := fullListener(t)
+	out, code, _ := run(t, s, f, "timeout -s KILL 1 env "+envDialHelper+"=blocking-tcp:"+strconv.Itoa(port)+" "+testBinary())
+	if code == 0 || !strings.Contains(out, "connecting") || strings.Contains(out, "connect returned") {
+		t.Fatalf("exit %d, output %q: want a connect ended by the timeout", code, out)
+	}
+	await.Until(t, "the supervisor to end with the command", func() <-chan struct{} {
+		_, ch := s.sup.running()
+		return ch
+	}, func() bool {
+		n, _ := s.sup.running()
+		return n == 0
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -35,6 +36,10 @@ type socketGuard struct {
 	// tcpPorts (no namespaces, network local or deny).
 	denyTCP  bool
 	tcpPorts []int
+
+	mu       sync.Mutex
+	inflight map[int]bool // sockets this process is connecting (its copies)
+	stopping bool         // the command is gone or the Sandbox closing
 }
 
 // verdict is the answer to one notification: the result of the call done
@@ -79,10 +84,10 @@ func (g *socketGuard) decide(listener int, req seccompNotif) verdict {
 		if errno := g.tcpRule(sock, domain, addr); errno != 0 {
 			return verdict{errno: errno}
 		}
-		return verdict{errno: rawConnect(sock, addr)}
+		return verdict{errno: g.connecting(sock, func() unix.Errno { return rawConnect(sock, addr) })}
 	}
 	if addrLen <= 2 || uint16(addr[0])|uint16(addr[1])<<8 != unix.AF_UNIX {
-		return verdict{errno: rawConnect(sock, addr)} // no path: the kernel's EINVAL, or AF_UNSPEC's disconnect
+		return verdict{errno: g.connecting(sock, func() unix.Errno { return rawConnect(sock, addr) })} // no path: the kernel's EINVAL, or AF_UNSPEC's disconnect
 	}
 	path := addr[2:]
 	if path[0] == 0 {
@@ -92,7 +97,7 @@ func (g *socketGuard) decide(listener int, req seccompNotif) verdict {
 			g.sup.refuse("@" + strings.TrimRight(string(path[1:]), "\x00"))
 			return verdict{errno: unix.EACCES}
 		}
-		return verdict{errno: rawConnect(sock, addr)}
+		return verdict{errno: g.connecting(sock, func() unix.Errno { return rawConnect(sock, addr) })}
 	}
 	if i := strings.IndexByte(string(path), 0); i >= 0 {
 		path = path[:i]
@@ -143,7 +148,9 @@ func (g *socketGuard) connectPath(listener int, id uint64, pid, sock int, path s
 		g.sup.refuse(where)
 		return verdict{errno: unix.EACCES}
 	}
-	return verdict{errno: errnoOf(unix.Connect(sock, &unix.SockaddrUnix{Name: "/proc/self/fd/" + strconv.Itoa(f)}), 0)}
+	return verdict{errno: g.connecting(sock, func() unix.Errno {
+		return errnoOf(unix.Connect(sock, &unix.SockaddrUnix{Name: "/proc/self/fd/" + strconv.Itoa(f)}), 0)
+	})}
 }
 
 // allowed reports whether the socket file at where (st) may be connected
@@ -223,6 +230,40 @@ func threadPidfd(tid int) (int, error) {
 		}
 	}
 	return -1, unix.ESRCH
+}
+
+// connecting runs connect, a connect of sock, where abort can end it: a
+// blocking TCP connect to an address that never answers waits minutes,
+// and the command that asked may be gone.
+func (g *socketGuard) connecting(sock int, connect func() unix.Errno) unix.Errno {
+	g.mu.Lock()
+	if g.stopping {
+		g.mu.Unlock()
+		return unix.EACCES
+	}
+	if g.inflight == nil {
+		g.inflight = map[int]bool{}
+	}
+	g.inflight[sock] = true
+	g.mu.Unlock()
+	defer func() {
+		g.mu.Lock()
+		delete(g.inflight, sock)
+		g.mu.Unlock()
+	}()
+	return connect()
+}
+
+// abort ends the connects in flight (shutdown wakes a TCP connect still
+// waiting for its peer) and refuses any later one: the command is gone,
+// or the Sandbox is closing.
+func (g *socketGuard) abort() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.stopping = true
+	for sock := range g.inflight {
+		_ = unix.Shutdown(sock, unix.SHUT_RDWR)
+	}
 }
 
 // rawConnect connects sock to the sockaddr as the command wrote it (the
