@@ -159,7 +159,8 @@ func TestSocketsConfinedAsNobody(t *testing.T) {
 }
 
 // runAsNobody runs the tests named as an unprivileged user (setpriv to
-// nobody), from a copy of the test binary nobody can execute.
+// nobody) in a non-dumpable process, from a copy of the test binary nobody
+// can execute.
 func runAsNobody(t *testing.T, tests ...string) {
 	if os.Getuid() != 0 {
 		t.Skip("needs root to switch to nobody (CI runs as root)")
@@ -187,7 +188,9 @@ func runAsNobody(t *testing.T, tests ...string) {
 	cmd := exec.CommandContext(ctx, setpriv, "--reuid=65534", "--regid=65534", "--clear-groups",
 		bin, "-test.run=^("+strings.Join(tests, "|")+")$", "-test.v", "-test.count=1")
 	cmd.Dir = "/"
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=/nonexistent", "TMPDIR=/tmp"}
+	// Non-dumpable first, as the daemon is (procenv.Protect): the
+	// supervisor must still read its commands' sockets and memory.
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=/nonexistent", "TMPDIR=/tmp", envProtectHelper + "=1"}
 	out, err := cmd.CombinedOutput()
 	for _, test := range tests {
 		if err != nil || !bytes.Contains(out, []byte("--- PASS: "+test+" ")) {
