@@ -72,7 +72,14 @@ void agent_lsp_seccomp_handoff(const char *hex, int chan, const int *ports, int 
 		code[i] = (unsigned char)(hi << 4 | lo);
 	}
 	struct sock_fprog prog = {.len = (unsigned short)(n / sizeof(struct sock_filter)), .filter = (struct sock_filter *)code};
-	int listener = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+	// WAIT_KILLABLE_RECV (Linux 5.19): once the daemon has the
+	// notification, a signal cannot interrupt the call and restart it, so
+	// a connect the daemon makes is not made twice. Older kernels refuse
+	// the flag.
+	int listener = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+				    SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, &prog);
+	if (listener < 0 && errno == EINVAL)
+		listener = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
 	if (listener < 0)
 		sockets_fail("seccomp: installing the filter");
 	free(code);

@@ -44,8 +44,19 @@ func seccompHandoff(p launchPolicy, portFDs []int) error {
 		return err
 	}
 	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
-	listener, _, errno := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER,
-		unix.SECCOMP_FILTER_FLAG_NEW_LISTENER, uintptr(unsafe.Pointer(&prog)))
+	// WAIT_KILLABLE_RECV (Linux 5.19): once the daemon has the
+	// notification, a signal (the Go runtime's preemption SIGURG, for
+	// one) cannot interrupt the call and restart it, so a connect the
+	// daemon makes is not made twice (the second would fail, EISCONN).
+	// Older kernels refuse the flag.
+	install := func(flags uintptr) (uintptr, unix.Errno) {
+		fd, _, errno := unix.RawSyscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(&prog)))
+		return fd, errno
+	}
+	listener, errno := install(unix.SECCOMP_FILTER_FLAG_NEW_LISTENER | unix.SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV)
+	if errno == unix.EINVAL {
+		listener, errno = install(unix.SECCOMP_FILTER_FLAG_NEW_LISTENER)
+	}
 	if errno != 0 {
 		return fmt.Errorf("seccomp: installing the filter: %w", errno)
 	}

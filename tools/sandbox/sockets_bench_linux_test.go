@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"os/signal"
+	"syscall"
 	"testing"
 	"time"
 
@@ -55,6 +57,31 @@ func BenchmarkConnect(b *testing.B) {
 			b.ReportMetric(float64(total.Microseconds())/float64(runs), "µs/connect")
 		})
 	}
+}
+
+// signalledConnects makes n blocking connects to its own listener on
+// 127.0.0.1 while another thread signals this process without pause (a
+// handled signal: the interrupted call restarts, as after the Go
+// runtime's own preemption signal). Every connect must succeed once: a
+// connect the supervisor made that the signal then restarted fails with
+// EISCONN.
+func signalledConnects(arg string) int {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGUSR1)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-sigs:
+			default:
+				_ = syscall.Kill(os.Getpid(), syscall.SIGUSR1)
+			}
+		}
+	}()
+	return benchConnect(arg)
 }
 
 // benchConnect is the helper's side: n blocking connects to its own

@@ -36,6 +36,9 @@ func dial(target string) int {
 	if n, ok := strings.CutPrefix(target, "bench-connect:"); ok {
 		return benchConnect(n)
 	}
+	if n, ok := strings.CutPrefix(target, "signalled-connects:"); ok {
+		return signalledConnects(n)
+	}
 	if port, ok := strings.CutPrefix(target, "blocking-tcp:"); ok {
 		return blockingConnect(port)
 	}

@@ -244,3 +244,22 @@ func TestSocketSupervisionAbortsConnects(t *testing.T) {
 		return n == 0
 	})
 }
+
+// A connect the supervisor makes is made once, even when the command is
+// signalled while it waits (Go's runtime signals its threads all the
+// time): a restarted call would connect the connected socket again and
+// fail (EISCONN). The launcher asks the kernel to let only a fatal signal
+// interrupt a call the supervisor has taken (WAIT_KILLABLE_RECV).
+func TestSocketConnectSurvivesSignals(t *testing.T) {
+	f := newFixture(t)
+	s := newSandbox(t, f, Settings{})
+	for _, goLauncher := range []bool{false, true} {
+		if goLauncher {
+			t.Setenv(envGoLauncher, "1")
+		}
+		out, code, _ := run(t, s, f, envDialHelper+"=signalled-connects:3000 "+testBinary())
+		if code != 0 || !strings.HasPrefix(out, "ns-per-connect:") {
+			t.Errorf("Go launcher %v: exit %d, output %q; want every connect to succeed", goLauncher, code, out)
+		}
+	}
+}
