@@ -39,6 +39,9 @@ func dial(target string) int {
 	if n, ok := strings.CutPrefix(target, "signalled-connects:"); ok {
 		return signalledConnects(n)
 	}
+	if port, ok := strings.CutPrefix(target, "fastopen:"); ok {
+		return fastOpen(port)
+	}
 	if port, ok := strings.CutPrefix(target, "blocking-tcp:"); ok {
 		return blockingConnect(port)
 	}
@@ -110,6 +113,33 @@ func blockingConnect(port string) int {
 	err = unix.Connect(fd, &unix.SockaddrInet4{Port: p, Addr: [4]byte{127, 0, 0, 1}})
 	fmt.Println("connect returned:", err)
 	return 1
+}
+
+// fastOpen connects to 127.0.0.1:port the TCP Fast Open way: sendto
+// with MSG_FASTOPEN and the address, a connect without connect().
+func fastOpen(port string) int {
+	p, err := strconv.Atoi(port)
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	if err := unix.Sendto(fd, []byte("x"), unix.MSG_FASTOPEN, &unix.SockaddrInet4{Port: p, Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		fmt.Println("dial failed: fast open:", err)
+		return 1
+	}
+	buf := make([]byte, 64)
+	n, err := unix.Read(fd, buf)
+	if err != nil {
+		fmt.Println("dial failed: reading:", err)
+		return 1
+	}
+	fmt.Println("dial ok:", strings.TrimSpace(string(buf[:n])))
+	return 0
 }
 
 // fullListener listens on 127.0.0.1 with an accept queue that is full and
