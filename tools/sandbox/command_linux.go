@@ -226,9 +226,10 @@ func (s *Sandbox) command(command, dir string, env []string) (*exec.Cmd, func(),
 			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1<<32 - 1}}
 			attr.GidMappingsEnableSetgroups = true
 		}
-		// The launcher keeps what it needs to mount and to bring lo up
-		// across its own exec, and drops both before it execs bash.
-		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN}
+		// The launcher keeps what it needs to mount, to bring lo up and to
+		// listen on a host port below 1024 (sandbox.hostPorts) across its
+		// own exec, and drops them all before it execs bash.
+		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_NET_BIND_SERVICE}
 	}
 	cmd.SysProcAttr = attr
 	if channel != nil {

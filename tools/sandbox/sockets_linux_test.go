@@ -156,7 +156,8 @@ func testSocketsConfined(t *testing.T, st Settings) {
 
 // TestSocketsConfinedAsNobody runs the socket tests as nobody.
 func TestSocketsConfinedAsNobody(t *testing.T) {
-	runAsNobody(t, "TestSocketsConfined", "TestSocketSupervisionEndsWithTheCommand", "TestSocketSupervisionAbortsConnects")
+	runAsNobody(t, "TestSocketsConfined", "TestSocketSupervisionEndsWithTheCommand", "TestSocketSupervisionAbortsConnects",
+		"TestSocketConnectSurvivesSignals", "TestHostPortBelow1024")
 }
 
 // runAsNobody runs the tests named as an unprivileged user (setpriv to
@@ -262,5 +263,26 @@ func TestSocketConnectSurvivesSignals(t *testing.T) {
 		if code != 0 || !strings.HasPrefix(out, "ns-per-connect:") {
 			t.Errorf("Go launcher %v: exit %d, output %q; want every connect to succeed", goLauncher, code, out)
 		}
+	}
+}
+
+// A host port below 1024 (a dev server on 80, 443) can be forwarded too:
+// the launcher binds it in the command's network namespace, as an
+// ordinary user as well (TestSocketsConfinedAsNobody runs this again),
+// where without CAP_NET_BIND_SERVICE the bind failed and the sandbox fell
+// back to no namespaces.
+func TestHostPortBelow1024(t *testing.T) {
+	f := newFixture(t)
+	s := newSandbox(t, f, Settings{HostPorts: []int{81}})
+	// Nothing listens on the host's port 81 (and an ordinary user could
+	// not make it): the forwarder accepts inside and closes, so the
+	// helper reads the end of the stream where without forwarding its
+	// connect would be refused.
+	if !s.Status().Namespaces {
+		t.Fatalf("no namespaces with host port 81: %s", s.Status().Summary())
+	}
+	out, code, _ := run(t, s, f, envDialHelper+"=tcp:127.0.0.1:81 "+testBinary())
+	if !strings.Contains(out, "reading: EOF") {
+		t.Fatalf("with host port 81: exit %d, output %q; want the forwarder to accept", code, out)
 	}
 }
