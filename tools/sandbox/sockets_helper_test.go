@@ -36,6 +36,9 @@ func dial(target string) int {
 	if n, ok := strings.CutPrefix(target, "bench-connect:"); ok {
 		return benchConnect(n)
 	}
+	if strings.HasPrefix(target, "race-") {
+		return raceConnects(target)
+	}
 	if n, ok := strings.CutPrefix(target, "signalled-connects:"); ok {
 		return signalledConnects(n)
 	}
