@@ -105,6 +105,7 @@ func testSocketsConfined(t *testing.T, st Settings) {
 		{"an editor's RPC socket", "unix:" + filepath.Join(editorDir, "nvim.0"), editor, false, refusedUnix(filepath.Join(editorDir, "nvim.0"))},
 		{"an ssh agent", "unix:" + filepath.Join(agentDir, "agent.1234"), agent, false, refusedUnix(filepath.Join(agentDir, "agent.1234"))},
 		{"a link in the workspace to the agent", "unix:agent.sock", agent, false, refusedUnix(filepath.Join(agentDir, "agent.1234"))},
+		{"a relative path out of the workspace", "unix:../outside/ssh-XXXXabc/agent.1234", agent, false, refusedUnix(filepath.Join(agentDir, "agent.1234"))},
 		{"a linked dir in the workspace", "unix:" + filepath.Join(f.ws, "editor", "nvim.0"), editor, false, "sandbox.allowSockets"},
 		{"an abstract name outside", "unix:@agent-lsp-test-" + tag, abstract, false, abstractRefusal},
 		{"a datagram to a syslog-like socket", "unixgram:" + filepath.Join(f.outside, "log"), syslog, false, "unix datagram sockets cannot be created"},
@@ -157,7 +158,7 @@ func testSocketsConfined(t *testing.T, st Settings) {
 // TestSocketsConfinedAsNobody runs the socket tests as nobody.
 func TestSocketsConfinedAsNobody(t *testing.T) {
 	runAsNobody(t, "TestSocketsConfined", "TestSocketSupervisionEndsWithTheCommand", "TestSocketSupervisionAbortsConnects",
-		"TestSocketConnectSurvivesSignals", "TestHostPortBelow1024")
+		"TestSocketConnectSurvivesSignals", "TestHostPortBelow1024", "TestSocketRacesStayInside")
 }
 
 // runAsNobody runs the tests named as an unprivileged user (setpriv to
