@@ -85,7 +85,7 @@ func (s *Sandbox) probe() {
 	s.status.Limits = append(s.status.Limits, "no user namespaces ("+whyNoNS+"): git metadata is kept read-only by leaving it out of the grants, so new files right in a workspace root or in its git dir cannot be created (git add and git commit fail)")
 	switch s.settings.Network {
 	case NetworkLocal:
-		s.status.Limits = append(s.status.Limits, "network local falls back to Landlock TCP rules, which filter by port, not address: every TCP connection is refused, loopback too; UDP is not filtered")
+		s.status.Limits = append(s.status.Limits, "network local falls back to Landlock TCP rules, which filter by port, not address: every TCP connection is refused, loopback too"+s.hostPortsAnywhere()+"; UDP is not filtered")
 	case NetworkDeny:
 		s.status.Limits = append(s.status.Limits, "network deny falls back to Landlock TCP rules: TCP connect and bind refused; UDP is not filtered")
 	}
@@ -162,11 +162,11 @@ func (s *Sandbox) command(command, dir string, env []string) (*exec.Cmd, func(),
 	}
 	cmd, started, err := l.cmd()
 	if err != nil {
-		_ = l.Ruleset.Close()
+		l.close()
 		return nil, nil, err
 	}
 	release := func() {
-		_ = l.Ruleset.Close()
+		l.close()
 		started()
 	}
 	tw, err := newTripwire(l.tripwires, &s.trips)
@@ -192,7 +192,18 @@ type prepared struct {
 	NewNet       bool       // a new network namespace too
 	Gated        bool       // an ordinary user's namespaces: the user namespace gate is fd 4 (usernsGate)
 	Ruleset      *os.File   // the Landlock ruleset; its holder closes it
+	Channel      *os.File   // the launcher's end of the socket supervision's channel (sockets_linux.go), nil: none; its holder closes it
 	tripwires    []tripPath // watched while the daemon's own command runs (tripwire_linux.go)
+}
+
+// close closes this process's copies of what the launcher inherits.
+func (l prepared) close() {
+	if l.Ruleset != nil {
+		_ = l.Ruleset.Close()
+	}
+	if l.Channel != nil {
+		_ = l.Channel.Close()
+	}
 }
 
 // prepare builds the policy and the Landlock ruleset of one command.
@@ -216,14 +227,24 @@ func (s *Sandbox) prepare(command, dir string, env []string) (prepared, error) {
 	if gated {
 		p.SyncFD = 4 // the second of ExtraFiles
 	}
+	// The supervision starts now and ends with the command, or at once
+	// when the launcher never gets the channel (its end is closed).
+	channel, err := s.socketChannel(&p)
+	if err != nil {
+		_ = ruleset.Close()
+		return prepared{}, fmt.Errorf("sandbox: socket supervision: %w", err)
+	}
 	enc, err := p.encode()
 	if err != nil {
 		_ = ruleset.Close()
+		if channel != nil {
+			_ = channel.Close()
+		}
 		return prepared{}, err
 	}
 	env = withCaches(withoutVar(withoutVar(env, "TMPDIR"), policyEnv), s.cacheDir)
 	return prepared{Command: command, Dir: dir, Env: env, TmpDir: s.tmpDir, Policy: enc, Namespaces: s.namespaces,
-		NewNet: s.settings.Network != NetworkAllow, Gated: gated, Ruleset: ruleset, tripwires: p.Tripwires}, nil
+		NewNet: s.settings.Network != NetworkAllow, Gated: gated, Ruleset: ruleset, Channel: channel, tripwires: p.Tripwires}, nil
 }
 
 // cmd is the launcher's command for l: the binary itself (launcherPath)
@@ -271,11 +292,18 @@ func (l prepared) cmd() (cmd *exec.Cmd, started func(), err error) {
 			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1<<32 - 1}}
 			attr.GidMappingsEnableSetgroups = true
 		}
-		// The launcher keeps what it needs to mount and to bring lo up
-		// across its own exec, and drops both before it execs bash.
-		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN}
+		// The launcher keeps what it needs to mount, to bring lo up and to
+		// listen on a host port below 1024 (sandbox.hostPorts) across its
+		// own exec, and drops them all before it execs bash.
+		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_NET_BIND_SERVICE}
 	}
 	cmd.SysProcAttr = attr
+	if l.Channel != nil {
+		if len(cmd.ExtraFiles) == 1 {
+			cmd.ExtraFiles = append(cmd.ExtraFiles, nil) // fd 4: the gate's, when there is one
+		}
+		cmd.ExtraFiles = append(cmd.ExtraFiles, l.Channel) // fd 5: chanFD
+	}
 	started = func() {
 		if gate != nil {
 			gate.open(cmd.Process)

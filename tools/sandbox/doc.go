@@ -26,6 +26,13 @@
 //   - network: "local" keeps the command in an empty network namespace
 //     where only lo is up, "deny" leaves even lo down, "allow" shares the
 //     host's network;
+//   - unix sockets: a command connects only to sockets in the workspace,
+//     its temp dir and Settings.AllowSockets (an editor's RPC socket,
+//     ssh-agent, D-Bus or docker.sock are out of reach), through a
+//     seccomp filter whose connect() calls the daemon answers
+//     (sockets_linux.go); unix datagram sockets and io_uring are refused;
+//     Settings.HostPorts are forwarded from the command's loopback to the
+//     host's (hostports_linux.go);
 //   - Landlock's ptrace scoping keeps a sandboxed process from reading
 //     the daemon's /proc/<pid>/environ or memory, and its signal scoping
 //     from signalling processes outside the sandbox.

@@ -15,7 +15,7 @@ var denialPhrases = []string{"Permission denied", "Operation not permitted", "Re
 var networkPhrases = []string{
 	"Network is unreachable", "ENETUNREACH", "Could not resolve host", "Temporary failure in name resolution",
 	"Name or service not known", "No address associated with hostname", "getaddrinfo", "Cannot assign requested address",
-	"connect: Permission denied",
+	"connect: Permission denied", "connect: permission denied",
 }
 
 // connectFailure finds curl's refusal, which names the address but not
@@ -82,8 +82,15 @@ func (s *Sandbox) Explain(output string) string {
 		add("blocked by the sandbox: " + gitReadOnly + p + " (the command changed it: it was put back as it was and the command stopped)")
 	}
 	for _, line := range strings.Split(output, "\n") {
+		if why := s.refusedLoopback(line) + s.refusedAbstract(line); why != "" {
+			add(why)
+			continue
+		}
+		// A refused connect is the network's only without namespaces (Landlock's
+		// TCP rules), and never on a unix socket (refusedSockets says why).
+		connectDenied := strings.Contains(strings.ToLower(line), "connect: permission denied")
 		if s.status.Network != NetworkAllow && containsAny(line, networkPhrases) &&
-			!(strings.Contains(line, "connect: Permission denied") && s.status.Namespaces) {
+			!(connectDenied && (s.status.Namespaces || strings.Contains(line, "unix"))) {
 			network = true
 			continue
 		}
@@ -115,10 +122,13 @@ func (s *Sandbox) Explain(output string) string {
 			unexplained = true
 		}
 	}
+	for _, l := range s.refusedSockets(output, lines) {
+		add(l)
+	}
 	if network {
 		switch {
 		case !s.status.Namespaces:
-			add("blocked by the sandbox: network access outside this machine refused; without network namespaces here every TCP connection is refused, loopback too")
+			add("blocked by the sandbox: network access outside this machine refused; without network namespaces here every TCP connection is refused, loopback too" + s.hostPortsAllowed())
 		case s.status.Network == NetworkDeny:
 			add("blocked by the sandbox: network access (sandbox network: deny)")
 		default:
@@ -200,6 +210,9 @@ func resolveExisting(p string) string {
 // classify says why the sandbox refuses path, "" when it would not; git
 // is what guards the git metadata now.
 func (s *Sandbox) classify(path string, git gitGuard) string {
+	if isSocket(path) && !within(s.tmpDir, path) && !s.inRoots(path) {
+		return unixSocketRefused(path)
+	}
 	if strings.HasPrefix(path, "/proc/") && !strings.HasPrefix(path, "/proc/self/") {
 		return "access to another process: " + path + " (processes outside the sandbox are not visible to it)"
 	}
@@ -245,6 +258,15 @@ func (s *Sandbox) classify(path string, git gitGuard) string {
 		}
 	}
 	return "write outside the workspace: " + path
+}
+
+func (s *Sandbox) inRoots(path string) bool {
+	for _, root := range s.roots {
+		if within(root, path) {
+			return true
+		}
+	}
+	return false
 }
 
 // splitAround reports whether dir lies above a protected or hidden path:

@@ -51,11 +51,15 @@ func (h *Handoff) Sandboxed() bool { return h.sandboxed }
 // the stub has its own, the stub's once the launcher has started); a
 // second Close does nothing. Not safe for concurrent use.
 func (h *Handoff) Close() error {
-	if h.p.Ruleset == nil {
-		return nil
+	var err error
+	if h.p.Ruleset != nil {
+		err = h.p.Ruleset.Close()
+		h.p.Ruleset = nil
 	}
-	err := h.p.Ruleset.Close()
-	h.p.Ruleset = nil
+	if h.p.Channel != nil {
+		_ = h.p.Channel.Close()
+		h.p.Channel = nil
+	}
 	return err
 }
 
@@ -96,6 +100,7 @@ type handoffWire struct {
 	Namespaces bool     `json:"namespaces,omitempty"`
 	NewNet     bool     `json:"newNet,omitempty"`
 	Gated      bool     `json:"gated,omitempty"`
+	Channel    bool     `json:"channel,omitempty"` // the socket supervision's channel rides second, after the ruleset
 	Sandboxed  bool     `json:"sandboxed"`
 	Shell      string   `json:"shell,omitempty"`
 }
@@ -105,14 +110,18 @@ type handoffWire struct {
 func (h *Handoff) send(c *net.UnixConn) error {
 	body, err := json.Marshal(handoffWire{Magic: handoffMagic, Command: h.p.Command, Dir: h.p.Dir, Env: h.p.Env,
 		TmpDir: h.p.TmpDir, Policy: h.p.Policy, Namespaces: h.p.Namespaces, NewNet: h.p.NewNet,
-		Gated: h.p.Gated, Sandboxed: h.sandboxed, Shell: h.shell})
+		Gated: h.p.Gated, Channel: h.p.Channel != nil, Sandboxed: h.sandboxed, Shell: h.shell})
 	if err != nil {
 		return err
 	}
 	head := binary.BigEndian.AppendUint32(nil, uint32(len(body)))
 	var oob []byte
 	if h.sandboxed {
-		oob = unix.UnixRights(int(h.p.Ruleset.Fd()))
+		fds := []int{int(h.p.Ruleset.Fd())}
+		if h.p.Channel != nil {
+			fds = append(fds, int(h.p.Channel.Fd()))
+		}
+		oob = unix.UnixRights(fds...)
 	}
 	if _, _, err := c.WriteMsgUnix(head, oob, nil); err != nil {
 		return fmt.Errorf("sending the handoff: %w", err)
@@ -128,12 +137,12 @@ func (h *Handoff) send(c *net.UnixConn) error {
 // the daemon meant.
 func receiveHandoff(c *net.UnixConn) (*Handoff, error) {
 	head := make([]byte, 4)
-	oob := make([]byte, unix.CmsgSpace(4))
+	oob := make([]byte, unix.CmsgSpace(2*4))
 	n, oobn, _, _, err := c.ReadMsgUnix(head, oob)
 	if err != nil {
 		return nil, fmt.Errorf("reading the handoff: %w", err)
 	}
-	var ruleset *os.File
+	var ruleset, channel *os.File
 	if oobn > 0 {
 		msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
 		if err != nil {
@@ -145,9 +154,12 @@ func receiveHandoff(c *net.UnixConn) (*Handoff, error) {
 				continue
 			}
 			for _, fd := range fds {
-				if ruleset == nil {
+				switch {
+				case ruleset == nil:
 					ruleset = os.NewFile(uintptr(fd), "landlock-ruleset")
-				} else {
+				case channel == nil:
+					channel = os.NewFile(uintptr(fd), "sandbox-channel")
+				default:
 					_ = unix.Close(fd)
 				}
 			}
@@ -156,6 +168,9 @@ func receiveHandoff(c *net.UnixConn) (*Handoff, error) {
 	fail := func(err error) (*Handoff, error) {
 		if ruleset != nil {
 			_ = ruleset.Close()
+		}
+		if channel != nil {
+			_ = channel.Close()
 		}
 		return nil, err
 	}
@@ -180,12 +195,19 @@ func receiveHandoff(c *net.UnixConn) (*Handoff, error) {
 	if w.Sandboxed && ruleset == nil {
 		return fail(errors.New("a sandboxed handoff came without its Landlock ruleset"))
 	}
+	if w.Sandboxed && w.Channel && channel == nil {
+		return fail(errors.New("a sandboxed handoff came without its socket supervision's channel"))
+	}
 	if !w.Sandboxed && ruleset != nil {
 		_ = ruleset.Close()
 		ruleset = nil
 	}
+	if (!w.Sandboxed || !w.Channel) && channel != nil {
+		_ = channel.Close()
+		channel = nil
+	}
 	return &Handoff{sandboxed: w.Sandboxed, shell: w.Shell, p: prepared{Command: w.Command, Dir: w.Dir, Env: w.Env,
-		TmpDir: w.TmpDir, Policy: w.Policy, Namespaces: w.Namespaces, NewNet: w.NewNet, Gated: w.Gated, Ruleset: ruleset}}, nil
+		TmpDir: w.TmpDir, Policy: w.Policy, Namespaces: w.Namespaces, NewNet: w.NewNet, Gated: w.Gated, Ruleset: ruleset, Channel: channel}}, nil
 }
 
 // cmd is the command the stub starts: the launcher (sandboxed), or bash

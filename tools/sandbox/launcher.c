@@ -53,6 +53,10 @@ struct landlock_path_beneath_attr {
 
 extern char **environ;
 
+// launcher_seccomp.c: the unix socket supervision's part.
+int agent_lsp_listen_host_port(int port);
+void agent_lsp_seccomp_handoff(const char *hex, int chan, const int *ports, int nports);
+
 static void die(const char *what, const char *arg) {
 	fprintf(stderr, "agent-lsp sandbox: %s%s%s: %s\n", what, arg ? " " : "", arg ? arg : "", strerror(errno));
 	_exit(125);
@@ -178,7 +182,10 @@ __attribute__((constructor)) static void agent_lsp_sandbox_launch(int argc, char
 	char **ro = calloc(strlen(policy) / 4 + 2, sizeof *ro);
 	char **pin = calloc(strlen(policy) / 4 + 2, sizeof *pin);
 	int nro = 0, npin = 0, first = 1;
-	if (ro == NULL || pin == NULL)
+	const char *seccomp = NULL;
+	int chan = -1, nports = 0;
+	int *ports = calloc(strlen(policy) / 6 + 1, sizeof *ports);
+	if (ro == NULL || pin == NULL || ports == NULL)
 		die("reading the policy", NULL);
 	for (char *save = NULL, *line = strtok_r(policy, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
 		if (first) {
@@ -209,6 +216,12 @@ __attribute__((constructor)) static void agent_lsp_sandbox_launch(int argc, char
 			pin[npin++] = line + 4;
 		} else if (strncmp(line, "ro=", 3) == 0) {
 			ro[nro++] = line + 3;
+		} else if (strncmp(line, "seccomp=", 8) == 0) {
+			seccomp = line + 8;
+		} else if (strncmp(line, "chan=", 5) == 0) {
+			chan = atoi(line + 5);
+		} else if (strncmp(line, "port=", 5) == 0) {
+			ports[nports++] = atoi(line + 5);
 		} else {
 			errno = EINVAL;
 			die("policy: unknown line", line);
@@ -247,6 +260,8 @@ __attribute__((constructor)) static void agent_lsp_sandbox_launch(int argc, char
 		}
 		if (lo)
 			loopback_up();
+		for (int i = 0; i < nports; i++)
+			ports[i] = agent_lsp_listen_host_port(ports[i]);
 	}
 	set_limit(RLIMIT_NPROC, nproc, "processes");
 	set_limit(RLIMIT_DATA, data, "memory");
@@ -264,6 +279,8 @@ __attribute__((constructor)) static void agent_lsp_sandbox_launch(int argc, char
 	if (syscall(SYS_landlock_restrict_self, fd, flags) != 0)
 		die("landlock: restrict", NULL);
 	close(fd);
+	if (seccomp != NULL)
+		agent_lsp_seccomp_handoff(seccomp, chan, ports, ns ? nports : 0);
 
 	char **args = calloc((size_t)argc, sizeof *args);
 	if (args == NULL)

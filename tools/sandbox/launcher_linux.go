@@ -61,6 +61,7 @@ func launch(args []string) error {
 			return err
 		}
 	}
+	var portFDs []int
 	if p.Namespace {
 		if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 			return fmt.Errorf("making mounts private: %w", err)
@@ -91,6 +92,9 @@ func launch(args []string) error {
 				return err
 			}
 		}
+		if portFDs, err = listenHostPorts(p.HostPorts); err != nil {
+			return err
+		}
 	}
 	if err := setLimit(unix.RLIMIT_NPROC, p.MaxProcs); err != nil {
 		return fmt.Errorf("setting the process limit: %w", err)
@@ -110,6 +114,9 @@ func launch(args []string) error {
 		return fmt.Errorf("dropping ambient capabilities: %w", err)
 	}
 	if err := restrict(p); err != nil {
+		return err
+	}
+	if err := seccompHandoff(p, portFDs); err != nil {
 		return err
 	}
 	argv := append([]string{"bash"}, args...)

@@ -58,6 +58,9 @@ func TestMain(m *testing.M) {
 	if n := os.Getenv(envAllocHelper); n != "" {
 		allocate(n)
 	}
+	if target := os.Getenv(envDialHelper); target != "" {
+		os.Exit(dialHelper(target))
+	}
 	if os.Getenv(envLoopbackHelper) == "1" {
 		if err := loopbackRoundTrip(); err != nil {
 			fmt.Println("loopback failed:", err)

@@ -23,6 +23,9 @@ type launchPolicy struct {
 	Devices  []string `json:"-"` // character devices: read, write, ioctl
 	DenyTCP  bool     `json:"-"` // Landlock: no TCP connect (no network namespace)
 	DenyBind bool     `json:"-"` // Landlock: no TCP bind either
+	// Landlock: TCP connect allowed to these ports under DenyTCP
+	// (sandbox.hostPorts without namespaces: any address, by port).
+	ConnectPorts []int `json:"-"`
 
 	// Tripwires are protected paths that cannot be mounted (missing, or
 	// symlinks): the daemon watches them while the command runs.
@@ -39,6 +42,15 @@ type launchPolicy struct {
 	Loopback     bool     // bring lo up in the new network namespace
 	Namespace    bool     // running in new user+mount namespaces
 	Shell        string   // absolute path of bash
+
+	// The unix socket supervision (sockets_linux.go): the seccomp filter
+	// the launcher installs (hex, seccomp_filter_linux.go), the channel
+	// it hands the filter's listener and the host port listeners to the
+	// daemon on, and the host loopback ports to listen on in the
+	// command's network namespace (namespaces only).
+	Seccomp   string
+	ChanFD    int
+	HostPorts []int
 }
 
 // policyMagic heads the encoded policy: the launcher refuses anything
@@ -58,6 +70,12 @@ func (p launchPolicy) encode() (string, error) {
 	}
 	for _, r := range p.ReadOnly {
 		lines = append(lines, "ro="+r)
+	}
+	if p.Seccomp != "" {
+		lines = append(lines, "seccomp="+p.Seccomp, "chan="+strconv.Itoa(p.ChanFD))
+	}
+	for _, port := range p.HostPorts {
+		lines = append(lines, "port="+strconv.Itoa(port))
 	}
 	for _, l := range lines {
 		if strings.ContainsAny(l, "\n\x00") {
@@ -102,6 +120,14 @@ func decodePolicy(raw string) (launchPolicy, error) {
 			p.Pinned = append(p.Pinned, v)
 		case "ro":
 			p.ReadOnly = append(p.ReadOnly, v)
+		case "seccomp":
+			p.Seccomp = v
+		case "chan":
+			p.ChanFD, err = strconv.Atoi(v)
+		case "port":
+			var port int
+			port, err = strconv.Atoi(v)
+			p.HostPorts = append(p.HostPorts, port)
 		default:
 			err = fmt.Errorf("unknown key %q", k)
 		}
@@ -183,6 +209,9 @@ func (s *Sandbox) buildPolicy() (launchPolicy, error) {
 	case NetworkLocal:
 		p.Loopback = s.namespaces
 		p.DenyTCP = !s.namespaces
+		if p.DenyTCP {
+			p.ConnectPorts = s.settings.HostPorts
+		}
 	case NetworkDeny:
 		p.DenyTCP, p.DenyBind = !s.namespaces, !s.namespaces
 	}

@@ -10,7 +10,8 @@ import (
 // with a newline is refused rather than split into two lines.
 func TestPolicyEncoding(t *testing.T) {
 	p := launchPolicy{Shell: "/usr/bin/bash", RulesetFD: 3, RulesetFlags: 0, Namespace: true, Loopback: true,
-		Pinned: []string{"/w/.git", "/w/.git/modules/sub"}, ReadOnly: []string{"/w/.git/hooks", "/w/.git/config"}}
+		Pinned: []string{"/w/.git", "/w/.git/modules/sub"}, ReadOnly: []string{"/w/.git/hooks", "/w/.git/config"},
+		Seccomp: "2000000004000000", ChanFD: 5, HostPorts: []int{5432, 3000}}
 	enc, err := p.encode()
 	if err != nil {
 		t.Fatal(err)

@@ -41,6 +41,9 @@ func rulesFor(p launchPolicy) (landlock.Config, []landlock.Rule) {
 		}
 		rules = append(rules, landlock.PathAccess(r, g.Path).IgnoreIfMissing())
 	}
+	for _, port := range p.ConnectPorts {
+		rules = append(rules, landlock.ConnectTCP(uint16(port)))
+	}
 	if len(p.Devices) > 0 {
 		rules = append(rules, landlock.PathAccess(rightsDevice, p.Devices...).IgnoreIfMissing())
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -79,6 +80,10 @@ type Sandbox struct {
 	shell      string
 	namespaces bool
 	status     Status
+	// sockets: unix sockets outside the roots and the temp dir that
+	// commands may connect to (Settings.AllowSockets, ~ expanded).
+	sockets []string
+	sup     supervisors
 }
 
 // New prepares the sandbox for commands in the workspace roots: it
@@ -116,6 +121,7 @@ func New(st Settings, roots []string) (*Sandbox, error) {
 		home, _ = os.UserHomeDir()
 	}
 	s := &Sandbox{settings: st, home: home, status: Status{Mode: st.Mode, Network: st.Network}}
+	s.sup.init()
 	for _, r := range roots {
 		s.roots = append(s.roots, resolve(r))
 	}
@@ -130,6 +136,9 @@ func New(st Settings, roots []string) (*Sandbox, error) {
 	}
 	s.hidden = hiddenPaths(home, st.HiddenPaths)
 	s.protected = writeProtected(home)
+	for _, a := range st.AllowSockets {
+		s.sockets = append(s.sockets, expandDir(a, home, s.roots[0]))
+	}
 
 	tmp, err := os.MkdirTemp("", "agent-lsp-sandbox-")
 	if err != nil {
@@ -146,6 +155,9 @@ func New(st Settings, roots []string) (*Sandbox, error) {
 	}
 	s.status.CacheDir = s.cacheDir
 	s.probe()
+	if s.status.Active && filterArch() == 0 {
+		s.status.Limits = append(s.status.Limits, "no seccomp filter on "+runtime.GOARCH+": unix sockets outside the workspace are not refused")
+	}
 	return s, nil
 }
 
@@ -159,8 +171,10 @@ func (s *Sandbox) Status() Status {
 // Roots are the workspace roots as the sandbox resolved them.
 func (s *Sandbox) Roots() []string { return append([]string(nil), s.roots...) }
 
-// Close removes the private temp dir and everything commands left there.
+// Close ends the supervision of commands' sockets and removes the private
+// temp dir and everything commands left there.
 func (s *Sandbox) Close() error {
+	s.sup.stop()
 	if s.tmpDir == "" {
 		return nil
 	}
