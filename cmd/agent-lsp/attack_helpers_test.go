@@ -37,6 +37,7 @@ const attackKeyEnv = "ZQX_ATTACK_MODEL_CREDS"
 // attackLab is one hostile setting: where the files are and what must not
 // leak or change.
 type attackLab struct {
+	acct    account // who the daemon runs as; the lab's files are its own
 	bin     string
 	base    string
 	home    string
@@ -57,12 +58,13 @@ type attackLab struct {
 	listener *lsptest.TCPSink
 }
 
-// newAttackLab makes the lab; wsIsHome makes the fake home the workspace
-// (`agent-lsp chat` run in ~).
-func newAttackLab(t *testing.T, wsIsHome bool) *attackLab {
+// newAttackLab makes the lab for the daemon run as acct; wsIsHome makes
+// the fake home the workspace (`agent-lsp chat` run in ~).
+func newAttackLab(t *testing.T, acct account, wsIsHome bool) *attackLab {
 	t.Helper()
-	base := t.TempDir()
+	base := acct.tempDir(t)
 	lab := &attackLab{
+		acct:    acct,
 		bin:     agentBinary(t),
 		base:    base,
 		home:    filepath.Join(base, "home"),
@@ -111,7 +113,7 @@ func newAttackLab(t *testing.T, wsIsHome bool) *attackLab {
 	if out, err := git.CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
-	lab.env = lsptest.IsolatedEnv(t)
+	lab.env = acct.isolatedEnv(t, filepath.Join(base, "xdg"))
 	lab.env = slices.DeleteFunc(lab.env, func(kv string) bool { return strings.HasPrefix(kv, "HOME=") })
 	lab.env = append(lab.env, "HOME="+lab.home)
 	if wsIsHome {
@@ -275,7 +277,10 @@ func startAttackDaemon(t *testing.T, lab *attackLab, srv *providertest.Server, p
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
-	cmd := exec.CommandContext(ctx, lab.bin, "--provider", "openai", "--base-url", srv.OpenAIBaseURL(),
+	// What the test set up in the lab as root is the account's, as a
+	// user's own files are: only the sandbox stands in the way.
+	lab.acct.own(t, lab.base)
+	cmd := lab.acct.command(ctx, lab.bin, "--provider", "openai", "--base-url", srv.OpenAIBaseURL(),
 		"--api-key-env", attackKeyEnv, "--thinking=false", "--log-file", lab.logFile, "--state-dir", lab.state)
 	cmd.Dir = lab.base
 	cmd.Env = lab.env
