@@ -139,5 +139,5 @@ func attackFileTools(t *testing.T, acct account, sum *campaignSummary) {
 		sum.add(a.category, false, high, refused)
 	}
 	lab.checkGuarded(t, out)
-	lab.checkNoSecret(t, srv, d)
+	lab.checkNoSecret(t, srv, d.stderr.String())
 }

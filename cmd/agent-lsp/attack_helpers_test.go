@@ -182,8 +182,9 @@ func (lab *attackLab) checkGuarded(t *testing.T, trees ...string) {
 }
 
 // checkNoSecret fails for every secret found in what the model received,
-// the listener's data, the session files, the log and the daemon's stderr.
-func (lab *attackLab) checkNoSecret(t *testing.T, srv *providertest.Server, d *attackDaemon) {
+// the listener's data, the session files, the log and the front end's
+// stderr.
+func (lab *attackLab) checkNoSecret(t *testing.T, srv *providertest.Server, stderr string) {
 	t.Helper()
 	for i, req := range srv.Requests() {
 		assertNoCanary(t, lab.secrets, fmt.Sprintf("request %d the model received", i), req.Body)
@@ -202,7 +203,7 @@ func (lab *attackLab) checkNoSecret(t *testing.T, srv *providertest.Server, d *a
 		t.Error("the log is empty: nothing to check")
 	}
 	assertNoCanary(t, lab.secrets, "the log", logData)
-	assertNoCanary(t, lab.secrets, "the daemon's stderr", []byte(d.stderr.String()))
+	assertNoCanary(t, lab.secrets, "the front end's stderr", []byte(stderr))
 }
 
 // popupLog answers the daemon's popups with a fixed choice and keeps them.

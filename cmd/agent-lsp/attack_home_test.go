@@ -97,5 +97,5 @@ func attackShellInHome(t *testing.T, acct account, sum *campaignSummary, permiss
 		t.Fatal(err)
 	}
 	lab.checkGuarded(t, lab.outside)
-	lab.checkNoSecret(t, srv, d)
+	lab.checkNoSecret(t, srv, d.stderr.String())
 }

@@ -111,7 +111,7 @@ func attackMCPConfig(t *testing.T, acct account, sum *campaignSummary) {
 		t.Errorf("the listener got %d connections", n)
 	}
 	lab.checkGuarded(t, lab.outside)
-	lab.checkNoSecret(t, srv, d)
+	lab.checkNoSecret(t, srv, d.stderr.String())
 }
 
 // The model asks to leave the sandbox twice with the same command: each
@@ -148,5 +148,5 @@ func attackUnsandboxed(t *testing.T, acct account, sum *campaignSummary) {
 		sum.add("leave the sandbox (sandbox:false)", false, true, false)
 	}
 	lab.checkGuarded(t, lab.outside)
-	lab.checkNoSecret(t, srv, d)
+	lab.checkNoSecret(t, srv, d.stderr.String())
 }

@@ -3,9 +3,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,11 +24,12 @@ import (
 // approval is yes: what stands between a command and the machine is the
 // sandbox alone.
 
-// frontEnd runs text as one prompt through a front end; writable are
-// extra sandbox-writable directories (the one documented setting).
+// frontEnd runs text as one prompt through a front end and returns what
+// the agent wrote on stderr; writable are extra sandbox-writable
+// directories (the one documented setting).
 type frontEnd struct {
 	name   string
-	prompt func(t *testing.T, lab *attackLab, srv *providertest.Server, writable []string, text string)
+	prompt func(t *testing.T, lab *attackLab, srv *providertest.Server, writable []string, text string) string
 }
 
 var frontEnds = []frontEnd{
@@ -50,15 +53,16 @@ func writableFlags(writable []string) []string {
 	return out
 }
 
-func promptDaemon(t *testing.T, lab *attackLab, srv *providertest.Server, writable []string, text string) {
+func promptDaemon(t *testing.T, lab *attackLab, srv *providertest.Server, writable []string, text string) string {
 	t.Helper()
 	d := startAttackDaemon(t, lab, srv, &popupLog{choose: mostPermissive},
 		map[string]any{"sandbox": map[string]any{"writableDirs": writable}})
 	d.prompt(t, text)
 	d.exit(t)
+	return d.stderr.String()
 }
 
-func promptChat(t *testing.T, lab *attackLab, srv *providertest.Server, writable []string, text string) {
+func promptChat(t *testing.T, lab *attackLab, srv *providertest.Server, writable []string, text string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -69,13 +73,15 @@ func promptChat(t *testing.T, lab *attackLab, srv *providertest.Server, writable
 	cmd.Dir = lab.ws
 	cmd.Env = lab.env
 	cmd.WaitDelay = 5 * time.Second
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("agent-lsp chat as %s: %v\n%s", lab.acct, err, lsptest.Tail(out, 40))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if _, err := cmd.Output(); err != nil {
+		t.Fatalf("agent-lsp chat as %s: %v\n%s", lab.acct, err, lsptest.Tail(stderr.Bytes(), 40))
 	}
+	return stderr.String()
 }
 
-func promptACP(t *testing.T, lab *attackLab, srv *providertest.Server, writable []string, text string) {
+func promptACP(t *testing.T, lab *attackLab, srv *providertest.Server, writable []string, text string) string {
 	t.Helper()
 	node := lsptest.RequirePeer(t, "node")
 	dir, err := filepath.Abs(filepath.Join("..", "..", "acp", "e2e", "node"))
@@ -105,14 +111,25 @@ func promptACP(t *testing.T, lab *attackLab, srv *providertest.Server, writable 
 	if err := os.WriteFile(cfgPath, cfg, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, runErr := lsptest.RunPeer(t, 2*time.Minute, dir, lab.env, node, filepath.Join(dir, "prompt.mjs"), cfgPath)
+	// The client passes the agent's stderr through: it is checked for
+	// secrets with the rest, so it is kept here rather than logged.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "prompt.mjs"), cfgPath)
+	cmd.Dir = dir
+	cmd.Env = lab.env
+	cmd.WaitDelay = 5 * time.Second
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, runErr := cmd.Output()
 	var sum struct {
 		OK         bool     `json:"ok"`
 		Failures   []string `json:"failures"`
 		Violations []string `json:"violations"`
 	}
 	if err := json.Unmarshal(out, &sum); err != nil || !sum.OK || runErr != nil {
-		t.Fatalf("the ACP client (agent as %s): %v\nstdout: %s\n  failures:\n    %s\n  protocol violations:\n    %s", lab.acct, runErr, out,
-			strings.Join(sum.Failures, "\n    "), strings.Join(sum.Violations, "\n    "))
+		t.Fatalf("the ACP client (agent as %s): %v\nstdout: %s\nstderr:\n%s\n  failures:\n    %s\n  protocol violations:\n    %s",
+			lab.acct, runErr, out, lsptest.Tail(stderr.Bytes(), 40), strings.Join(sum.Failures, "\n    "), strings.Join(sum.Violations, "\n    "))
 	}
+	return stderr.String()
 }
