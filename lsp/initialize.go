@@ -166,7 +166,10 @@ func (s *server) initialize(_ context.Context, p initializeParams) (any, error) 
 			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{Commands: []string{CommandAsk, CommandCancel, CommandRevert}},
 			// pid: editors whose client no longer exposes the child's pid
 			// (Neovim 0.10+) read it here, to check on or signal the daemon.
-			Experimental: map[string]any{"agent": map[string]any{"protocolVersion": ProtocolVersion, "pid": os.Getpid()}},
+			// sandbox: the command sandbox's status line (what holds on
+			// this machine, for this user), for a status bar or a log.
+			Experimental: map[string]any{"agent": map[string]any{"protocolVersion": ProtocolVersion, "pid": os.Getpid(),
+				"sandbox": sb.status.Summary()}},
 		}},
 		ServerInfo: &protocol.ServerInfo{Name: "agent-lsp", Version: s.opts.Version},
 	}, nil

@@ -25,6 +25,7 @@ type chat struct {
 	ctl      *chatControl // the session, and the commands the terminal renders itself
 	p        *printer     // the answer on stdout, the rest on the progress output
 	lines    lineReader   // the terminal approver's reader: it owns stdin
+	sandbox  string       // the sandbox's status line, for the banner
 	closeAll func() error
 }
 
@@ -127,6 +128,7 @@ func (c *chat) repl(ctx context.Context, stdout io.Writer, interactive bool) int
 		fmt.Fprintln(stdout, "agent-lsp chat — Ctrl-C cancels a running answer, Ctrl-D or /exit quits.")
 		fmt.Fprint(stdout, chatCommandsHelp)
 		fmt.Fprintln(stdout, c.ctl.windowLine(ctx))
+		fmt.Fprintln(stdout, c.sandbox)
 	}
 	// While idle, Ctrl-C only prints a hint: quitting is Ctrl-D.
 	idle := make(chan os.Signal, 1)

@@ -113,7 +113,7 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 		_ = closeAll()
 		return nil, err
 	}
-	return &chat{ctl: cc, p: p, lines: approverTTY,
+	return &chat{ctl: cc, p: p, lines: approverTTY, sandbox: box.Status().Summary(),
 		closeAll: func() error { return errors.Join(ctl.Close(), closeAll()) }}, nil
 }
 

@@ -136,9 +136,11 @@ func (s *Sandbox) tryLaunch(command string) (string, error) {
 }
 
 // Command returns the command that runs `bash -c command` in dir, with
-// env (plus TMPDIR) as its environment, inside the sandbox, and a release
-// function to call once the command has started (or will not be): it
-// closes the daemon's copy of the Landlock ruleset. The command leads a
+// env (plus TMPDIR and the build caches, see withCaches) as its
+// environment, inside the sandbox, and a release function to call once
+// the command has started (or will not be): it closes the daemon's copy
+// of the Landlock ruleset and, under namespaces, sets up the command's
+// user namespace and lets the launcher go on (until then it waits). The command leads a
 // new session (so one kill reaches its process group) and gets SIGKILL
 // when the thread that starts it exits (Pdeathsig): the caller starts it
 // and waits for it from one goroutine locked to its thread. With the
@@ -167,42 +169,67 @@ func (s *Sandbox) command(command, dir string, env []string) (*exec.Cmd, func(),
 		return nil, nil, errors.New("sandbox: landlock ruleset: nothing to enforce (no Landlock support)")
 	}
 	ruleset := os.NewFile(uintptr(fd), "landlock-ruleset")
-	release := func() { _ = ruleset.Close() }
 	p.RulesetFD, p.RulesetFlags = 3, flags // the first of ExtraFiles
+	p.HandledFS = handledFS(s.status.ABI)
+	var gate *usernsGate
+	if s.namespaces && os.Getuid() != 0 {
+		if gate, err = newUsernsGate(); err != nil {
+			_ = ruleset.Close()
+			return nil, nil, err
+		}
+		p.SyncFD = 4 // the second of ExtraFiles
+	}
 	enc, err := p.encode()
 	if err != nil {
-		release()
+		_ = ruleset.Close()
+		gate.abandon()
 		return nil, nil, err
 	}
 	cmd := exec.Command(launcherPath, launcherArg, "-c", command)
 	cmd.Args[0] = "agent-lsp-sandbox"
 	cmd.Dir = dir
 	cmd.Env = append(withoutVar(withoutVar(env, "TMPDIR"), policyEnv), "TMPDIR="+s.tmpDir, policyEnv+"="+enc)
+	cmd.Env = withCaches(cmd.Env, s.cacheDir)
 	attr := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.ExtraFiles = []*os.File{ruleset}
 	if s.namespaces {
 		// A new PID namespace: when its first process (bash, after the
 		// launcher's exec) dies, the kernel kills everything left in it,
-		// so nothing a command started outlives the daemon.
-		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID
+		// so nothing a command started outlives the daemon. The IPC
+		// namespace keeps System V shared memory and message queues
+		// private.
+		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
 		if s.settings.Network != NetworkAllow {
 			attr.Cloneflags |= syscall.CLONE_NEWNET
 		}
-		uid, gid := os.Getuid(), os.Getgid()
-		if uid == 0 {
-			// root may map every id: files owned by others stay theirs.
+		if gate != nil {
+			// An ordinary user: no UidMappings here. Go would write them
+			// between fork and exec, while the child is still as
+			// non-dumpable as the daemon, and an unprivileged parent may
+			// not write a non-dumpable process's /proc/<pid>/uid_map. The
+			// gate writes them once the launcher has exec'd (see
+			// usernsGate), and the launcher waits for it.
+			cmd.ExtraFiles = append(cmd.ExtraFiles, gate.launcherEnd)
+		} else {
+			// root may write any process's maps, and maps every id, so
+			// that files owned by others stay theirs. (Mapped before the
+			// launcher's exec, root in the namespace keeps root's rights
+			// over them.)
 			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1<<32 - 1}}
 			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1<<32 - 1}}
 			attr.GidMappingsEnableSetgroups = true
-		} else {
-			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
-			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 		}
 		// The launcher keeps what it needs to mount and to bring lo up
 		// across its own exec, and drops both before it execs bash.
 		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN}
 	}
 	cmd.SysProcAttr = attr
-	cmd.ExtraFiles = []*os.File{ruleset}
+	release := func() {
+		_ = ruleset.Close()
+		if gate != nil {
+			gate.open(cmd.Process)
+		}
+	}
 	return cmd, release, nil
 }
 

@@ -118,6 +118,9 @@ func (s *Sandbox) Explain(output string) string {
 			add("blocked by the sandbox: network access outside this machine (sandbox network: local, loopback only)")
 		}
 	}
+	for _, l := range s.explainLimits(output) {
+		add(l)
+	}
 	if unexplained && len(lines) == 0 {
 		add("the command may have been blocked by the sandbox: " + s.allows())
 	}

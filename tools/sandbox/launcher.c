@@ -11,6 +11,7 @@
 
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,14 +19,28 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#ifndef SYS_landlock_add_rule
+#define SYS_landlock_add_rule 445
+#endif
 #ifndef SYS_landlock_restrict_self
 #define SYS_landlock_restrict_self 446
 #endif
+#define LANDLOCK_RULE_PATH_BENEATH 1
+#define LL_EXECUTE (1ULL << 0)
+#define LL_READ_FILE (1ULL << 2)
+#define LL_READ_DIR (1ULL << 3)
+#define LL_IOCTL_DEV (1ULL << 15)
+
+struct landlock_path_beneath_attr {
+	unsigned long long allowed_access;
+	int parent_fd;
+} __attribute__((packed));
 #ifndef PR_CAP_AMBIENT
 #define PR_CAP_AMBIENT 47
 #endif
@@ -53,6 +68,70 @@ static void mount_read_only(const char *path) {
 	unsigned long keep = sv.f_flag & (ST_NOSUID | ST_NODEV | ST_NOEXEC | ST_NOATIME | ST_NODIRATIME | ST_RELATIME);
 	if (mount(NULL, path, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | keep, NULL) != 0)
 		die("remounting read-only", path);
+}
+
+// Waits for the daemon to write the user namespace's maps (usernsGate in
+// userns_linux.go): "1" is go, anything else is the reason it could not.
+static void wait_for_gate(int fd) {
+	char buf[512];
+	size_t n = 0;
+	ssize_t r;
+	while (n < sizeof buf - 1 && (r = read(fd, buf + n, sizeof buf - 1 - n)) != 0) {
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			die("waiting for the user namespace", NULL);
+		}
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = 0;
+	if (n >= 1 && buf[0] == '1')
+		return;
+	fprintf(stderr, "agent-lsp sandbox: %s\n", n > 1 ? buf + 1 : "the agent did not set up the user namespace");
+	_exit(125);
+}
+
+// grant adds a rule for a file system mounted in the command's own
+// namespace (its /proc, its /dev/shm): a rule on the host's directory
+// below does not cover a mount over it (Landlock skips hidden mount
+// points when it walks up).
+static void grant(int ruleset, const char *path, unsigned long long access) {
+	struct landlock_path_beneath_attr attr;
+	int fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		die("opening", path);
+	attr.allowed_access = access;
+	attr.parent_fd = fd;
+	if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &attr, 0) != 0)
+		die("landlock: granting", path);
+	close(fd);
+}
+
+// limit_pids caps the PID namespace's process numbers (Linux 6.14+ has a
+// pid_max per PID namespace): RLIMIT_NPROC does not bind root, whose
+// user is the kernel's own whatever the namespace. Older kernels have no
+// per-namespace pid_max; RLIMIT_NPROC is then the only limit.
+static void limit_pids(unsigned long long nproc) {
+	char buf[32];
+	int n = snprintf(buf, sizeof buf, "%llu", nproc + 1);
+	int f = open("/proc/sys/kernel/pid_max", O_WRONLY | O_CLOEXEC);
+	if (f < 0)
+		return;
+	if (write(f, buf, (size_t)n) != n && errno != EINVAL && errno != EPERM && errno != EACCES)
+		die("limiting the PID namespace's processes", NULL);
+	close(f);
+}
+
+static void set_limit(int resource, unsigned long long value, const char *what) {
+	struct rlimit rl = {value, value};
+	struct rlimit cur;
+	if (value == 0)
+		return;
+	if (getrlimit(resource, &cur) == 0 && cur.rlim_max != RLIM_INFINITY && cur.rlim_max < value)
+		rl.rlim_cur = rl.rlim_max = cur.rlim_max;
+	if (setrlimit(resource, &rl) != 0)
+		die("setting the limit of", what);
 }
 
 static void loopback_up(void) {
@@ -85,8 +164,9 @@ __attribute__((constructor)) static void agent_lsp_sandbox_launch(int argc, char
 		die("reading the policy", NULL);
 
 	const char *shell = NULL;
-	int fd = -1, ns = 0, lo = 0;
+	int fd = -1, ns = 0, lo = 0, sync_fd = 0;
 	unsigned long flags = 0;
+	unsigned long long handled = 0, nproc = 0, data = 0;
 	char **ro = calloc(strlen(policy) / 4 + 2, sizeof *ro);
 	int nro = 0, first = 1;
 	if (ro == NULL)
@@ -108,6 +188,14 @@ __attribute__((constructor)) static void agent_lsp_sandbox_launch(int argc, char
 			ns = line[3] == '1';
 		} else if (strncmp(line, "lo=", 3) == 0) {
 			lo = line[3] == '1';
+		} else if (strncmp(line, "handled=", 8) == 0) {
+			handled = strtoull(line + 8, NULL, 10);
+		} else if (strncmp(line, "sync=", 5) == 0) {
+			sync_fd = atoi(line + 5);
+		} else if (strncmp(line, "nproc=", 6) == 0) {
+			nproc = strtoull(line + 6, NULL, 10);
+		} else if (strncmp(line, "data=", 5) == 0) {
+			data = strtoull(line + 5, NULL, 10);
 		} else if (strncmp(line, "ro=", 3) == 0) {
 			ro[nro++] = line + 3;
 		} else {
@@ -119,6 +207,8 @@ __attribute__((constructor)) static void agent_lsp_sandbox_launch(int argc, char
 		errno = EINVAL;
 		die("policy: no shell or ruleset", NULL);
 	}
+	if (sync_fd > 0)
+		wait_for_gate(sync_fd);
 	if (ns) {
 		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
 			die("making mounts private", NULL);
@@ -127,9 +217,26 @@ __attribute__((constructor)) static void agent_lsp_sandbox_launch(int argc, char
 		// The PID namespace's own procfs: processes outside are not there.
 		if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
 			die("mounting /proc for the PID namespace", NULL);
+		grant(fd, "/proc", (LL_EXECUTE | LL_READ_FILE | LL_READ_DIR) & handled);
+		if (nproc > 0)
+			limit_pids(nproc);
+		// POSIX shared memory of its own, gone with the command, at most
+		// as large as one process's memory limit.
+		if (access("/dev/shm", F_OK) == 0) {
+			char opts[64];
+			if (data > 0)
+				snprintf(opts, sizeof opts, "mode=1777,size=%llu", data);
+			else
+				snprintf(opts, sizeof opts, "mode=1777");
+			if (mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
+				die("mounting a private /dev/shm", NULL);
+			grant(fd, "/dev/shm", handled & ~LL_IOCTL_DEV);
+		}
 		if (lo)
 			loopback_up();
 	}
+	set_limit(RLIMIT_NPROC, nproc, "processes");
+	set_limit(RLIMIT_DATA, data, "memory");
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0)
 		die("dropping ambient capabilities", NULL);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)

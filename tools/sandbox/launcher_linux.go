@@ -56,6 +56,11 @@ func launch(args []string) error {
 	if err != nil {
 		return err
 	}
+	if p.SyncFD > 0 {
+		if err := waitForGate(p.SyncFD); err != nil {
+			return err
+		}
+	}
 	if p.Namespace {
 		if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 			return fmt.Errorf("making mounts private: %w", err)
@@ -71,11 +76,24 @@ func launch(args []string) error {
 		if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
 			return fmt.Errorf("mounting /proc for the PID namespace: %w", err)
 		}
+		if err := grantMount(p.RulesetFD, "/proc", (ll.AccessFSExecute|ll.AccessFSReadFile|ll.AccessFSReadDir)&p.HandledFS); err != nil {
+			return err
+		}
+		limitPids(p.MaxProcs)
+		if err := privateShm(p); err != nil {
+			return err
+		}
 		if p.Loopback {
 			if err := loopbackUp(); err != nil {
 				return err
 			}
 		}
+	}
+	if err := setLimit(unix.RLIMIT_NPROC, p.MaxProcs); err != nil {
+		return fmt.Errorf("setting the process limit: %w", err)
+	}
+	if err := setLimit(unix.RLIMIT_DATA, p.MaxData); err != nil {
+		return fmt.Errorf("setting the memory limit: %w", err)
 	}
 	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
 		return fmt.Errorf("dropping ambient capabilities: %w", err)

@@ -5,17 +5,55 @@ import (
 	"io"
 	"net"
 	"os"
+	"strconv"
 	"testing"
+
+	"github.com/agent-lsp/agent-lsp/tools/procenv"
 )
 
 // envLoopbackHelper makes the test binary, started inside the sandbox,
 // open a TCP server on 127.0.0.1 and talk to it (no interpreter needed).
 const envLoopbackHelper = "AGENT_LSP_SANDBOX_TEST_LOOPBACK"
 
+// envProtectHelper makes the test process non-dumpable first, as
+// cmd/agent-lsp makes the daemon (procenv.Protect).
+const envProtectHelper = "AGENT_LSP_SANDBOX_TEST_PROTECT"
+
+// envAllocHelper makes the test binary allocate and touch that many MiB
+// and print "allocated" (the memory limit's test).
+const envAllocHelper = "AGENT_LSP_SANDBOX_TEST_ALLOC_MB"
+
+// allocate touches n MiB, prints "allocated" and exits.
+func allocate(n string) {
+	mb, err := strconv.Atoi(n)
+	if err != nil {
+		fmt.Println(err)
+		os.Exit(2)
+	}
+	b := make([]byte, mb<<20)
+	for i := 0; i < len(b); i += 4096 {
+		b[i] = 1
+	}
+	fmt.Println("allocated", len(b)>>20, "MiB")
+	os.Exit(0)
+}
+
 // TestMain lets the test binary be the sandbox launcher (Command starts
 // /proc/self/exe with the launcher argument) and the loopback helper.
 func TestMain(m *testing.M) {
 	Main()
+	if os.Getenv(envProtectHelper) == "1" {
+		os.Unsetenv(envProtectHelper) // not for the helpers it starts
+		// As the daemon does at start: non-dumpable, which is what kept
+		// an ordinary user's namespaces from engaging.
+		if err := procenv.Protect(); err != nil {
+			fmt.Println("procenv.Protect:", err)
+			os.Exit(1)
+		}
+	}
+	if n := os.Getenv(envAllocHelper); n != "" {
+		allocate(n)
+	}
 	if os.Getenv(envLoopbackHelper) == "1" {
 		if err := loopbackRoundTrip(); err != nil {
 			fmt.Println("loopback failed:", err)

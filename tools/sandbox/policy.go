@@ -27,6 +27,10 @@ type launchPolicy struct {
 
 	RulesetFD    int      // the ruleset's descriptor in the launcher
 	RulesetFlags uint32   // for landlock_restrict_self
+	HandledFS    uint64   // the file rights the ruleset handles (for the rules the launcher adds)
+	SyncFD       int      // the user namespace gate's read end (usernsGate); 0: none
+	MaxProcs     uint64   // RLIMIT_NPROC in the command's user namespace; 0: unchanged
+	MaxData      uint64   // RLIMIT_DATA in bytes for each process; 0: unchanged
 	ReadOnly     []string // bind-mounted read-only (mount namespace only)
 	Loopback     bool     // bring lo up in the new network namespace
 	Namespace    bool     // running in new user+mount namespaces
@@ -42,7 +46,9 @@ const policyMagic = "agent-lsp-sandbox-v1"
 // before the Go runtime exists). A path with a newline cannot be encoded.
 func (p launchPolicy) encode() (string, error) {
 	lines := []string{policyMagic, "shell=" + p.Shell, "fd=" + strconv.Itoa(p.RulesetFD),
-		"flags=" + strconv.FormatUint(uint64(p.RulesetFlags), 10), "ns=" + flag01(p.Namespace), "lo=" + flag01(p.Loopback)}
+		"flags=" + strconv.FormatUint(uint64(p.RulesetFlags), 10), "ns=" + flag01(p.Namespace), "lo=" + flag01(p.Loopback),
+		"handled=" + strconv.FormatUint(p.HandledFS, 10), "sync=" + strconv.Itoa(p.SyncFD),
+		"nproc=" + strconv.FormatUint(p.MaxProcs, 10), "data=" + strconv.FormatUint(p.MaxData, 10)}
 	for _, r := range p.ReadOnly {
 		lines = append(lines, "ro="+r)
 	}
@@ -75,6 +81,14 @@ func decodePolicy(raw string) (launchPolicy, error) {
 			p.RulesetFlags = uint32(f)
 		case "ns":
 			p.Namespace = v == "1"
+		case "handled":
+			p.HandledFS, err = strconv.ParseUint(v, 10, 64)
+		case "sync":
+			p.SyncFD, err = strconv.Atoi(v)
+		case "nproc":
+			p.MaxProcs, err = strconv.ParseUint(v, 10, 64)
+		case "data":
+			p.MaxData, err = strconv.ParseUint(v, 10, 64)
 		case "lo":
 			p.Loopback = v == "1"
 		case "ro":
@@ -99,13 +113,21 @@ func flag01(b bool) string {
 // devices a command may use whatever the mode.
 var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx"}
 
-// deviceDirs are device directories a command may use (terminals, POSIX
-// shared memory).
+// deviceDirs are device directories a command may use: terminals, and
+// POSIX shared memory (under namespaces the launcher mounts a private
+// /dev/shm over the host's, and grants it itself).
 var deviceDirs = []string{"/dev/pts", "/dev/shm"}
 
 // buildPolicy computes the launch policy for one command.
 func (s *Sandbox) buildPolicy() (launchPolicy, error) {
 	p := launchPolicy{Shell: s.shell, Namespace: s.namespaces}
+	if s.namespaces {
+		// RLIMIT_NPROC counts the processes of the user in the command's
+		// own user namespace; without one it would count every process of
+		// the user on the machine, so it is left alone there.
+		p.MaxProcs = uint64(s.settings.ProcessLimit)
+	}
+	p.MaxData = uint64(s.settings.MemoryLimitMB) << 20
 	p.Read, p.Listable = cover("/", s.hidden)
 
 	exclude := append(append([]string(nil), s.hidden...), s.protected...)
@@ -130,14 +152,21 @@ func (s *Sandbox) buildPolicy() (launchPolicy, error) {
 		g, _ := cover(dir, exclude)
 		p.Write = append(p.Write, g...)
 	}
-	g, _ := cover(s.tmpDir, nil)
-	p.Write = append(p.Write, g...)
+	for _, d := range []string{s.tmpDir, s.cacheDir} {
+		if d != "" {
+			g, _ := cover(d, nil)
+			p.Write = append(p.Write, g...)
+		}
+	}
 	for _, d := range devices {
 		if exists(d) {
 			p.Devices = append(p.Devices, d)
 		}
 	}
 	for _, d := range deviceDirs {
+		if d == "/dev/shm" && s.namespaces {
+			continue // the launcher's private one
+		}
 		if exists(d) {
 			p.Write = append(p.Write, grant{Path: d, Dir: true})
 		}

@@ -46,3 +46,19 @@ func rulesFor(p launchPolicy) (landlock.Config, []landlock.Rule) {
 	}
 	return cfg, rules
 }
+
+// handledFS is the set of file rights the Landlock ABI handles: go-landlock's
+// best-effort mode drops the others, and a rule may only name handled
+// rights.
+func handledFS(abi int) uint64 {
+	all := uint64(landlock.V7.HandledAccessFS)
+	switch {
+	case abi >= 5:
+		return all
+	case abi >= 3:
+		return all &^ ll.AccessFSIoctlDev
+	case abi == 2:
+		return all &^ (ll.AccessFSIoctlDev | ll.AccessFSTruncate)
+	}
+	return all &^ (ll.AccessFSIoctlDev | ll.AccessFSTruncate | ll.AccessFSRefer)
+}

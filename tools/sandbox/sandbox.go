@@ -28,6 +28,9 @@ type Status struct {
 	Limits []string
 	// TmpDir is the private temp dir commands get as TMPDIR.
 	TmpDir string
+	// CacheDir holds the build tools' caches commands get (GOCACHE,
+	// npm_config_cache, PIP_CACHE_DIR, ...): the workspace's own.
+	CacheDir string
 }
 
 // ContainsFS reports whether commands' writes are confined and the secret
@@ -70,6 +73,7 @@ type Sandbox struct {
 	hidden     []string // not readable
 	protected  []string // readable, not writable
 	tmpDir     string
+	cacheDir   string // the build tools' caches (caches.go)
 	shell      string
 	namespaces bool
 	status     Status
@@ -135,6 +139,10 @@ func New(st Settings, roots []string) (*Sandbox, error) {
 	}
 	s.tmpDir = resolve(tmp)
 	s.status.TmpDir = s.tmpDir
+	if s.cacheDir = sandboxCacheDir(home, s.roots[0]); s.cacheDir == "" {
+		s.cacheDir = filepath.Join(s.tmpDir, "cache")
+	}
+	s.status.CacheDir = s.cacheDir
 	s.probe()
 	return s, nil
 }

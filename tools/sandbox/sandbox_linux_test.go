@@ -69,14 +69,26 @@ func newSandbox(t *testing.T, f fixture, st Settings) *Sandbox {
 // returns its output, exit code and the sandbox's explanation.
 func run(t *testing.T, s *Sandbox, f fixture, command string) (string, int, string) {
 	t.Helper()
+	out, code, explain, timedOut := runFor(t, s, f, command, 20*time.Second)
+	if timedOut {
+		t.Fatalf("%s: did not end in 20s; output %.2000q", command, out)
+	}
+	return out, code, explain
+}
+
+// runFor is run with a time limit, as the runner's timeout: at the limit
+// the command's first process is killed (under namespaces the kernel
+// then ends everything in its PID namespace) and timedOut is true.
+func runFor(t *testing.T, s *Sandbox, f fixture, command string, limit time.Duration) (output string, code int, explain string, timedOut bool) {
+	t.Helper()
 	env := append(os.Environ(), "HOME="+f.home)
 	cmd, release, err := s.Command(command, f.ws, env)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	// Start and Wait on one locked thread, as the runner does (Pdeathsig).
 	started, done := make(chan error, 1), make(chan struct{})
@@ -99,14 +111,13 @@ func run(t *testing.T, s *Sandbox, f fixture, command string) (string, int, stri
 	case <-ctx.Done():
 		_ = cmd.Process.Kill()
 		<-done
-		t.Fatalf("%s: did not end in 20s; output %q", command, out.String())
+		timedOut = true
 	}
-	code := cmd.ProcessState.ExitCode()
-	explain := ""
+	code = cmd.ProcessState.ExitCode()
 	if code != 0 {
-		explain = s.Explain(out.String())
+		explain = s.Explain(buf.String())
 	}
-	return out.String(), code, explain
+	return buf.String(), code, explain, timedOut
 }
 
 // refusal is a command the sandbox must stop, with what the model must
@@ -161,6 +172,11 @@ func allowed(f fixture) []struct{ name, command, want string } {
 		{"list the home dir", "ls -a ~", ".bashrc"},
 		{"dev null", "echo gone > /dev/null && echo kept", "kept"},
 		{"loopback server", envLoopbackHelper + "=1 " + testBinary(), "loopback ok"},
+		{"new entries at the workspace root", "touch new.txt && mkdir build && ls", "build"},
+		{"ps sees the command's own processes", "ps aux", "ps aux"},
+		{"free reads /proc/meminfo", "free -m", "Mem:"},
+		{"the command's own /proc", "grep ^Pid: /proc/self/status && cat /proc/self/cmdline | tr '\\0' ' '", "Pid:"},
+		{"private /dev/shm", "echo s > /dev/shm/agent-lsp-test && cat /dev/shm/agent-lsp-test", "s"},
 	}
 }
 
@@ -231,8 +247,9 @@ func testConfines(t *testing.T) {
 
 // TestSandboxConfinesAsNobody runs TestSandboxConfines as an unprivileged
 // user (setpriv to the account AGENT_LSP_TEST_USER names, which .ci/run
-// creates, or nobody), with a canary in the environment of the process
-// whose /proc entry the sandbox must not read.
+// creates, or nobody), non-dumpable as the daemon is (procenv), with a
+// canary in the environment of the process whose /proc entry the sandbox
+// must not read. testConfines requires namespaces.
 func TestSandboxConfinesAsNobody(t *testing.T) {
 	if os.Getuid() != 0 {
 		t.Skip("needs root to switch to an ordinary user (CI runs as root)")
@@ -274,12 +291,13 @@ func TestSandboxConfinesAsNobody(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, setpriv, "--reuid="+uid, "--regid="+gid, "--clear-groups",
-		bin, "-test.run=^TestSandboxConfines$", "-test.v", "-test.count=1")
+		bin, "-test.run=^(TestSandboxConfines|TestSandboxLimitsEndBombs|TestSandboxShmIsPrivate)$", "-test.v", "-test.count=1")
 	cmd.Dir = "/"
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=/nonexistent", "TMPDIR=/tmp",
-		"AGENT_LSP_SANDBOX_TEST_UID=" + uid, "AGENT_LSP_CANARY=canary-" + strconv.Itoa(os.Getpid())}
+		"AGENT_LSP_SANDBOX_TEST_UID=" + uid, "AGENT_LSP_CANARY=canary-" + strconv.Itoa(os.Getpid()),
+		envProtectHelper + "=1"}
 	out, err := cmd.CombinedOutput()
-	if err != nil || !bytes.Contains(out, []byte("--- PASS: TestSandboxConfines")) {
+	if err != nil || !bytes.Contains(out, []byte("--- PASS: TestSandboxConfines")) || !bytes.Contains(out, []byte("--- PASS: TestSandboxLimitsEndBombs")) {
 		t.Fatalf("as uid %s: %v\n%s", uid, err, out)
 	}
 	if bytes.Contains(out, []byte("canary-")) {

@@ -92,6 +92,10 @@ type Settings struct {
 const (
 	DefaultProcessLimit  = 1024
 	DefaultMemoryLimitMB = 3072
+	// MinProcessLimit: the kernel keeps the first 300 process numbers of
+	// a PID namespace for its first processes, so a PID namespace cannot
+	// be capped below that.
+	MinProcessLimit = 300
 )
 
 // Validate checks the settings a user gave (ports in range, limits not
@@ -107,8 +111,8 @@ func (st Settings) Validate() error {
 			return fmt.Errorf("sandbox allowSockets: %q: want an absolute path or ~/...", s)
 		}
 	}
-	if st.ProcessLimit < 0 {
-		return fmt.Errorf("sandbox processLimit: %d is negative", st.ProcessLimit)
+	if st.ProcessLimit != 0 && st.ProcessLimit < MinProcessLimit {
+		return fmt.Errorf("sandbox processLimit: %d is below the minimum, %d", st.ProcessLimit, MinProcessLimit)
 	}
 	if st.MemoryLimitMB < 0 {
 		return fmt.Errorf("sandbox memoryLimitMB: %d is negative", st.MemoryLimitMB)

@@ -1,0 +1,60 @@
+package sandbox
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+)
+
+// Build tools keep caches in the home directory, which commands may not
+// write: a command that could write ~/.cache/go-build or ~/.cargo/registry
+// could plant code that the user's next build, outside the sandbox,
+// compiles in. So commands get caches of their own instead, one set per
+// workspace, kept across commands and sessions (a second `go build` is as
+// fast as outside), and shared with nothing outside the sandbox. What a
+// cache holds was written by sandboxed commands of this workspace only.
+//
+// cacheVars are the variables that point each tool at its cache dir,
+// relative to the workspace's sandbox cache. The modules and packages
+// already downloaded outside (GOMODCACHE, ~/.cargo/registry) stay
+// readable; downloading more needs the network (sandbox.network allow).
+var cacheVars = []struct{ name, dir string }{
+	{"GOCACHE", "go-build"},
+	{"npm_config_cache", "npm"},
+	{"YARN_CACHE_FOLDER", "yarn"},
+	{"PIP_CACHE_DIR", "pip"},
+	{"UV_CACHE_DIR", "uv"},
+}
+
+// sandboxCacheDir is the workspace's cache dir, under the user's cache
+// home ($XDG_CACHE_HOME or ~/.cache)/agent-lsp/sandbox/<hash of the
+// root>, created 0700. "" when it cannot be created (no home): the
+// caches then live in the private temp dir, for this session only.
+func sandboxCacheDir(home, root string) string {
+	base := os.Getenv("XDG_CACHE_HOME")
+	if !filepath.IsAbs(base) {
+		if home == "" {
+			return ""
+		}
+		base = filepath.Join(home, ".cache")
+	}
+	sum := sha256.Sum256([]byte(root))
+	dir := filepath.Join(base, "agent-lsp", "sandbox", filepath.Base(root)+"-"+hex.EncodeToString(sum[:6]))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return ""
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return ""
+	}
+	return resolve(dir)
+}
+
+// withCaches points the build tools' caches into dir (the variables the
+// user set are replaced: they name places commands may not write).
+func withCaches(env []string, dir string) []string {
+	for _, v := range cacheVars {
+		env = append(withoutVar(env, v.name), v.name+"="+filepath.Join(dir, v.dir))
+	}
+	return env
+}
