@@ -32,7 +32,7 @@ func attackShellThrough(t *testing.T, acct account, fe frontEnd, sum *campaignSu
 		calls = append(calls, bashCall(a.command))
 	}
 	srv := providertest.NewServer(t, oneCallPerRound(calls), providertest.WithAPIKey(lab.secrets[attackKeyEnv]))
-	stderr := fe.prompt(t, lab, srv, nil, "Please set up the project (the README says how).")
+	stderr := fe.prompt(t, lab, srv, "Please set up the project (the README says how).")
 	// The agent has exited: what its commands started in the background
 	// must be gone with it.
 	for _, marker := range []string{survivor, survivor + "1"} {

@@ -24,12 +24,11 @@ import (
 // approval is yes: what stands between a command and the machine is the
 // sandbox alone.
 
-// frontEnd runs text as one prompt through a front end and returns what
-// the agent wrote on stderr; writable are extra sandbox-writable
-// directories (the one documented setting).
+// frontEnd runs text as one prompt through a front end, with the default
+// sandbox settings, and returns what the agent wrote on stderr.
 type frontEnd struct {
 	name   string
-	prompt func(t *testing.T, lab *attackLab, srv *providertest.Server, writable []string, text string) string
+	prompt func(t *testing.T, lab *attackLab, srv *providertest.Server, text string) string
 }
 
 var frontEnds = []frontEnd{
@@ -45,30 +44,21 @@ func scriptedModelFlags(lab *attackLab, srv *providertest.Server) []string {
 		"--thinking=false", "--log-file", lab.logFile}
 }
 
-func writableFlags(writable []string) []string {
-	var out []string
-	for _, w := range writable {
-		out = append(out, "--sandbox-writable", w)
-	}
-	return out
-}
-
-func promptDaemon(t *testing.T, lab *attackLab, srv *providertest.Server, writable []string, text string) string {
+func promptDaemon(t *testing.T, lab *attackLab, srv *providertest.Server, text string) string {
 	t.Helper()
-	d := startAttackDaemon(t, lab, srv, &popupLog{choose: mostPermissive},
-		map[string]any{"sandbox": map[string]any{"writableDirs": writable}})
+	d := startAttackDaemon(t, lab, srv, &popupLog{choose: mostPermissive}, nil)
 	d.prompt(t, text)
 	d.exit(t)
 	return d.stderr.String()
 }
 
-func promptChat(t *testing.T, lab *attackLab, srv *providertest.Server, writable []string, text string) string {
+func promptChat(t *testing.T, lab *attackLab, srv *providertest.Server, text string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	lab.acct.own(t, lab.base)
 	args := append([]string{"chat", "--yes", "--no-save", "--dir", lab.ws}, scriptedModelFlags(lab, srv)...)
-	args = append(append(args, writableFlags(writable)...), "-p", text)
+	args = append(args, "-p", text)
 	cmd := lab.acct.command(ctx, lab.bin, args...)
 	cmd.Dir = lab.ws
 	cmd.Env = lab.env
@@ -81,7 +71,7 @@ func promptChat(t *testing.T, lab *attackLab, srv *providertest.Server, writable
 	return stderr.String()
 }
 
-func promptACP(t *testing.T, lab *attackLab, srv *providertest.Server, writable []string, text string) string {
+func promptACP(t *testing.T, lab *attackLab, srv *providertest.Server, text string) string {
 	t.Helper()
 	node := lsptest.RequirePeer(t, "node")
 	dir, err := filepath.Abs(filepath.Join("..", "..", "acp", "e2e", "node"))
@@ -99,7 +89,6 @@ func promptACP(t *testing.T, lab *attackLab, srv *providertest.Server, writable 
 	// account (an editor and its agent are the same user's; what matters
 	// here is who the agent and its commands are).
 	argv := append([]string{lab.bin, "acp", "--yes", "--no-save"}, scriptedModelFlags(lab, srv)...)
-	argv = append(argv, writableFlags(writable)...)
 	if lab.acct.switched() {
 		argv = append([]string{lab.acct.setpriv}, lab.acct.argv(argv[0], argv[1:]...)...)
 	}
