@@ -100,7 +100,11 @@ func measureAs(account string, n int) (result, error) {
 	cmd.Stderr = &stderr
 	b, err := cmd.Output()
 	if err != nil {
-		return result{}, fmt.Errorf("%v (is %s in a directory %s can execute?)\n%s", err, self, account, stderr.String())
+		hint := ""
+		if cmd.ProcessState != nil && cmd.ProcessState.ExitCode() >= 126 { // setpriv could not exec it
+			hint = fmt.Sprintf(" (is %s in a directory %s can execute?)", self, account)
+		}
+		return result{}, fmt.Errorf("%v%s\n%s", err, hint, stderr.String())
 	}
 	var res result
 	if err := json.Unmarshal(b, &res); err != nil {

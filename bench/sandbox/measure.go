@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"os/user"
+	"runtime"
 	"slices"
 	"strconv"
 	"time"
@@ -88,16 +90,27 @@ func measure(n int) (result, error) {
 	return res, nil
 }
 
-// through runs the command through a sandbox as the agent does.
+// through runs the command through a sandbox as the agent's runner does:
+// started and waited for on one locked thread (Pdeathsig), released once
+// started (for an ordinary user, release writes the command's user
+// namespace maps, which its launcher waits for).
 func through(s *sandbox.Sandbox, ws string) func() error {
 	return func() error {
 		cmd, release, err := s.Command("true", ws, os.Environ())
 		if err != nil {
 			return err
 		}
-		defer release()
-		if b, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("%w: %s", err, b)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		err = cmd.Start()
+		release()
+		if err != nil {
+			return err
+		}
+		if err := cmd.Wait(); err != nil {
+			return fmt.Errorf("%w: %s", err, out.Bytes())
 		}
 		return nil
 	}
