@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"os/user"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -46,11 +47,20 @@ func measure(n int) (result, error) {
 	if u, err := user.Current(); err == nil {
 		res.Account = u.Username
 	}
-	ws, err := os.MkdirTemp("", "sandbox-bench-")
+	base, err := os.MkdirTemp("", "sandbox-bench-")
 	if err != nil {
 		return res, err
 	}
-	defer os.RemoveAll(ws)
+	defer os.RemoveAll(base)
+	ws := filepath.Join(base, "ws")
+	if err := os.Mkdir(ws, 0o755); err != nil {
+		return res, err
+	}
+	// The sandbox's per-workspace build caches go under the cache home:
+	// this run's own, not one more directory in the user's ~/.cache.
+	if err := os.Setenv("XDG_CACHE_HOME", filepath.Join(base, "cache")); err != nil {
+		return res, err
+	}
 
 	plain, err := sandbox.New(sandbox.Settings{ForceUnavailable: true}, []string{ws})
 	if err != nil {
