@@ -34,6 +34,9 @@ func (a *approver) Approve(ctx context.Context, act permission.Action, offerSess
 	}
 	opts = append(opts, sdk.PermissionOption{OptionId: optRejectOnce, Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce})
 	title := fmt.Sprintf("%s [%s risk]", act.Summary, act.Risk)
+	if act.Tool == "run_bash" && a.s.term != nil {
+		title += " (" + a.s.term.where(act.Sandboxed) + ")"
+	}
 	kind := kindOf(act.Tool)
 	tc := sdk.ToolCallUpdate{
 		ToolCallId: sdk.ToolCallId(act.CallID),

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -144,6 +145,10 @@ func (c *testClient) CreateTerminal(_ context.Context, p sdk.CreateTerminalReque
 	cmd := exec.Command(p.Command, p.Args...)
 	if p.Cwd != nil {
 		cmd.Dir = *p.Cwd
+	}
+	cmd.Env = os.Environ()
+	for _, v := range p.Env {
+		cmd.Env = append(cmd.Env, v.Name+"="+v.Value)
 	}
 	t := &terminal{cmd: cmd, done: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = &t.out, &t.out

@@ -12,6 +12,10 @@ import (
 
 func TestMain(m *testing.M) {
 	sandbox.Main() // the test binary is also the sandbox launcher
+	// and the stub the test client's terminals run for a handed-off command.
+	if len(os.Args) > 1 && os.Args[1] == sandbox.AttachArg {
+		os.Exit(sandbox.RunAttached(context.Background(), os.Args[2:], os.Getenv(sandbox.AttachTokenEnv), os.Stdout, os.Stderr))
+	}
 	// The test binary stands in for agent-lsp as the demo MCP server the
 	// test client passes in session/new.
 	if len(os.Args) == 2 && os.Args[1] == "mcp-demo" {

@@ -35,6 +35,7 @@ type session struct {
 	mcp   *mcp.Manager // nil: the client gave no MCP server
 	diffs *diffRecorder
 	terms terminals
+	term  *terminalRunner // nil: the client has no terminal
 	log   *zap.Logger
 
 	closers []func() error
@@ -126,19 +127,24 @@ func (a *server) bind(cwd string, servers []sdk.McpServer) (*session, control.Bi
 	s.diffs = newDiffRecorder(docs)
 	b.Docs = s.diffs
 
-	switch {
-	case caps.Terminal:
-		b.Runner = &terminalRunner{s: s}
-	case a.o.LocalRunner != nil:
+	var local tools.CommandRunner
+	if a.o.LocalRunner != nil {
 		r, autoAllow, closeFn, err := a.o.LocalRunner(ws)
 		if err != nil {
 			_ = ws.Close()
 			return nil, control.Binding{}, fmt.Errorf("command runner: %w", err)
 		}
-		b.Runner, b.AutoAllowSandboxed = r, autoAllow
+		local, b.AutoAllowSandboxed = r, autoAllow
 		if closeFn != nil {
 			s.closers = append(s.closers, closeFn)
 		}
+	}
+	switch {
+	case caps.Terminal:
+		s.term = &terminalRunner{s: s, local: local, attachWait: attachWait}
+		b.Runner = s.term
+	case local != nil:
+		b.Runner = local
 	}
 	if a.o.AutoApprove {
 		b.Approver = permission.AutoApprover{}

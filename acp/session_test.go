@@ -1,6 +1,7 @@
 package acp_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"github.com/agent-lsp/agent-lsp/provider/anthropic"
 	"github.com/agent-lsp/agent-lsp/provider/openai"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
+	"github.com/agent-lsp/agent-lsp/tools/sandbox"
 )
 
 func TestSessionWithClientCapabilities(t *testing.T) {
@@ -100,8 +102,15 @@ func testSessionWithClientCapabilities(t *testing.T, dialect string) {
 	ups, _ = h.client.snapshot()
 	checkDiff(t, ups, "call_edit", "unsaved line\n", "edited line\n")
 	checkTerminal(t, ups, "call_bash")
-	if len(h.client.created) != 1 {
+	// The client ran this (test) binary as the sandbox stub, and the stub
+	// ran the command: the agent did not have to run it itself.
+	if len(h.client.created) != 1 || !strings.Contains(h.client.created[0], sandbox.AttachArg) {
 		t.Fatalf("terminals created: %v", h.client.created)
+	}
+	for _, r := range h.model.Requests() {
+		if bytes.Contains(r.Body, []byte("not run in your terminal")) {
+			t.Fatalf("the command fell back to the agent's runner: %s", r.Body)
+		}
 	}
 	if !slices.ContainsFunc(ups, func(n sdk.SessionNotification) bool {
 		u := n.Update.ToolCallUpdate

@@ -2,12 +2,14 @@ package acp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
+	"go.uber.org/zap"
 
 	"github.com/agent-lsp/agent-lsp/tools"
 )
@@ -22,26 +24,107 @@ const releaseWait = 2 * time.Second
 
 // terminalRunner is tools.CommandRunner over the client's terminals
 // (terminal/create, wait_for_exit, output, kill, release), so the user
-// watches the command live. The risk rules and the approval ran before it;
-// the client's terminal is no sandbox, so Containment is zero and every
-// command is judged as unsandboxed.
-type terminalRunner struct{ s *session }
+// watches the command live. The risk rules and the approval ran before it.
+//
+// With our own runner behind it (local, a tools.ProcessRunner), the client
+// runs this binary as a stub that takes the command from us over a unix
+// socket and starts it exactly as our runner would: in the OS sandbox when
+// it is active, with our scrubbed environment, never the client's
+// (terminal_attach.go). The command is then rated as our runner's would
+// be. When the client's terminal cannot run the stub, our runner runs the
+// command and the tool result says so. Without local (tests of the bare
+// protocol) the client runs `bash -c` itself, judged unsandboxed.
+type terminalRunner struct {
+	s     *session
+	local tools.CommandRunner
+	// attachWait bounds how long the stub may take to connect.
+	attachWait time.Duration
+}
 
 var _ tools.CommandRunner = (*terminalRunner)(nil)
 
-// Containment implements tools.CommandRunner.
-func (r *terminalRunner) Containment() tools.Containment { return tools.Containment{} }
+// attacher is a runner that can hand a command to a stub
+// (tools.ProcessRunner).
+type attacher interface {
+	tools.CommandRunner
+	Attach(req tools.CommandRequest) (*tools.Attachment, error)
+	Summary() string
+}
+
+// handsOff returns the runner commands are handed from, if there is one.
+func (r *terminalRunner) handsOff() (attacher, bool) {
+	a, ok := r.local.(attacher)
+	return a, ok
+}
+
+// Containment implements tools.CommandRunner: our runner's, whose sandbox
+// the stub starts the command in.
+func (r *terminalRunner) Containment() tools.Containment {
+	if a, ok := r.handsOff(); ok {
+		return a.Containment()
+	}
+	return tools.Containment{}
+}
+
+// where says how and where a command runs, for the permission request
+// and the tool call's title.
+func (r *terminalRunner) where(sandboxed bool) string {
+	a, ok := r.handsOff()
+	switch {
+	case !ok:
+		return "in your terminal, not sandboxed"
+	case sandboxed:
+		return "sandboxed, in your terminal"
+	case a.Containment().FS:
+		return "outside the sandbox, in your terminal, without your credentials"
+	}
+	return "in your terminal, NOT sandboxed (" + a.Summary() + "), without your credentials"
+}
+
+// asksUnsandboxed reports whether run_bash's arguments ask to leave the
+// sandbox ("sandbox": false).
+func asksUnsandboxed(raw json.RawMessage) bool {
+	var a struct {
+		Sandbox *bool `json:"sandbox"`
+	}
+	return json.Unmarshal(raw, &a) == nil && a.Sandbox != nil && !*a.Sandbox
+}
 
 // RunCommand implements tools.CommandRunner.
 func (r *terminalRunner) RunCommand(ctx context.Context, req tools.CommandRequest) (tools.CommandOutcome, error) {
+	a, ok := r.handsOff()
+	if !ok {
+		return r.runDirect(ctx, req)
+	}
+	att, err := a.Attach(req)
+	if err != nil {
+		return r.fallback(ctx, req, err.Error())
+	}
+	defer func() {
+		if err := att.Close(); err != nil {
+			r.s.log.Debug("closing a command's handoff", zap.Error(err))
+		}
+	}()
+	return r.runAttached(ctx, req, att)
+}
+
+// cwd is the command's working directory.
+func (r *terminalRunner) cwd(req tools.CommandRequest) *string {
+	if req.Dir != "" {
+		return sdk.Ptr(req.Dir)
+	}
+	if roots := r.s.ws.Roots(); len(roots) > 0 {
+		return sdk.Ptr(roots[0])
+	}
+	return nil
+}
+
+// runDirect has the client run `bash -c command` itself: its environment,
+// no sandbox.
+func (r *terminalRunner) runDirect(ctx context.Context, req tools.CommandRequest) (tools.CommandOutcome, error) {
 	p, sid := r.s.peer, r.s.id
 	create := sdk.CreateTerminalRequest{SessionId: sid, Command: "bash", Args: []string{"-c", req.Command},
-		OutputByteLimit: sdk.Ptr(terminalOutputLimit)}
-	if req.Dir != "" {
-		create.Cwd = sdk.Ptr(req.Dir)
-	} else if roots := r.s.ws.Roots(); len(roots) > 0 {
-		create.Cwd = sdk.Ptr(roots[0])
-	}
+		OutputByteLimit: sdk.Ptr(terminalOutputLimit), Cwd: r.cwd(req)}
 	created, err := p.CreateTerminal(ctx, create)
 	if err != nil {
 		return tools.CommandOutcome{}, fmt.Errorf("terminal/create: %w", err)
@@ -74,14 +157,20 @@ func (r *terminalRunner) RunCommand(ctx context.Context, req tools.CommandReques
 	} else {
 		out.ExitCode, out.State = exitOf(exit.ExitCode, exit.Signal)
 	}
-	got, err := p.TerminalOutput(cleanup, sdk.TerminalOutputRequest{SessionId: sid, TerminalId: id})
-	if err == nil {
-		out.Output = got.Output
-		if got.Truncated {
-			out.Output = "[earlier output truncated]\n" + out.Output
-		}
-	}
+	out.Output = r.output(cleanup, id)
 	return out, nil
+}
+
+// output is what the terminal kept of the command's output.
+func (r *terminalRunner) output(ctx context.Context, id string) string {
+	got, err := r.s.peer.TerminalOutput(ctx, sdk.TerminalOutputRequest{SessionId: r.s.id, TerminalId: id})
+	if err != nil {
+		return ""
+	}
+	if got.Truncated {
+		return "[earlier output truncated]\n" + got.Output
+	}
+	return got.Output
 }
 
 // exitOf maps ACP's exit status to ours: a signal is exit code -1 with

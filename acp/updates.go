@@ -112,6 +112,9 @@ func (st *stream) OnEvent(e agent.Event) {
 		s.send(st.ctx, sdk.UpdateAgentThoughtText(e.Text))
 	case agent.EventToolCall:
 		title, locs := describeCall(s.ws, e.ToolName, e.Arguments)
+		if e.ToolName == "run_bash" && s.term != nil {
+			title += " (" + s.term.where(s.term.Containment().FS && !asksUnsandboxed(e.Arguments)) + ")"
+		}
 		s.send(st.ctx, sdk.StartToolCall(sdk.ToolCallId(e.ToolCallID), title,
 			sdk.WithStartKind(kindOf(e.ToolName)), sdk.WithStartStatus(sdk.ToolCallStatusInProgress),
 			sdk.WithStartLocations(locs), sdk.WithStartRawInput(rawInput(e.Arguments))))

@@ -34,6 +34,14 @@ func (r *ProcessRunner) Containment() Containment {
 	return Containment{FS: st.ContainsFS(), Net: st.ContainsNet()}
 }
 
+// Summary is the sandbox's one-line status ("sandbox off: ...").
+func (r *ProcessRunner) Summary() string {
+	if r.Sandbox == nil {
+		return "no sandbox"
+	}
+	return r.Sandbox.Status().Summary()
+}
+
 // RunCommand implements CommandRunner.
 func (r *ProcessRunner) RunCommand(ctx context.Context, req CommandRequest) (CommandOutcome, error) {
 	sandboxed := r.active() && !req.Unsandboxed

@@ -133,6 +133,9 @@ func (runBashTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Resu
 	if run.Blocked != "" {
 		b.WriteString("\n" + run.Blocked)
 	}
+	if run.Note != "" {
+		b.WriteString("\n" + run.Note)
+	}
 	if args.TimeoutMs > bashMaxTimeout.Milliseconds() {
 		fmt.Fprintf(&b, "\n(timeout_ms %d was capped at %d)", args.TimeoutMs, bashMaxTimeout.Milliseconds())
 	}

@@ -50,6 +50,10 @@ type CommandOutcome struct {
 	// Blocked explains, for the model, what the sandbox refused ("" when
 	// nothing in the output points at it).
 	Blocked string
+	// Note tells the model and the user where the command ran when that is
+	// not where they expect (the client's terminal could not run it, so the
+	// agent did); "" otherwise.
+	Note string
 }
 
 // runnerOf is the env's runner, or an unsandboxed process runner.

@@ -51,6 +51,11 @@ func main() {
 	// First, before anything else runs: started as the sandbox launcher,
 	// this process applies the sandbox and becomes bash (never returns).
 	sandbox.Main()
+	// Started by an ACP client's terminal as the stub of a command the
+	// agent handed it (sandbox_attach.go).
+	if isSandboxAttach(os.Args) {
+		os.Exit(runSandboxAttach(os.Args[2:], os.Stdout, os.Stderr))
+	}
 	protectProcess() // before any child or secret read: secrets.go
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -12,7 +12,7 @@ import (
 // chat and for ACP, filling st (which starts at the defaults).
 func registerSandboxFlags(fs *flag.FlagSet, st *sandbox.Settings, autoAllow *bool) {
 	st.Mode, st.Network = sandbox.ModeWorkspaceWrite, sandbox.NetworkLocal
-	fs.Func("sandbox", "OS sandbox for commands: workspace-write (default), read-only or off", func(v string) error {
+	fs.Func("sandbox", "OS sandbox for commands, those an ACP client runs in its terminal too: workspace-write (default), read-only or off", func(v string) error {
 		m, err := sandbox.ParseMode(v)
 		st.Mode = m
 		return err

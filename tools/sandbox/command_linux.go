@@ -82,7 +82,7 @@ func (s *Sandbox) probe() {
 		s.status.Limits = append(s.status.Limits, "without a PID namespace a command can read the daemon's /proc/<pid>/environ on this kernel")
 	}
 	s.status.Active = true
-	s.status.Limits = append(s.status.Limits, "no user namespaces ("+whyNoNS+"): .git/hooks and .git/config are kept read-only by leaving them out of the grants, so new files right in a workspace root cannot be created")
+	s.status.Limits = append(s.status.Limits, "no user namespaces ("+whyNoNS+"): git metadata is kept read-only by leaving it out of the grants, so new files right in a workspace root or in its git dir cannot be created (git add and git commit fail)")
 	switch s.settings.Network {
 	case NetworkLocal:
 		s.status.Limits = append(s.status.Limits, "network local falls back to Landlock TCP rules, which filter by port, not address: every TCP connection is refused, loopback too; UDP is not filtered")
@@ -156,50 +156,102 @@ func (s *Sandbox) Command(command, dir string, env []string) (*exec.Cmd, func(),
 }
 
 func (s *Sandbox) command(command, dir string, env []string) (*exec.Cmd, func(), error) {
-	p, err := s.buildPolicy()
+	l, err := s.prepare(command, dir, env)
 	if err != nil {
 		return nil, nil, err
+	}
+	cmd, started, err := l.cmd()
+	if err != nil {
+		_ = l.Ruleset.Close()
+		return nil, nil, err
+	}
+	release := func() {
+		_ = l.Ruleset.Close()
+		started()
+	}
+	tw, err := newTripwire(l.tripwires, &s.trips)
+	if err != nil {
+		release() // the command never started: the gate is closed unopened
+		return nil, nil, fmt.Errorf("sandbox: watching git metadata: %w", err)
+	}
+	if tw != nil {
+		release = tw.arm(cmd, release)
+	}
+	return cmd, release, nil
+}
+
+// prepared is one sandboxed command as the daemon prepared it: everything
+// needed to start the launcher, by the daemon itself (command) or by
+// another process of this binary it hands the command to (Handoff).
+type prepared struct {
+	Command, Dir string
+	Env          []string // without TMPDIR and the policy variable, with the caches (withCaches)
+	TmpDir       string
+	Policy       string // the encoded launch policy (the ruleset is fd 3)
+	Namespaces   bool
+	NewNet       bool       // a new network namespace too
+	Gated        bool       // an ordinary user's namespaces: the user namespace gate is fd 4 (usernsGate)
+	Ruleset      *os.File   // the Landlock ruleset; its holder closes it
+	tripwires    []tripPath // watched while the daemon's own command runs (tripwire_linux.go)
+}
+
+// prepare builds the policy and the Landlock ruleset of one command.
+func (s *Sandbox) prepare(command, dir string, env []string) (prepared, error) {
+	p, err := s.buildPolicy()
+	if err != nil {
+		return prepared{}, err
 	}
 	cfg, rules := rulesFor(p)
 	fd, flags, err := cfg.BestEffort().NewRulesetFD(rules...)
 	if err != nil {
-		return nil, nil, fmt.Errorf("sandbox: landlock ruleset: %w", err)
+		return prepared{}, fmt.Errorf("sandbox: landlock ruleset: %w", err)
 	}
 	if fd < 0 {
-		return nil, nil, errors.New("sandbox: landlock ruleset: nothing to enforce (no Landlock support)")
+		return prepared{}, errors.New("sandbox: landlock ruleset: nothing to enforce (no Landlock support)")
 	}
 	ruleset := os.NewFile(uintptr(fd), "landlock-ruleset")
 	p.RulesetFD, p.RulesetFlags = 3, flags // the first of ExtraFiles
 	p.HandledFS = handledFS(s.status.ABI)
-	var gate *usernsGate
-	if s.namespaces && os.Getuid() != 0 {
-		if gate, err = newUsernsGate(); err != nil {
-			_ = ruleset.Close()
-			return nil, nil, err
-		}
+	gated := s.namespaces && os.Getuid() != 0
+	if gated {
 		p.SyncFD = 4 // the second of ExtraFiles
 	}
 	enc, err := p.encode()
 	if err != nil {
 		_ = ruleset.Close()
-		gate.abandon()
-		return nil, nil, err
+		return prepared{}, err
 	}
-	cmd := exec.Command(launcherPath, launcherArg, "-c", command)
+	env = withCaches(withoutVar(withoutVar(env, "TMPDIR"), policyEnv), s.cacheDir)
+	return prepared{Command: command, Dir: dir, Env: env, TmpDir: s.tmpDir, Policy: enc, Namespaces: s.namespaces,
+		NewNet: s.settings.Network != NetworkAllow, Gated: gated, Ruleset: ruleset, tripwires: p.Tripwires}, nil
+}
+
+// cmd is the launcher's command for l: the binary itself (launcherPath)
+// with the hidden launcher argument, in a new session, SIGKILLed when the
+// thread that starts it exits; and started, to call once Start has
+// returned (an ordinary user's namespaces are set up then, see
+// usernsGate).
+func (l prepared) cmd() (cmd *exec.Cmd, started func(), err error) {
+	var gate *usernsGate
+	if l.Namespaces && l.Gated {
+		if gate, err = newUsernsGate(); err != nil {
+			return nil, nil, err
+		}
+	}
+	cmd = exec.Command(launcherPath, launcherArg, "-c", l.Command)
 	cmd.Args[0] = "agent-lsp-sandbox"
-	cmd.Dir = dir
-	cmd.Env = append(withoutVar(withoutVar(env, "TMPDIR"), policyEnv), "TMPDIR="+s.tmpDir, policyEnv+"="+enc)
-	cmd.Env = withCaches(cmd.Env, s.cacheDir)
+	cmd.Dir = l.Dir
+	cmd.Env = append(withoutVar(withoutVar(l.Env, "TMPDIR"), policyEnv), "TMPDIR="+l.TmpDir, policyEnv+"="+l.Policy)
 	attr := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.ExtraFiles = []*os.File{ruleset}
-	if s.namespaces {
+	cmd.ExtraFiles = []*os.File{l.Ruleset}
+	if l.Namespaces {
 		// A new PID namespace: when its first process (bash, after the
 		// launcher's exec) dies, the kernel kills everything left in it,
 		// so nothing a command started outlives the daemon. The IPC
 		// namespace keeps System V shared memory and message queues
 		// private.
 		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
-		if s.settings.Network != NetworkAllow {
+		if l.NewNet {
 			attr.Cloneflags |= syscall.CLONE_NEWNET
 		}
 		if gate != nil {
@@ -224,13 +276,12 @@ func (s *Sandbox) command(command, dir string, env []string) (*exec.Cmd, func(),
 		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN}
 	}
 	cmd.SysProcAttr = attr
-	release := func() {
-		_ = ruleset.Close()
+	started = func() {
 		if gate != nil {
 			gate.open(cmd.Process)
 		}
 	}
-	return cmd, release, nil
+	return cmd, started, nil
 }
 
 func absPath(p string) (string, error) {

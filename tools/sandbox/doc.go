@@ -8,11 +8,18 @@
 // mount, PID and network namespace per command:
 //
 //   - writes: the workspace roots, a private temp dir (TMPDIR, 0700,
-//     removed by Close) and configured extra dirs; the workspace's
-//     .git/hooks and .git/config are bind-mounted read-only (Landlock can
-//     only grant, and a grant on the workspace covers everything below it,
-//     so the read-only mounts are what keeps those two out; Landlock
-//     forbids the sandboxed process to unmount them);
+//     removed by Close) and configured extra dirs; the git metadata in
+//     them (every path git takes code or configuration from: hooks,
+//     config, info, submodules' and worktrees' git dirs, core.hooksPath
+//     targets, .git files; see gitGuard) is bind-mounted read-only, and
+//     the git dirs are bind-mounted onto themselves so that they cannot
+//     be moved or replaced (Landlock can only grant, and a grant on the
+//     workspace covers everything below it, so the mounts are what keeps
+//     those out; Landlock forbids the sandboxed process to unmount them);
+//     protected paths a mount cannot hold (a missing commondir, a
+//     workspace's .git where there is no repository, a symlinked hooks
+//     dir) are watched while the command runs, and a command that
+//     changes one is stopped and the change undone (tripwire);
 //   - reads: everything except the secret stores (~/.ssh, ~/.aws, ...):
 //     the read grants are an allow-list that covers / minus those paths
 //     (their parent directories can be listed, not read);
@@ -31,6 +38,12 @@
 // cgo the launcher is launcher.c, a constructor that runs before the Go
 // runtime starts (a few milliseconds less per command); without, it is
 // Main, called first thing in main and in TestMain.
+//
+// A command an ACP client shows in its own terminal is handed over, not
+// run by the client: the client runs this binary as a stub (AttachArg)
+// that receives the prepared command, the ruleset's descriptor and the
+// daemon's scrubbed environment over a unix socket and starts the same
+// launcher (handoff_linux.go, attach_linux.go, attached_linux.go).
 //
 // Where Landlock is missing the sandbox reports itself unavailable (with
 // the reason) and commands run unconfined, under approvals only; the

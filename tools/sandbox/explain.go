@@ -48,8 +48,10 @@ var quoted = regexp.MustCompile(`['‘]([^'‘’\n]+)['’]`)
 // denied", "mkdir: cannot create directory ‘/a b/x’: Permission denied".
 var deniedPath = regexp.MustCompile(`(?:^|[\s'"‘(=])(/[^\n'"‘’]*?)['’]?: (?:Permission denied|Operation not permitted|Read-only file system|Device or resource busy)`)
 
-// gitReadOnly starts the explanation of a write to .git/hooks or .git/config.
-const gitReadOnly = ".git/hooks and .git/config are read-only in the sandbox: "
+// gitReadOnly starts the explanation of a write to git metadata (hooks,
+// config, info, a submodule's or a worktree's git dir, a core.hooksPath
+// target, ...) or of a move of a git dir (see gitGuard).
+const gitReadOnly = "git metadata is read-only in the sandbox: "
 
 // otherProcess finds a /proc entry of a process by number.
 var otherProcess = regexp.MustCompile(`/proc/[0-9]+/[^\s'":]*`)
@@ -75,6 +77,10 @@ func (s *Sandbox) Explain(output string) string {
 		}
 	}
 	unexplained, network := false, false
+	git := guardGit(s.writable, s.home)
+	for _, p := range s.trips.take() {
+		add("blocked by the sandbox: " + gitReadOnly + p + " (the command changed it: it was put back as it was and the command stopped)")
+	}
 	for _, line := range strings.Split(output, "\n") {
 		if s.status.Network != NetworkAllow && containsAny(line, networkPhrases) &&
 			!(strings.Contains(line, "connect: Permission denied") && s.status.Namespaces) {
@@ -90,7 +96,8 @@ func (s *Sandbox) Explain(output string) string {
 			continue
 		}
 		// EBUSY is what replacing a read-only bind mount (.git/config by
-		// git's rename of config.lock) gives; elsewhere it is not ours.
+		// git's rename of config.lock) or moving a pinned git dir gives;
+		// elsewhere it is not ours.
 		busy := strings.Contains(line, "Device or resource busy")
 		if !busy && !containsAny(line, denialPhrases) {
 			continue
@@ -98,7 +105,7 @@ func (s *Sandbox) Explain(output string) string {
 		paths := s.pathsIn(line)
 		found := false
 		for _, p := range paths {
-			if why := s.classify(p); why != "" && (!busy || strings.HasPrefix(why, gitReadOnly)) {
+			if why := s.classify(p, git); why != "" && (!busy || strings.HasPrefix(why, gitReadOnly)) {
 				add("blocked by the sandbox: " + why)
 				found = true
 				break
@@ -190,8 +197,9 @@ func resolveExisting(p string) string {
 	}
 }
 
-// classify says why the sandbox refuses path, "" when it would not.
-func (s *Sandbox) classify(path string) string {
+// classify says why the sandbox refuses path, "" when it would not; git
+// is what guards the git metadata now.
+func (s *Sandbox) classify(path string, git gitGuard) string {
 	if strings.HasPrefix(path, "/proc/") && !strings.HasPrefix(path, "/proc/self/") {
 		return "access to another process: " + path + " (processes outside the sandbox are not visible to it)"
 	}
@@ -205,11 +213,14 @@ func (s *Sandbox) classify(path string) string {
 			return "write to a protected start-up or configuration file: " + path
 		}
 	}
-	for _, root := range s.roots {
-		for _, name := range []string{"hooks", "config"} {
-			if within(filepath.Join(root, ".git", name), path) {
-				return gitReadOnly + path
-			}
+	for _, p := range git.readOnly {
+		if within(p, path) {
+			return gitReadOnly + path
+		}
+	}
+	for _, p := range git.pinned {
+		if p == path {
+			return gitReadOnly + path + " (it cannot be moved, removed or replaced)"
 		}
 	}
 	if within(s.tmpDir, path) || strings.HasPrefix(path, "/dev/") {
@@ -217,7 +228,7 @@ func (s *Sandbox) classify(path string) string {
 	}
 	for _, w := range s.writable {
 		if within(w, path) {
-			if dir := filepath.Dir(path); s.splitAround(dir) {
+			if dir := filepath.Dir(path); s.splitAround(dir, git) {
 				return "new entries cannot be created in " + dir + ", which holds protected start-up, git or secret files (files already there stay writable): " + path
 			}
 			return ""
@@ -234,13 +245,11 @@ func (s *Sandbox) classify(path string) string {
 // splitAround reports whether dir lies above a protected or hidden path:
 // the write grants are split around those (Landlock can only grant), so
 // dir itself gets no grant to create entries in.
-func (s *Sandbox) splitAround(dir string) bool {
+func (s *Sandbox) splitAround(dir string, git gitGuard) bool {
 	var kept []string
 	kept = append(append(kept, s.protected...), s.hidden...)
 	if !s.namespaces { // else they are read-only mounts, not split grants
-		for _, root := range s.roots {
-			kept = append(kept, filepath.Join(root, ".git", "hooks"), filepath.Join(root, ".git", "config"))
-		}
+		kept = append(kept, git.readOnly...)
 	}
 	for _, p := range kept {
 		if p != dir && within(dir, p) {
@@ -254,7 +263,7 @@ func (s *Sandbox) splitAround(dir string) bool {
 // path the output does not name.
 func (s *Sandbox) allows() string {
 	w := append(append([]string(nil), s.writable...), s.tmpDir+" (TMPDIR)")
-	return fmt.Sprintf("it lets commands write only to %s, keeps .git/hooks and .git/config read-only and hides the secret stores (~/.ssh, ~/.aws, ~/.gnupg, ...)", strings.Join(w, ", "))
+	return fmt.Sprintf("it lets commands write only to %s, keeps git metadata (hooks, config, info, submodules' and worktrees' git dirs) read-only and hides the secret stores (~/.ssh, ~/.aws, ~/.gnupg, ...)", strings.Join(w, ", "))
 }
 
 func containsAny(s string, subs []string) bool {

@@ -31,9 +31,10 @@ func TestSandboxUnavailableFallsBack(t *testing.T) {
 }
 
 // Without user namespaces Landlock alone still confines writes and hides
-// the secrets; .git/hooks and .git/config stay read-only by being left
-// out of the grants (so new files right in the workspace root cannot be
-// created: a documented limit), TCP is refused by Landlock, and the
+// the secrets; git metadata (.git/hooks, .git/config, ...) stays
+// read-only by being left out of the grants (so new files right in the
+// workspace root cannot be created: a documented limit), TCP is refused
+// by Landlock, and the
 // status lists those limits.
 func TestSandboxWithoutNamespaces(t *testing.T) {
 	f := newFixture(t)
@@ -46,8 +47,8 @@ func TestSandboxWithoutNamespaces(t *testing.T) {
 	for _, c := range []struct{ command, explain string }{
 		{"echo x > " + filepath.Join(f.outside, "f"), "write outside the workspace"},
 		{"cat ~/.ssh/id_ed25519", "read of a secret store"},
-		{"echo evil > .git/hooks/pre-commit", ".git/hooks and .git/config are read-only"},
-		{"echo evil >> .git/config", ".git/hooks and .git/config are read-only"},
+		{"echo evil > .git/hooks/pre-commit", "git metadata is read-only in the sandbox"},
+		{"echo evil >> .git/config", "git metadata is read-only in the sandbox"},
 		{"exec 3<>/dev/tcp/192.0.2.1/80", "network access outside this machine"},
 		{"exec 3<>/dev/tcp/127.0.0.1/9", "network access outside this machine"},
 	} {

@@ -134,6 +134,14 @@ static void set_limit(int resource, unsigned long long value, const char *what) 
 		die("setting the limit of", what);
 }
 
+// A mount point cannot be renamed, removed or replaced (EBUSY): pinning
+// a git dir keeps it the one whose hooks and config are mounted read-only
+// next, while what is inside stays writable.
+static void mount_pinned(const char *path) {
+	if (mount(path, path, NULL, MS_BIND, NULL) != 0)
+		die("pinning", path);
+}
+
 static void loopback_up(void) {
 	struct ifreq ifr;
 	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -168,8 +176,9 @@ __attribute__((constructor)) static void agent_lsp_sandbox_launch(int argc, char
 	unsigned long flags = 0;
 	unsigned long long handled = 0, nproc = 0, data = 0;
 	char **ro = calloc(strlen(policy) / 4 + 2, sizeof *ro);
-	int nro = 0, first = 1;
-	if (ro == NULL)
+	char **pin = calloc(strlen(policy) / 4 + 2, sizeof *pin);
+	int nro = 0, npin = 0, first = 1;
+	if (ro == NULL || pin == NULL)
 		die("reading the policy", NULL);
 	for (char *save = NULL, *line = strtok_r(policy, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
 		if (first) {
@@ -196,6 +205,8 @@ __attribute__((constructor)) static void agent_lsp_sandbox_launch(int argc, char
 			nproc = strtoull(line + 6, NULL, 10);
 		} else if (strncmp(line, "data=", 5) == 0) {
 			data = strtoull(line + 5, NULL, 10);
+		} else if (strncmp(line, "pin=", 4) == 0) {
+			pin[npin++] = line + 4;
 		} else if (strncmp(line, "ro=", 3) == 0) {
 			ro[nro++] = line + 3;
 		} else {
@@ -212,6 +223,8 @@ __attribute__((constructor)) static void agent_lsp_sandbox_launch(int argc, char
 	if (ns) {
 		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
 			die("making mounts private", NULL);
+		for (int i = 0; i < npin; i++)
+			mount_pinned(pin[i]);
 		for (int i = 0; i < nro; i++)
 			mount_read_only(ro[i]);
 		// The PID namespace's own procfs: processes outside are not there.

@@ -65,6 +65,9 @@ func launch(args []string) error {
 		if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 			return fmt.Errorf("making mounts private: %w", err)
 		}
+		if err := mountPinned(p.Pinned); err != nil {
+			return err
+		}
 		if err := mountReadOnly(p.ReadOnly); err != nil {
 			return err
 		}
@@ -139,6 +142,19 @@ func mountReadOnly(paths []string) error {
 		keep := uintptr(st.Flags) & (unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC | unix.MS_NOATIME | unix.MS_NODIRATIME | unix.MS_RELATIME)
 		if err := unix.Mount("", path, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|keep, ""); err != nil {
 			return fmt.Errorf("remounting %s read-only: %w", path, err)
+		}
+	}
+	return nil
+}
+
+// mountPinned bind-mounts each directory onto itself: a mount point
+// cannot be renamed, removed or replaced (EBUSY), so a git dir stays the
+// one whose hooks and config are mounted read-only next, while what is
+// inside stays writable.
+func mountPinned(dirs []string) error {
+	for _, d := range dirs {
+		if err := unix.Mount(d, d, "", unix.MS_BIND, ""); err != nil {
+			return fmt.Errorf("pinning %s: %w", d, err)
 		}
 	}
 	return nil

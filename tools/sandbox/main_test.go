@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -42,6 +43,9 @@ func allocate(n string) {
 // /proc/self/exe with the launcher argument) and the loopback helper.
 func TestMain(m *testing.M) {
 	Main()
+	if len(os.Args) > 1 && os.Args[1] == AttachArg { // the stub of handoff_linux_test.go
+		os.Exit(RunAttached(context.Background(), os.Args[2:], os.Getenv(AttachTokenEnv), os.Stdout, os.Stderr))
+	}
 	if os.Getenv(envProtectHelper) == "1" {
 		os.Unsetenv(envProtectHelper) // not for the helpers it starts
 		// As the daemon does at start: non-dumpable, which is what kept

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -25,12 +24,17 @@ type launchPolicy struct {
 	DenyTCP  bool     `json:"-"` // Landlock: no TCP connect (no network namespace)
 	DenyBind bool     `json:"-"` // Landlock: no TCP bind either
 
+	// Tripwires are protected paths that cannot be mounted (missing, or
+	// symlinks): the daemon watches them while the command runs.
+	Tripwires []tripPath `json:"-"`
+
 	RulesetFD    int      // the ruleset's descriptor in the launcher
 	RulesetFlags uint32   // for landlock_restrict_self
 	HandledFS    uint64   // the file rights the ruleset handles (for the rules the launcher adds)
 	SyncFD       int      // the user namespace gate's read end (usernsGate); 0: none
 	MaxProcs     uint64   // RLIMIT_NPROC in the command's user namespace; 0: unchanged
 	MaxData      uint64   // RLIMIT_DATA in bytes for each process; 0: unchanged
+	Pinned       []string // bind-mounted onto themselves first: not renamed, removed nor replaced (mount namespace only)
 	ReadOnly     []string // bind-mounted read-only (mount namespace only)
 	Loopback     bool     // bring lo up in the new network namespace
 	Namespace    bool     // running in new user+mount namespaces
@@ -49,6 +53,9 @@ func (p launchPolicy) encode() (string, error) {
 		"flags=" + strconv.FormatUint(uint64(p.RulesetFlags), 10), "ns=" + flag01(p.Namespace), "lo=" + flag01(p.Loopback),
 		"handled=" + strconv.FormatUint(p.HandledFS, 10), "sync=" + strconv.Itoa(p.SyncFD),
 		"nproc=" + strconv.FormatUint(p.MaxProcs, 10), "data=" + strconv.FormatUint(p.MaxData, 10)}
+	for _, r := range p.Pinned {
+		lines = append(lines, "pin="+r)
+	}
 	for _, r := range p.ReadOnly {
 		lines = append(lines, "ro="+r)
 	}
@@ -91,6 +98,8 @@ func decodePolicy(raw string) (launchPolicy, error) {
 			p.MaxData, err = strconv.ParseUint(v, 10, 64)
 		case "lo":
 			p.Loopback = v == "1"
+		case "pin":
+			p.Pinned = append(p.Pinned, v)
 		case "ro":
 			p.ReadOnly = append(p.ReadOnly, v)
 		default:
@@ -131,22 +140,16 @@ func (s *Sandbox) buildPolicy() (launchPolicy, error) {
 	p.Read, p.Listable = cover("/", s.hidden)
 
 	exclude := append(append([]string(nil), s.hidden...), s.protected...)
-	var gitProtected []string
-	for _, root := range s.writable {
-		for _, name := range []string{"hooks", "config"} {
-			if path := filepath.Join(root, ".git", name); exists(path) {
-				gitProtected = append(gitProtected, path)
-			}
-		}
-	}
+	guard := guardGit(s.writable, s.home)
 	if s.namespaces {
-		p.ReadOnly = gitProtected
+		p.Pinned, p.ReadOnly, p.Tripwires = gitMounts(guard, s.writable)
 	} else {
 		// Without a mount namespace the only way to keep them read-only
 		// is to leave them out of the grants; the directories above them
-		// are then split, so new entries right in a workspace root cannot
-		// be created (see the package doc and docs/protocol.md).
-		exclude = append(exclude, gitProtected...)
+		// are then split, so new entries cannot be created right in them
+		// (a workspace root, the git dir: see the package doc and
+		// docs/protocol.md), nor can a missing protected path.
+		exclude = append(exclude, guard.readOnly...)
 	}
 	for _, dir := range s.writable {
 		g, _ := cover(dir, exclude)

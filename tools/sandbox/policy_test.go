@@ -5,11 +5,12 @@ import (
 	"testing"
 )
 
-// The launch policy survives its line encoding; a path with a newline is
-// refused rather than split into two lines.
+// The launch policy survives its line encoding (pinned dirs and
+// read-only paths in their order: the launcher mounts them so); a path
+// with a newline is refused rather than split into two lines.
 func TestPolicyEncoding(t *testing.T) {
 	p := launchPolicy{Shell: "/usr/bin/bash", RulesetFD: 3, RulesetFlags: 0, Namespace: true, Loopback: true,
-		ReadOnly: []string{"/w/.git/hooks", "/w/.git/config"}}
+		Pinned: []string{"/w/.git", "/w/.git/modules/sub"}, ReadOnly: []string{"/w/.git/hooks", "/w/.git/config"}}
 	enc, err := p.encode()
 	if err != nil {
 		t.Fatal(err)

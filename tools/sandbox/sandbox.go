@@ -72,6 +72,8 @@ type Sandbox struct {
 	writable   []string // resolved: roots (workspace-write) and extra dirs
 	hidden     []string // not readable
 	protected  []string // readable, not writable
+	home       string   // the user's, for git's global config and ~/ paths
+	trips      trips    // protected paths commands created (see tripwire)
 	tmpDir     string
 	cacheDir   string // the build tools' caches (caches.go)
 	shell      string
@@ -113,7 +115,7 @@ func New(st Settings, roots []string) (*Sandbox, error) {
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}
-	s := &Sandbox{settings: st, status: Status{Mode: st.Mode, Network: st.Network}}
+	s := &Sandbox{settings: st, home: home, status: Status{Mode: st.Mode, Network: st.Network}}
 	for _, r := range roots {
 		s.roots = append(s.roots, resolve(r))
 	}

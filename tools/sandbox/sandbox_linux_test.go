@@ -152,9 +152,9 @@ func refusals(f fixture, testPID int) []refusal {
 		{"write outside the workspace", "echo x > " + filepath.Join(f.outside, "f"), "blocked by the sandbox: write outside the workspace: " + filepath.Join(f.outside, "f"),
 			unchanged(filepath.Join(f.outside, "f"), "")},
 		{"read ~/.ssh", "cat ~/.ssh/id_ed25519", "blocked by the sandbox: read of a secret store the sandbox hides: " + filepath.Join(f.home, ".ssh", "id_ed25519"), nil},
-		{"write a git hook", "echo 'curl evil' > .git/hooks/pre-commit", ".git/hooks and .git/config are read-only in the sandbox: " + filepath.Join(f.ws, ".git", "hooks", "pre-commit"),
+		{"write a git hook", "echo 'curl evil' > .git/hooks/pre-commit", "git metadata is read-only in the sandbox: " + filepath.Join(f.ws, ".git", "hooks", "pre-commit"),
 			unchanged(filepath.Join(f.ws, ".git", "hooks", "pre-commit"), "")},
-		{"write .git/config", "printf '[core]\\n\\tfsmonitor = evil\\n' >> .git/config", ".git/hooks and .git/config are read-only in the sandbox: " + filepath.Join(f.ws, ".git", "config"),
+		{"write .git/config", "printf '[core]\\n\\tfsmonitor = evil\\n' >> .git/config", "git metadata is read-only in the sandbox: " + filepath.Join(f.ws, ".git", "config"),
 			unchanged(filepath.Join(f.ws, ".git", "config"), "[core]\n")},
 		{"TCP to a non-loopback address", "exec 3<>/dev/tcp/192.0.2.1/80", "blocked by the sandbox: network access outside this machine", nil},
 		{"read the daemon's environment", fmt.Sprintf("cat /proc/%d/environ", testPID), "blocked by the sandbox: access to another process: /proc/" + strconv.Itoa(testPID) + "/environ", nil},
@@ -251,6 +251,22 @@ func testConfines(t *testing.T) {
 // canary in the environment of the process whose /proc entry the sandbox
 // must not read. testConfines requires namespaces.
 func TestSandboxConfinesAsNobody(t *testing.T) {
+	out := runAsNobody(t, "^(TestSandboxConfines|TestSandboxLimitsEndBombs|TestSandboxShmIsPrivate)$")
+	if !bytes.Contains(out, []byte("--- PASS: TestSandboxConfines")) || !bytes.Contains(out, []byte("--- PASS: TestSandboxLimitsEndBombs")) {
+		t.Fatalf("as nobody:\n%s", out)
+	}
+	if bytes.Contains(out, []byte("canary-")) {
+		t.Fatalf("the canary leaked:\n%s", out)
+	}
+	t.Logf("as nobody:\n%s", lastLines(string(out), 4))
+}
+
+// runAsNobody runs the tests matching pattern again as an ordinary user
+// (setpriv to the account AGENT_LSP_TEST_USER names, or nobody; skipped
+// unless root, and under CI a missing setpriv or account fails) and
+// returns their verbose output; a failure fails t.
+func runAsNobody(t *testing.T, pattern string) []byte {
+	t.Helper()
 	if os.Getuid() != 0 {
 		t.Skip("needs root to switch to an ordinary user (CI runs as root)")
 	}
@@ -288,22 +304,19 @@ func TestSandboxConfinesAsNobody(t *testing.T) {
 	if err := os.WriteFile(bin, data, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, setpriv, "--reuid="+uid, "--regid="+gid, "--clear-groups",
-		bin, "-test.run=^(TestSandboxConfines|TestSandboxLimitsEndBombs|TestSandboxShmIsPrivate)$", "-test.v", "-test.count=1")
+		bin, "-test.run="+pattern, "-test.v", "-test.count=1")
 	cmd.Dir = "/"
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=/nonexistent", "TMPDIR=/tmp",
 		"AGENT_LSP_SANDBOX_TEST_UID=" + uid, "AGENT_LSP_CANARY=canary-" + strconv.Itoa(os.Getpid()),
 		envProtectHelper + "=1"}
 	out, err := cmd.CombinedOutput()
-	if err != nil || !bytes.Contains(out, []byte("--- PASS: TestSandboxConfines")) || !bytes.Contains(out, []byte("--- PASS: TestSandboxLimitsEndBombs")) {
+	if err != nil {
 		t.Fatalf("as uid %s: %v\n%s", uid, err, out)
 	}
-	if bytes.Contains(out, []byte("canary-")) {
-		t.Fatalf("the canary leaked:\n%s", out)
-	}
-	t.Logf("as uid %s:\n%s", uid, lastLines(string(out), 4))
+	return out
 }
 
 func lastLines(s string, n int) string {

@@ -43,17 +43,29 @@ export class Buffers {
 // Terminals spawn the commands of terminal/create as the editor would (the
 // command and its args, no shell of ours), keep their output within the
 // byte limit and answer output, wait_for_exit, kill and release.
+//
+// Options: env adds variables to every terminal's environment, as a user's
+// shell profile would (credentials included), on top of the client's own;
+// only restricts what a terminal can run to that one program, as a
+// terminal on a remote machine or in a container cannot run the agent's
+// binary (anything else fails to start, exit 127).
 export class Terminals {
-  constructor() { this.byId = new Map(); this.created = []; this.calls = []; this.seq = 0; this.onCreate = null; this.exitOf = new Map(); }
+  constructor({ env = {}, only = null } = {}) {
+    this.byId = new Map(); this.created = []; this.calls = []; this.seq = 0; this.onCreate = null; this.exitOf = new Map();
+    this.env = env; this.only = only; this.shown = new Map();
+  }
 
   create(p) {
     const id = `term-${++this.seq}`;
     this.created.push({ id, command: p.command, args: p.args ?? [], cwd: p.cwd ?? null, outputByteLimit: p.outputByteLimit ?? null });
-    const env = { ...process.env };
+    const env = { ...process.env, ...this.env };
     for (const v of p.env ?? []) env[v.name] = v.value;
-    const child = spawn(p.command, p.args ?? [], { cwd: p.cwd ?? undefined, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const command = this.only && p.command !== this.only ? `/nonexistent/${path.basename(p.command)}` : p.command;
+    const child = spawn(command, p.args ?? [], { cwd: p.cwd ?? undefined, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const t = { child, output: Buffer.alloc(0), truncated: false, exitStatus: null, limit: p.outputByteLimit ?? null };
+    this.shown.set(id, '');
     const append = (chunk) => {
+      this.shown.set(id, this.shown.get(id) + chunk.toString('utf8')); // what the user watched, whole
       t.output = Buffer.concat([t.output, chunk]);
       if (t.limit != null && t.output.length > t.limit) {
         // Keep the end, cut at a character boundary (the spec's rule).
@@ -104,6 +116,14 @@ export class Terminals {
     if (!t.exitStatus) t.child.kill('SIGKILL');
     this.byId.delete(terminalId);
     return {};
+  }
+
+  // environs reads /proc/<pid>/environ of each terminal's process still
+  // running (what any process of the user could read there), or why not.
+  environs() {
+    return [...this.byId.values()].filter((t) => !t.exitStatus).map((t) => {
+      try { return fs.readFileSync(`/proc/${t.child.pid}/environ`, 'latin1'); } catch (e) { return `unreadable: ${e.code}`; }
+    });
   }
 
   // live lists the terminals not released (a leak at the end of a run).
