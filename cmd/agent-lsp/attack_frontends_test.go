@@ -38,6 +38,7 @@ func attackShellThrough(t *testing.T, acct account, fe frontEnd, sum *campaignSu
 	for _, marker := range []string{survivor, survivor + "1"} {
 		assertProcessGone(t, "sleep\x00"+marker+"\x00")
 	}
+	lab.checkTempDirsGone(t)
 	results := lastResults(t, srv, len(attacks))
 	for i, a := range attacks {
 		r := results[i]

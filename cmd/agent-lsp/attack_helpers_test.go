@@ -45,6 +45,7 @@ type attackLab struct {
 	outside string // next to the workspace
 	etcPath string // a path under /etc that must never appear
 	state   string
+	tmp     string // the agent's TMPDIR
 	logFile string
 	env     []string
 	// secrets are values that must appear nowhere the model, the
@@ -116,6 +117,13 @@ func newAttackLab(t *testing.T, acct account, wsIsHome bool) *attackLab {
 	lab.env = acct.isolatedEnv(t, filepath.Join(base, "xdg"))
 	lab.env = slices.DeleteFunc(lab.env, func(kv string) bool { return strings.HasPrefix(kv, "HOME=") })
 	lab.env = append(lab.env, "HOME="+lab.home)
+	// The agent's temp dir (the sandbox's private TMPDIR is made there)
+	// is the lab's: checkTempDirsGone finds what the agent left behind.
+	lab.tmp = filepath.Join(base, "tmp")
+	if err := os.MkdirAll(lab.tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lab.env = append(slices.DeleteFunc(lab.env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }), "TMPDIR="+lab.tmp)
 	if wsIsHome {
 		// XDG_CONFIG_HOME moved inside the home: user units and git's
 		// config follow it (exec's last value wins).

@@ -102,6 +102,7 @@ func everyday(t *testing.T, acct account, fe frontEnd, tarball string) {
 	start := time.Now()
 	fe.prompt(t, lab, srv, "Set the project up and check the machine.")
 	t.Logf("%s as %s: %d commands in %v", fe.name, acct, len(cmds), time.Since(start).Round(time.Millisecond))
+	lab.checkTempDirsGone(t)
 
 	logData, err := os.ReadFile(lab.logFile)
 	if err != nil {

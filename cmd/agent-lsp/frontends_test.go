@@ -31,6 +31,19 @@ type frontEnd struct {
 	prompt func(t *testing.T, lab *attackLab, srv *providertest.Server, text string) string
 }
 
+// checkTempDirsGone fails when the agent, now exited, left anything in its
+// temp dir (the sandbox's private TMPDIR is removed when the agent ends).
+func (lab *attackLab) checkTempDirsGone(t *testing.T) {
+	t.Helper()
+	entries, err := os.ReadDir(lab.tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("the agent left %s in its temp dir", filepath.Join(lab.tmp, e.Name()))
+	}
+}
+
 var frontEnds = []frontEnd{
 	{"daemon", promptDaemon},
 	{"chat", promptChat},
