@@ -24,7 +24,10 @@ type clientDocs struct {
 	// clientRead, clientWrite: the client declared fs.readTextFile,
 	// fs.writeTextFile; without one, that side is the disk.
 	clientRead, clientWrite bool
-	mu                      sync.Mutex // one edit at a time: read, rebase, write
+	// commands are frozen while the client writes an edit by path
+	// (tools.WriteByPath); nil when no runner of ours runs commands.
+	commands tools.CommandFreezer
+	mu       sync.Mutex // one edit at a time: read, rebase, write
 }
 
 var _ tools.Documents = (*clientDocs)(nil)
@@ -122,10 +125,15 @@ func (d *clientDocs) Apply(ctx context.Context, edit tools.FileEdit) error {
 	if err := d.checkSize(path, int64(len(text)), true); err != nil {
 		return err
 	}
-	if _, err := d.s.peer.WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: d.s.id, Path: path, Content: text}); err != nil {
-		return fmt.Errorf("fs/write_text_file %s: %w", path, err)
-	}
-	return nil
+	// The client writes by path: the path is checked, and the commands
+	// frozen, until it answered.
+	return tools.WriteByPath(ctx, d.commands, d.ws, []string{path}, func() error {
+		_, err := d.s.peer.WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: d.s.id, Path: path, Content: text})
+		if err != nil {
+			return fmt.Errorf("fs/write_text_file %s: %w", path, err)
+		}
+		return nil
+	})
 }
 
 // diffRecorder wraps a session's Documents and remembers, per tool call,

@@ -118,15 +118,6 @@ func (a *server) bind(cwd string, servers []sdk.McpServer) (*session, control.Bi
 	}
 	b := control.Binding{Workspace: ws, Tools: reg, Notify: s.notify}
 
-	var docs tools.Documents = &tools.DiskDocuments{Workspace: ws}
-	if caps.Fs.ReadTextFile || caps.Fs.WriteTextFile {
-		cd := newClientDocs(ws, s)
-		cd.clientRead, cd.clientWrite = caps.Fs.ReadTextFile, caps.Fs.WriteTextFile
-		docs = cd
-	}
-	s.diffs = newDiffRecorder(docs)
-	b.Docs = s.diffs
-
 	var local tools.CommandRunner
 	if a.o.LocalRunner != nil {
 		r, autoAllow, closeFn, err := a.o.LocalRunner(ws)
@@ -146,6 +137,20 @@ func (a *server) bind(cwd string, servers []sdk.McpServer) (*session, control.Bi
 	case local != nil:
 		b.Runner = local
 	}
+	var docs tools.Documents = &tools.DiskDocuments{Workspace: ws}
+	if caps.Fs.ReadTextFile || caps.Fs.WriteTextFile {
+		cd := newClientDocs(ws, s)
+		cd.clientRead, cd.clientWrite = caps.Fs.ReadTextFile, caps.Fs.WriteTextFile
+		// The client writes by path while our commands may run: they are
+		// frozen around its writes. (A command in the client's terminal
+		// is the stub's child, not ours: the path check alone covers it.)
+		if f, ok := local.(tools.CommandFreezer); ok {
+			cd.commands = f
+		}
+		docs = cd
+	}
+	s.diffs = newDiffRecorder(docs)
+	b.Docs = s.diffs
 	if a.o.AutoApprove {
 		b.Approver = permission.AutoApprover{}
 	} else {

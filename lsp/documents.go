@@ -27,6 +27,9 @@ type editorDocuments struct {
 	s    *server
 	ws   *tools.Workspace
 	disk *tools.DiskDocuments
+	// commands are frozen while the editor writes an edit (guard); nil
+	// when no runner of ours runs commands.
+	commands tools.CommandFreezer
 
 	applyMu sync.Mutex // one edit at a time: each is computed against the last
 
@@ -41,9 +44,13 @@ type editorDocuments struct {
 
 var _ tools.Documents = (*editorDocuments)(nil)
 
-func newEditorDocuments(s *server, ws *tools.Workspace) *editorDocuments {
-	return &editorDocuments{s: s, ws: ws, disk: &tools.DiskDocuments{Workspace: ws},
+func newEditorDocuments(s *server, ws *tools.Workspace, commands *tools.ProcessRunner) *editorDocuments {
+	d := &editorDocuments{s: s, ws: ws, disk: &tools.DiskDocuments{Workspace: ws},
 		unsaved: map[string]bool{}, shadow: map[string]string{}}
+	if commands != nil {
+		d.commands = commands
+	}
+	return d
 }
 
 // Read returns the open buffer's text and version, else the text of an

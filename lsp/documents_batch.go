@@ -104,7 +104,7 @@ func (d *editorDocuments) applyOnce(ctx context.Context, caps clientCaps, edits 
 		}
 	}
 	if len(steps) > 0 {
-		if err := d.send(ctx, caps, edits, steps); err != nil {
+		if err := d.sendGuarded(ctx, caps, edits, steps); err != nil {
 			return err
 		}
 	}

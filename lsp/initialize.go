@@ -139,7 +139,7 @@ func (s *server) initialize(_ context.Context, p initializeParams) (any, error) 
 	s.registry = reg
 	s.modelErr = modelErr
 	s.ctl = ctl
-	s.docs = newEditorDocuments(s, ws)
+	s.docs = newEditorDocuments(s, ws, sb.runner)
 	old := s.sandbox.box
 	s.sandbox = sb
 	s.mu.Unlock()

@@ -18,6 +18,18 @@ type ProcessRunner struct {
 	// Sandbox confines the commands; nil or inactive: they run
 	// unconfined (approvals only).
 	Sandbox *sandbox.Sandbox
+
+	// commands are the running ones, which Freeze stops.
+	commands commandSet
+}
+
+var _ CommandFreezer = (*ProcessRunner)(nil)
+
+// Freeze implements CommandFreezer: every process of every command this
+// runner is running (sandboxed or not) stops until thaw, and commands
+// asked for meanwhile wait to start.
+func (r *ProcessRunner) Freeze(ctx context.Context) (func(), error) {
+	return r.commands.Freeze(ctx)
 }
 
 // NewProcessRunner returns a runner using sb (nil: no sandbox).
@@ -45,21 +57,47 @@ func (r *ProcessRunner) Summary() string {
 // RunCommand implements CommandRunner.
 func (r *ProcessRunner) RunCommand(ctx context.Context, req CommandRequest) (CommandOutcome, error) {
 	sandboxed := r.active() && !req.Unsandboxed
+	if err := r.commands.admit(ctx); err != nil {
+		return CommandOutcome{}, fmt.Errorf("run_bash: waiting for an edit to land: %w", err)
+	}
+	var root *commandRoot
+	startedCalled := false
+	// Registered once started (before anything waits for it: its pid
+	// stays its own until then); forgotten once it has ended.
+	started := func(p *os.Process) {
+		startedCalled = true
+		if p != nil {
+			root = &commandRoot{pid: p.Pid, handle: openProcess(p.Pid)}
+		}
+		r.commands.registered(root)
+	}
+	defer func() {
+		// runInGroup calls started unless it failed before Start; a
+		// freeze waits for every admitted command to be accounted for.
+		if !startedCalled {
+			started(nil)
+		}
+		if root != nil {
+			r.commands.ended(root)
+		}
+	}()
 	var cmd *exec.Cmd
-	release := func() {}
 	if sandboxed {
-		c, rel, err := r.Sandbox.Command(req.Command, req.Dir, ChildEnviron())
+		c, release, err := r.Sandbox.Command(req.Command, req.Dir, ChildEnviron())
 		if err != nil {
+			started(nil)
 			return CommandOutcome{}, fmt.Errorf("run_bash: sandbox: %w", err)
 		}
-		cmd, release = c, rel
+		cmd = c
+		register := started
+		started = func(p *os.Process) { release(); register(p) }
 	} else {
 		cmd = exec.Command("bash", "-c", req.Command)
 		cmd.Dir = req.Dir
 		cmd.Env = ChildEnviron()
 		startsOwnGroup(cmd)
 	}
-	out, err := runInGroup(ctx, cmd, req.Timeout, release)
+	out, err := runInGroup(ctx, cmd, req.Timeout, started)
 	if err != nil {
 		return out, err
 	}
@@ -85,9 +123,11 @@ func (r *ProcessRunner) RunCommand(ctx context.Context, req CommandRequest) (Com
 // process, and the Go runtime may end idle threads: the goroutine that
 // starts the command stays locked to its thread until Wait returns.
 //
-// started is called once Start has returned (the sandbox's ruleset
-// descriptor is then closed).
-func runInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, started func()) (CommandOutcome, error) {
+// started is called once Start has returned, before Wait (the sandbox's
+// ruleset descriptor is then closed, and the runner learns the command's
+// root process while its pid is still its own), with nil when Start
+// failed.
+func runInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, started func(*os.Process)) (CommandOutcome, error) {
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
@@ -105,7 +145,11 @@ func runInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, start
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
 		err := cmd.Start()
-		started()
+		if err != nil {
+			started(nil)
+		} else {
+			started(cmd.Process)
+		}
 		startErr <- err
 		if err == nil {
 			_ = cmd.Wait() // the outcome is read from cmd.ProcessState

@@ -33,6 +33,10 @@ type Handlers struct {
 	// before it is checked and applied: a user typing (Change) there makes
 	// a versioned edit stale.
 	BeforeApplyEdit func(ctx context.Context)
+	// SaveEdits, when set, saves every file an applied edit changed or
+	// created before answering, by path (os.WriteFile follows symlinks), as
+	// the VS Code extension does with autoSave.
+	SaveEdits bool
 }
 
 // Notification is one notification the editor received.

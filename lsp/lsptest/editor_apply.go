@@ -3,6 +3,8 @@ package lsptest
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"sort"
 
 	"go.lsp.dev/protocol"
 )
@@ -49,5 +51,46 @@ func (e *Editor) applyEdit(ctx context.Context, raw json.RawMessage) ApplyResult
 	if e.handlers.RefuseEdits != "" {
 		return ApplyResult{FailureReason: e.handlers.RefuseEdits}
 	}
-	return e.applyWorkspaceEdit(ctx, raw, true)
+	res := e.applyWorkspaceEdit(ctx, raw, true)
+	if res.Applied && e.handlers.SaveEdits {
+		for _, uri := range savedURIs(raw) {
+			if err := e.Save(ctx, uriPath(uri)); err != nil {
+				return ApplyResult{FailureReason: "saving: " + err.Error()}
+			}
+		}
+	}
+	return res
+}
+
+// savedURIs are the files a workspace edit leaves with text: edited or
+// created, not deleted.
+func savedURIs(raw json.RawMessage) []string {
+	var p applyParams
+	if json.Unmarshal(raw, &p) != nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var uris []string
+	add := func(uri string) {
+		if !seen[uri] {
+			seen[uri] = true
+			uris = append(uris, uri)
+		}
+	}
+	for _, c := range p.Edit.DocumentChanges {
+		switch {
+		case c.Kind == "create":
+			add(c.URI)
+		case c.Kind == "delete":
+			delete(seen, c.URI)
+			uris = slices.DeleteFunc(uris, func(u string) bool { return u == c.URI })
+		case c.TextDocument != nil:
+			add(c.TextDocument.URI)
+		}
+	}
+	for uri := range p.Edit.Changes {
+		add(uri)
+	}
+	sort.Strings(uris)
+	return uris
 }

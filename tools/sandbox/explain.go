@@ -222,6 +222,11 @@ func (s *Sandbox) classify(path string, git gitGuard) string {
 		if p == path {
 			return gitReadOnly + path + " (it cannot be moved, removed or replaced)"
 		}
+		if !s.namespaces && isUnder(p, path) {
+			// Landlock alone: the git dir is split around its protected
+			// entries, so nothing new can be made right in it.
+			return gitReadOnly + path + " (without user namespaces nothing new can be created in the git dir)"
+		}
 	}
 	if within(s.tmpDir, path) || strings.HasPrefix(path, "/dev/") {
 		return ""

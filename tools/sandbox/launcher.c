@@ -250,6 +250,13 @@ __attribute__((constructor)) static void agent_lsp_sandbox_launch(int argc, char
 	}
 	set_limit(RLIMIT_NPROC, nproc, "processes");
 	set_limit(RLIMIT_DATA, data, "memory");
+	// Orphans of the command (a daemonizing `( cmd & )`) are re-parented
+	// to bash, not to the host's init: the command's processes stay one
+	// tree while it runs, which the freeze around the editor's edits
+	// walks (tools/freeze_linux.go). Under a PID namespace bash is init
+	// already; the setting survives the exec.
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
+		die("becoming the child subreaper", NULL);
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0)
 		die("dropping ambient capabilities", NULL);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)

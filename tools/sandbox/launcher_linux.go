@@ -98,6 +98,14 @@ func launch(args []string) error {
 	if err := setLimit(unix.RLIMIT_DATA, p.MaxData); err != nil {
 		return fmt.Errorf("setting the memory limit: %w", err)
 	}
+	// Orphans of the command (a daemonizing `( cmd & )`) are re-parented
+	// to bash, not to the host's init: the command's processes stay one
+	// tree while it runs, which the freeze around the editor's edits
+	// walks (tools/freeze_linux.go). Under a PID namespace bash is init
+	// already; the setting survives the exec.
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("becoming the child subreaper: %w", err)
+	}
 	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
 		return fmt.Errorf("dropping ambient capabilities: %w", err)
 	}

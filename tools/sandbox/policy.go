@@ -141,15 +141,20 @@ func (s *Sandbox) buildPolicy() (launchPolicy, error) {
 
 	exclude := append(append([]string(nil), s.hidden...), s.protected...)
 	guard := guardGit(s.writable, s.home)
+	pinned, readOnly, watched := gitMounts(guard, s.writable)
+	p.Tripwires = watched
 	if s.namespaces {
-		p.Pinned, p.ReadOnly, p.Tripwires = gitMounts(guard, s.writable)
+		p.Pinned, p.ReadOnly = pinned, readOnly
 	} else {
 		// Without a mount namespace the only way to keep them read-only
 		// is to leave them out of the grants; the directories above them
 		// are then split, so new entries cannot be created right in them
-		// (a workspace root, the git dir: see the package doc and
-		// docs/protocol.md), nor can a missing protected path.
-		exclude = append(exclude, guard.readOnly...)
+		// (a repository's root, its git dir: see the package doc and
+		// docs/protocol.md). The protected paths that do not exist (a
+		// workspace that is no repository has no .git) are watched
+		// instead, as under namespaces: leaving them out would split a
+		// workspace root that holds no git metadata at all.
+		exclude = append(exclude, readOnly...)
 	}
 	for _, dir := range s.writable {
 		g, _ := cover(dir, exclude)

@@ -79,12 +79,15 @@ func (tw *tripwire) arm(cmd *exec.Cmd, release func()) func() {
 			_ = unix.Close(tw.fd)
 			return
 		}
-		go tw.watch(pidfd)
+		go tw.watch(pidfd, cmd.Process.Pid)
 	}
 }
 
 // watch reads events until the command is gone, then sweeps once more.
-func (tw *tripwire) watch(pidfd int) {
+// A trip kills the command's first process (under a PID namespace the
+// kernel then ends everything in it) and, while it has not ended, its
+// process group (without one).
+func (tw *tripwire) watch(pidfd, pgid int) {
 	defer unix.Close(tw.fd)
 	defer unix.Close(pidfd)
 	fds := []unix.PollFd{{Fd: int32(tw.fd), Events: unix.POLLIN}, {Fd: int32(pidfd), Events: unix.POLLIN}}
@@ -93,6 +96,9 @@ func (tw *tripwire) watch(pidfd int) {
 			break
 		}
 		if tw.read() {
+			if fds[1].Revents == 0 {
+				_ = unix.Kill(-pgid, unix.SIGKILL)
+			}
 			_ = unix.PidfdSendSignal(pidfd, unix.SIGKILL, nil, 0)
 		}
 		if fds[1].Revents != 0 {
