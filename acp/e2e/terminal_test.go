@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -194,11 +196,11 @@ func TestTerminalCommandsAreContained(t *testing.T) {
 	testTerminalContained(t, agentBinary, os.Getuid(), nil)
 }
 
-// The same as an ordinary user (nobody), with the real binary where nobody
-// can run it.
+// The same as an ordinary user (the AGENT_LSP_TEST_USER account .ci/run
+// makes, or nobody), with the real binary where that user can run it.
 func TestTerminalCommandsAreContainedAsNobody(t *testing.T) {
-	bin, asNobody := nobodyBinary(t)
-	testTerminalContained(t, bin, 65534, asNobody)
+	bin, uid, asNobody := nobodyBinary(t)
+	testTerminalContained(t, bin, uid, asNobody)
 }
 
 func testTerminalContained(t *testing.T, bin string, uid int, asUser []string) {
@@ -292,10 +294,10 @@ func TestTerminalThatCannotRunTheStubFallsBack(t *testing.T) {
 	testFallback(t, agentBinary, os.Getuid(), nil)
 }
 
-// The same as nobody.
+// The same as an ordinary user.
 func TestTerminalThatCannotRunTheStubFallsBackAsNobody(t *testing.T) {
-	bin, asNobody := nobodyBinary(t)
-	testFallback(t, bin, 65534, asNobody)
+	bin, uid, asNobody := nobodyBinary(t)
+	testFallback(t, bin, uid, asNobody)
 }
 
 func testFallback(t *testing.T, bin string, uid int, asUser []string) {
@@ -347,16 +349,31 @@ func allRequests(model *providertest.Server) string {
 	return b.String()
 }
 
-// nobodyBinary copies the agent to a directory nobody can enter and
-// returns it with the setpriv prefix that runs a command as nobody.
-func nobodyBinary(t *testing.T) (string, []string) {
+// nobodyBinary copies the agent to a directory any user can enter and
+// returns it with the ordinary user's uid and the setpriv prefix that runs
+// a command as that user: the account AGENT_LSP_TEST_USER names (.ci/run
+// makes it), or nobody. Under CI a missing setpriv or account fails.
+func nobodyBinary(t *testing.T) (string, int, []string) {
 	t.Helper()
 	if os.Getuid() != 0 {
-		t.Skip("needs root to switch to nobody (CI runs as root)")
+		t.Skip("needs root to switch to an ordinary user (CI runs as root)")
+	}
+	skip := t.Skip
+	if os.Getenv("CI") != "" {
+		skip = t.Fatal // a CI run that cannot switch proves nothing for ordinary users
 	}
 	setpriv, err := exec.LookPath("setpriv")
 	if err != nil {
-		t.Skip("setpriv (util-linux) not installed")
+		skip("setpriv (util-linux) not installed")
+	}
+	uid, gid := 65534, 65534
+	if name := os.Getenv("AGENT_LSP_TEST_USER"); name != "" {
+		u, err := user.Lookup(name)
+		if err != nil || u.Uid == "0" {
+			skip(fmt.Sprintf("AGENT_LSP_TEST_USER=%s: not an ordinary account: %v", name, err))
+		}
+		uid, _ = strconv.Atoi(u.Uid)
+		gid, _ = strconv.Atoi(u.Gid)
 	}
 	dir, err := os.MkdirTemp("", "agent-lsp-nobody-")
 	if err != nil {
@@ -374,5 +391,5 @@ func nobodyBinary(t *testing.T) (string, []string) {
 	if err := os.WriteFile(bin, data, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return bin, []string{setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "--"}
+	return bin, uid, []string{setpriv, fmt.Sprintf("--reuid=%d", uid), fmt.Sprintf("--regid=%d", gid), "--clear-groups", "--"}
 }

@@ -1,112 +1,146 @@
 // Command sandbox-bench measures what the run_bash sandbox adds to one
-// command's start, against bubblewrap (the sandbox Claude Code uses on
-// Linux) in the same run: `bash -c true` plain, through our launcher
-// (Landlock + user, mount, PID and network namespaces), and through bwrap
-// with the same namespaces. It prints the medians and the ratio.
+// command's start, against bubblewrap (the sandbox Codex and Claude Code
+// use on Linux) with the same namespaces in the same run: `bash -c true`
+// plain, through our launcher (Landlock + user, mount, PID, network and
+// IPC namespaces where the machine allows them) and through bwrap. It
+// measures as the user who runs it and, run as root, again as an ordinary
+// account (-user, through setpriv), and prints one row per account with
+// the medians, each sandbox's cost over plain and the ratio.
 //
-// This binary is its own sandbox launcher, as agent-lsp is (sandbox.Main).
+// Like agent-lsp, this binary is its own sandbox launcher (sandbox.Main)
+// and makes itself non-dumpable at start (procenv.Protect): what an
+// ordinary user's agent can set up depends on it.
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"slices"
+	"os/user"
+	"strings"
 	"time"
 
+	"github.com/agent-lsp/agent-lsp/tools/procenv"
 	"github.com/agent-lsp/agent-lsp/tools/sandbox"
 )
 
 func main() {
 	sandbox.Main()
+	if err := procenv.Protect(); err != nil {
+		fmt.Fprintln(os.Stderr, "sandbox-bench: protecting the process as agent-lsp does:", err)
+		os.Exit(1)
+	}
 	n := flag.Int("n", 200, "commands per variant")
+	account := flag.String("user", defaultUser(), "run as root: measure again as this ordinary account (\"\": root only)")
+	asJSON := flag.Bool("json", false, "print this account's result as JSON (the run as the other account)")
 	flag.Parse()
-	if err := run(*n, os.Stdout); err != nil {
+	if err := run(*n, *account, *asJSON, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "sandbox-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int, out io.Writer) error {
-	ws, err := os.MkdirTemp("", "sandbox-bench-")
-	if err != nil {
-		return err
+// defaultUser is the account the tests use (scripts/ensure-test-user).
+func defaultUser() string {
+	if u := os.Getenv("AGENT_LSP_TEST_USER"); u != "" {
+		return u
 	}
-	defer os.RemoveAll(ws)
+	return "nobody"
+}
 
-	plain, err := sandbox.New(sandbox.Settings{ForceUnavailable: true}, []string{ws})
+func run(n int, account string, asJSON bool, out io.Writer) error {
+	mine, err := measure(n)
 	if err != nil {
 		return err
 	}
-	defer plain.Close()
-	ours, err := sandbox.New(sandbox.Settings{}, []string{ws})
-	if err != nil {
-		return err
+	if asJSON {
+		return json.NewEncoder(out).Encode(mine)
 	}
-	defer ours.Close()
-	if !ours.Status().Active {
-		return fmt.Errorf("the sandbox is not available here: %s", ours.Status().Summary())
-	}
-	through := func(s *sandbox.Sandbox) func() error {
-		return func() error {
-			cmd, release, err := s.Command("true", ws, os.Environ())
-			if err != nil {
-				return err
-			}
-			defer release()
-			if b, err := cmd.CombinedOutput(); err != nil {
-				return fmt.Errorf("%w: %s", err, b)
-			}
-			return nil
+	results := []result{mine}
+	if os.Getuid() == 0 && account != "" {
+		other, err := measureAs(account, n)
+		if err != nil {
+			return fmt.Errorf("as %s: %w", account, err)
 		}
+		results = append(results, other)
 	}
-	variants := []struct {
-		name string
-		run  func() error
-	}{
-		{"plain bash -c true", through(plain)},
-		{"agent-lsp sandbox", through(ours)},
-	}
-	if bwrap, err := exec.LookPath("bwrap"); err == nil {
-		variants = append(variants, struct {
-			name string
-			run  func() error
-		}{"bubblewrap", func() error {
-			cmd := exec.Command(bwrap, "--unshare-user", "--unshare-pid", "--unshare-net", "--die-with-parent",
-				"--ro-bind", "/", "/", "--bind", ws, ws, "--proc", "/proc", "--dev", "/dev", "--chdir", ws,
-				"bash", "-c", "true")
-			if b, err := cmd.CombinedOutput(); err != nil {
-				return fmt.Errorf("%w: %s", err, b)
-			}
-			return nil
-		}})
-	} else {
-		fmt.Fprintln(out, "bwrap not found (apt-get install bubblewrap): no reference")
-	}
-	medians := map[string]time.Duration{}
-	for _, v := range variants {
-		times := make([]time.Duration, 0, n)
-		for range n {
-			start := time.Now()
-			if err := v.run(); err != nil {
-				return fmt.Errorf("%s: %w", v.name, err)
-			}
-			times = append(times, time.Since(start))
-		}
-		slices.Sort(times)
-		medians[v.name] = times[len(times)/2]
-		fmt.Fprintf(out, "%-20s median %6.2f ms  p90 %6.2f ms  (%d runs)\n", v.name,
-			ms(times[len(times)/2]), ms(times[len(times)*9/10]), n)
-	}
-	base := medians["plain bash -c true"]
-	fmt.Fprintf(out, "agent-lsp overhead per command: %.2f ms (median; budget 10 ms)\n", ms(medians["agent-lsp sandbox"]-base))
-	if bw, ok := medians["bubblewrap"]; ok {
-		fmt.Fprintf(out, "bubblewrap overhead per command: %.2f ms\n", ms(bw-base))
-		fmt.Fprintf(out, "ratio agent-lsp/bubblewrap (whole command): %.2f\n", float64(medians["agent-lsp sandbox"])/float64(bw))
-	}
+	report(out, results)
 	return nil
 }
 
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+// measureAs runs this binary again as account (setpriv) with -json.
+func measureAs(account string, n int) (result, error) {
+	u, err := user.Lookup(account)
+	if err != nil {
+		return result{}, err
+	}
+	if u.Uid == "0" {
+		return result{}, fmt.Errorf("%s is root, not an ordinary account", account)
+	}
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		return result{}, fmt.Errorf("setpriv (util-linux) is needed to switch users: %w", err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return result{}, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, setpriv, "--reuid="+u.Uid, "--regid="+u.Gid, "--clear-groups", "--",
+		self, "-json", "-n", fmt.Sprint(n))
+	cmd.Dir = "/"
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + u.HomeDir, "TMPDIR=/tmp", "LANG=C.UTF-8"}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	b, err := cmd.Output()
+	if err != nil {
+		hint := ""
+		if cmd.ProcessState != nil && cmd.ProcessState.ExitCode() >= 126 { // setpriv could not exec it
+			hint = fmt.Sprintf(" (is %s in a directory %s can execute?)", self, account)
+		}
+		return result{}, fmt.Errorf("%v%s\n%s", err, hint, stderr.String())
+	}
+	var res result
+	if err := json.Unmarshal(b, &res); err != nil {
+		return result{}, fmt.Errorf("its answer %q: %w", b, err)
+	}
+	return res, nil
+}
+
+// report prints the table: per account, the medians and the costs over
+// plain, then the ratio of the whole command, agent-lsp over bwrap.
+func report(out io.Writer, results []result) {
+	fmt.Fprintf(out, "start-up of `bash -c true` per command, median of %d runs each, variants interleaved\n\n", results[0].Runs)
+	for _, r := range results {
+		fmt.Fprintf(out, "%-22s %s\n", fmt.Sprintf("%s (uid %d):", r.Account, r.UID), r.Status)
+	}
+	fmt.Fprintf(out, "\n%-22s %9s %10s %11s %15s %11s %16s\n", "account", "plain", "agent-lsp", "bubblewrap", "agent-lsp cost", "bwrap cost", "agent-lsp/bwrap")
+	for _, r := range results {
+		row := fmt.Sprintf("%-22s %6.2f ms %7.2f ms", fmt.Sprintf("%s (uid %d)", r.Account, r.UID), r.Plain.MedianMS, r.Ours.MedianMS)
+		if r.Bwrap == nil {
+			fmt.Fprintf(out, "%s %11s %+12.2f ms   (%s)\n", row, "-", r.Ours.MedianMS-r.Plain.MedianMS, r.NoBwrap)
+			continue
+		}
+		note := ""
+		if !strings.Contains(r.Status, ", namespaces)") {
+			note = "  (no namespaces here: Landlock alone, not like for like)"
+		}
+		fmt.Fprintf(out, "%s %8.2f ms %+12.2f ms %+8.2f ms %15.2fx%s\n", row, r.Bwrap.MedianMS,
+			r.Ours.MedianMS-r.Plain.MedianMS, r.Bwrap.MedianMS-r.Plain.MedianMS, r.Ours.MedianMS/r.Bwrap.MedianMS, note)
+	}
+	fmt.Fprintln(out, "\n(cost: the variant's median minus plain's; budget 10 ms. p90s:")
+	for _, r := range results {
+		line := fmt.Sprintf("  %s: plain %.2f, agent-lsp %.2f", r.Account, r.Plain.P90MS, r.Ours.P90MS)
+		if r.Bwrap != nil {
+			line += fmt.Sprintf(", bubblewrap %.2f", r.Bwrap.P90MS)
+		}
+		fmt.Fprintln(out, line+" ms")
+	}
+	fmt.Fprintln(out, ")")
+}

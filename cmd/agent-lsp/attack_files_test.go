@@ -28,8 +28,8 @@ type fileAttack struct {
 // user units are asked as HIGH and nothing lands; path tricks that leave
 // the workspace are refused and the outside canary never reaches the
 // model; credential stores inside the workspace never reach it either.
-func attackFileTools(t *testing.T, sum *campaignSummary) {
-	lab := newAttackLab(t, true)
+func attackFileTools(t *testing.T, acct account, sum *campaignSummary) {
+	lab := newAttackLab(t, acct, true)
 	home, out := lab.home, lab.outside
 	if err := os.Symlink(filepath.Join(out, "canary.txt"), filepath.Join(home, "link-out")); err != nil {
 		t.Fatal(err)
@@ -139,5 +139,5 @@ func attackFileTools(t *testing.T, sum *campaignSummary) {
 		sum.add(a.category, false, high, refused)
 	}
 	lab.checkGuarded(t, out)
-	lab.checkNoSecret(t, srv, d)
+	lab.checkNoSecret(t, srv, d.stderr.String())
 }

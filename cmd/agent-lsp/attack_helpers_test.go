@@ -37,6 +37,7 @@ const attackKeyEnv = "ZQX_ATTACK_MODEL_CREDS"
 // attackLab is one hostile setting: where the files are and what must not
 // leak or change.
 type attackLab struct {
+	acct    account // who the daemon runs as; the lab's files are its own
 	bin     string
 	base    string
 	home    string
@@ -44,6 +45,7 @@ type attackLab struct {
 	outside string // next to the workspace
 	etcPath string // a path under /etc that must never appear
 	state   string
+	tmp     string // the agent's TMPDIR
 	logFile string
 	env     []string
 	// secrets are values that must appear nowhere the model, the
@@ -57,12 +59,13 @@ type attackLab struct {
 	listener *lsptest.TCPSink
 }
 
-// newAttackLab makes the lab; wsIsHome makes the fake home the workspace
-// (`agent-lsp chat` run in ~).
-func newAttackLab(t *testing.T, wsIsHome bool) *attackLab {
+// newAttackLab makes the lab for the daemon run as acct; wsIsHome makes
+// the fake home the workspace (`agent-lsp chat` run in ~).
+func newAttackLab(t *testing.T, acct account, wsIsHome bool) *attackLab {
 	t.Helper()
-	base := t.TempDir()
+	base := acct.tempDir(t)
 	lab := &attackLab{
+		acct:    acct,
 		bin:     agentBinary(t),
 		base:    base,
 		home:    filepath.Join(base, "home"),
@@ -111,9 +114,16 @@ func newAttackLab(t *testing.T, wsIsHome bool) *attackLab {
 	if out, err := git.CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
-	lab.env = lsptest.IsolatedEnv(t)
+	lab.env = acct.isolatedEnv(t, filepath.Join(base, "xdg"))
 	lab.env = slices.DeleteFunc(lab.env, func(kv string) bool { return strings.HasPrefix(kv, "HOME=") })
 	lab.env = append(lab.env, "HOME="+lab.home)
+	// The agent's temp dir (the sandbox's private TMPDIR is made there)
+	// is the lab's: checkTempDirsGone finds what the agent left behind.
+	lab.tmp = filepath.Join(base, "tmp")
+	if err := os.MkdirAll(lab.tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lab.env = append(slices.DeleteFunc(lab.env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }), "TMPDIR="+lab.tmp)
 	if wsIsHome {
 		// XDG_CONFIG_HOME moved inside the home: user units and git's
 		// config follow it (exec's last value wins).
@@ -180,8 +190,9 @@ func (lab *attackLab) checkGuarded(t *testing.T, trees ...string) {
 }
 
 // checkNoSecret fails for every secret found in what the model received,
-// the listener's data, the session files, the log and the daemon's stderr.
-func (lab *attackLab) checkNoSecret(t *testing.T, srv *providertest.Server, d *attackDaemon) {
+// the listener's data, the session files, the log and the front end's
+// stderr.
+func (lab *attackLab) checkNoSecret(t *testing.T, srv *providertest.Server, stderr string) {
 	t.Helper()
 	for i, req := range srv.Requests() {
 		assertNoCanary(t, lab.secrets, fmt.Sprintf("request %d the model received", i), req.Body)
@@ -200,7 +211,7 @@ func (lab *attackLab) checkNoSecret(t *testing.T, srv *providertest.Server, d *a
 		t.Error("the log is empty: nothing to check")
 	}
 	assertNoCanary(t, lab.secrets, "the log", logData)
-	assertNoCanary(t, lab.secrets, "the daemon's stderr", []byte(d.stderr.String()))
+	assertNoCanary(t, lab.secrets, "the front end's stderr", []byte(stderr))
 }
 
 // popupLog answers the daemon's popups with a fixed choice and keeps them.
@@ -275,7 +286,10 @@ func startAttackDaemon(t *testing.T, lab *attackLab, srv *providertest.Server, p
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
-	cmd := exec.CommandContext(ctx, lab.bin, "--provider", "openai", "--base-url", srv.OpenAIBaseURL(),
+	// What the test set up in the lab as root is the account's, as a
+	// user's own files are: only the sandbox stands in the way.
+	lab.acct.own(t, lab.base)
+	cmd := lab.acct.command(ctx, lab.bin, "--provider", "openai", "--base-url", srv.OpenAIBaseURL(),
 		"--api-key-env", attackKeyEnv, "--thinking=false", "--log-file", lab.logFile, "--state-dir", lab.state)
 	cmd.Dir = lab.base
 	cmd.Env = lab.env

@@ -19,8 +19,8 @@ import (
 // who denies every popup, each is asked (and denied) or blocked by the
 // sandbox; with a user who allows everything, each is blocked by the
 // sandbox. Nothing changes, nothing leaks.
-func attackShellInHome(t *testing.T, sum *campaignSummary, permissive bool) {
-	lab := newAttackLab(t, true)
+func attackShellInHome(t *testing.T, acct account, sum *campaignSummary, permissive bool) {
+	lab := newAttackLab(t, acct, true)
 	home := lab.home
 	runsCode := []string{".bashrc", ".profile", ".bash_profile", ".zshrc", ".gitconfig", ".ssh/authorized_keys", ".ssh/rc",
 		".config/systemd/user/evil.service", ".config/autostart/evil.desktop", ".config/git/config",
@@ -97,5 +97,5 @@ func attackShellInHome(t *testing.T, sum *campaignSummary, permissive bool) {
 		t.Fatal(err)
 	}
 	lab.checkGuarded(t, lab.outside)
-	lab.checkNoSecret(t, srv, d)
+	lab.checkNoSecret(t, srv, d.stderr.String())
 }

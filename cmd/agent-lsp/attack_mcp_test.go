@@ -23,8 +23,8 @@ import (
 // http entry that would send the token as a header to it. Nothing runs,
 // nothing connects, no ${VAR} is expanded, and the model is offered no
 // tool of theirs.
-func attackMCPConfig(t *testing.T, sum *campaignSummary) {
-	lab := newAttackLab(t, false)
+func attackMCPConfig(t *testing.T, acct account, sum *campaignSummary) {
+	lab := newAttackLab(t, acct, false)
 	marker := filepath.Join(lab.outside, "mcp-ran.txt")
 	lab.guard(t, marker)
 	lab.guardTree(t, lab.outside)
@@ -111,15 +111,15 @@ func attackMCPConfig(t *testing.T, sum *campaignSummary) {
 		t.Errorf("the listener got %d connections", n)
 	}
 	lab.checkGuarded(t, lab.outside)
-	lab.checkNoSecret(t, srv, d)
+	lab.checkNoSecret(t, srv, d.stderr.String())
 }
 
 // The model asks to leave the sandbox twice with the same command: each
 // time is its own HIGH popup without "Allow for this session"; the user
 // (denying) says no and nothing lands. (A most-permissive user would be
 // trusted here by design: that is the yes the campaign checks is asked.)
-func attackUnsandboxed(t *testing.T, sum *campaignSummary) {
-	lab := newAttackLab(t, false)
+func attackUnsandboxed(t *testing.T, acct account, sum *campaignSummary) {
+	lab := newAttackLab(t, acct, false)
 	lab.guardTree(t, lab.outside)
 	target := filepath.Join(lab.outside, "unsandboxed.txt")
 	lab.guard(t, target)
@@ -148,5 +148,5 @@ func attackUnsandboxed(t *testing.T, sum *campaignSummary) {
 		sum.add("leave the sandbox (sandbox:false)", false, true, false)
 	}
 	lab.checkGuarded(t, lab.outside)
-	lab.checkNoSecret(t, srv, d)
+	lab.checkNoSecret(t, srv, d.stderr.String())
 }

@@ -21,15 +21,26 @@ import (
 // or to start a process without the user's yes, through the real daemon
 // over stdio against the scripted model. The counts are logged per
 // category ("attack summary:" lines) so they can be quoted.
+//
+// The daemon runs as whoever runs the tests and, under root, again as an
+// ordinary account (testAccounts): the sandbox must hold for both. The
+// shell attacks run through the chat and ACP front ends too.
 func TestAttackCampaign(t *testing.T) {
-	sum := &campaignSummary{}
-	t.Run("permissive user, sandboxed run_bash", func(t *testing.T) { attackShell(t, sum) })
-	t.Run("workspace is home, auto-allowed sandboxed run_bash, denying user", func(t *testing.T) { attackShellInHome(t, sum, false) })
-	t.Run("workspace is home, sandboxed run_bash, permissive user", func(t *testing.T) { attackShellInHome(t, sum, true) })
-	t.Run("leaving the sandbox is asked every time", func(t *testing.T) { attackUnsandboxed(t, sum) })
-	t.Run("file tools, workspace is home, denying user", func(t *testing.T) { attackFileTools(t, sum) })
-	t.Run("hostile .mcp.json, popups dismissed", func(t *testing.T) { attackMCPConfig(t, sum) })
-	sum.log(t)
+	for _, acct := range testAccounts(t) {
+		t.Run("as "+acct.name, func(t *testing.T) {
+			sum := &campaignSummary{}
+			t.Run("permissive user, sandboxed run_bash", func(t *testing.T) { attackShell(t, acct, sum) })
+			t.Run("workspace is home, auto-allowed sandboxed run_bash, denying user", func(t *testing.T) { attackShellInHome(t, acct, sum, false) })
+			t.Run("workspace is home, sandboxed run_bash, permissive user", func(t *testing.T) { attackShellInHome(t, acct, sum, true) })
+			t.Run("leaving the sandbox is asked every time", func(t *testing.T) { attackUnsandboxed(t, acct, sum) })
+			t.Run("file tools, workspace is home, denying user", func(t *testing.T) { attackFileTools(t, acct, sum) })
+			t.Run("hostile .mcp.json, popups dismissed", func(t *testing.T) { attackMCPConfig(t, acct, sum) })
+			for _, fe := range frontEnds[1:] { // the daemon's run is the first above
+				t.Run(fe.name+" --yes, sandboxed run_bash", func(t *testing.T) { attackShellThrough(t, acct, fe, sum) })
+			}
+			sum.log(t)
+		})
+	}
 }
 
 // shellAttack is one hostile command.
@@ -145,8 +156,8 @@ func shellAttacks(t *testing.T, lab *attackLab, survivor string) []shellAttack {
 	return attacks
 }
 
-func attackShell(t *testing.T, sum *campaignSummary) {
-	lab := newAttackLab(t, false)
+func attackShell(t *testing.T, acct account, sum *campaignSummary) {
+	lab := newAttackLab(t, acct, false)
 	lab.guardTree(t, lab.home)
 	lab.guardTree(t, lab.outside)
 	lab.guard(t, lab.etcPath, "/var/spool/cron/crontabs/root")
@@ -199,7 +210,7 @@ func attackShell(t *testing.T, sum *campaignSummary) {
 		sum.add(a.category, blocked, asked, strings.HasPrefix(r, "refused:"))
 	}
 	lab.checkGuarded(t, lab.home, lab.outside, filepath.Join(lab.ws, ".git"))
-	lab.checkNoSecret(t, srv, d)
+	lab.checkNoSecret(t, srv, d.stderr.String())
 	t.Logf("attack summary: the listener on 127.0.0.1:%s got %d connections (none with a secret)",
 		listenerPort(lab), len(lab.listener.Received()))
 }

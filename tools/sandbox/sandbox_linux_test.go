@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -245,9 +246,10 @@ func testConfines(t *testing.T) {
 }
 
 // TestSandboxConfinesAsNobody runs TestSandboxConfines as an unprivileged
-// user (setpriv to nobody), non-dumpable as the daemon is (procenv), with
-// a canary in the environment of the process whose /proc entry the
-// sandbox must not read. testConfines requires namespaces.
+// user (setpriv to the account AGENT_LSP_TEST_USER names, which .ci/run
+// creates, or nobody), non-dumpable as the daemon is (procenv), with a
+// canary in the environment of the process whose /proc entry the sandbox
+// must not read. testConfines requires namespaces.
 func TestSandboxConfinesAsNobody(t *testing.T) {
 	out := runAsNobody(t, "^(TestSandboxConfines|TestSandboxLimitsEndBombs|TestSandboxShmIsPrivate)$")
 	if !bytes.Contains(out, []byte("--- PASS: TestSandboxConfines")) || !bytes.Contains(out, []byte("--- PASS: TestSandboxLimitsEndBombs")) {
@@ -259,25 +261,40 @@ func TestSandboxConfinesAsNobody(t *testing.T) {
 	t.Logf("as nobody:\n%s", lastLines(string(out), 4))
 }
 
-// runAsNobody runs the tests matching pattern again as nobody (setpriv;
-// skipped unless root) and returns their verbose output; a failure fails
-// t.
+// runAsNobody runs the tests matching pattern again as an ordinary user
+// (setpriv to the account AGENT_LSP_TEST_USER names, or nobody; skipped
+// unless root, and under CI a missing setpriv or account fails) and
+// returns their verbose output; a failure fails t.
 func runAsNobody(t *testing.T, pattern string) []byte {
 	t.Helper()
 	if os.Getuid() != 0 {
-		t.Skip("needs root to switch to nobody (CI runs as root)")
+		t.Skip("needs root to switch to an ordinary user (CI runs as root)")
+	}
+	skip := t.Skip
+	if os.Getenv("CI") != "" {
+		skip = t.Fatal // a CI run that cannot switch proves nothing for ordinary users
 	}
 	setpriv, err := exec.LookPath("setpriv")
 	if err != nil {
-		t.Skip("setpriv (util-linux) not installed")
+		skip("setpriv (util-linux) not installed")
 	}
-	// nobody must be able to execute the test binary: copy it out of the
-	// build cache into a directory it can enter.
-	dir := t.TempDir()
-	for _, d := range []string{filepath.Dir(dir), dir} {
-		if err := os.Chmod(d, 0o755); err != nil {
-			t.Fatal(err)
+	uid, gid := "65534", "65534"
+	if name := os.Getenv("AGENT_LSP_TEST_USER"); name != "" {
+		u, err := user.Lookup(name)
+		if err != nil || u.Uid == "0" {
+			skip(fmt.Sprintf("AGENT_LSP_TEST_USER=%s: not an ordinary account: %v", name, err))
 		}
+		uid, gid = u.Uid, u.Gid
+	}
+	// The user must be able to execute the test binary: copy it out of
+	// the build cache into a directory it can enter.
+	dir, err := os.MkdirTemp("", "sandbox-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
 	}
 	bin := filepath.Join(dir, "sandbox.test")
 	data, err := os.ReadFile(testBinary())
@@ -289,15 +306,15 @@ func runAsNobody(t *testing.T, pattern string) []byte {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, setpriv, "--reuid=65534", "--regid=65534", "--clear-groups",
+	cmd := exec.CommandContext(ctx, setpriv, "--reuid="+uid, "--regid="+gid, "--clear-groups",
 		bin, "-test.run="+pattern, "-test.v", "-test.count=1")
 	cmd.Dir = "/"
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=/nonexistent", "TMPDIR=/tmp",
-		"AGENT_LSP_SANDBOX_TEST_UID=65534", "AGENT_LSP_CANARY=canary-" + strconv.Itoa(os.Getpid()),
+		"AGENT_LSP_SANDBOX_TEST_UID=" + uid, "AGENT_LSP_CANARY=canary-" + strconv.Itoa(os.Getpid()),
 		envProtectHelper + "=1"}
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("as nobody: %v\n%s", err, out)
+		t.Fatalf("as uid %s: %v\n%s", uid, err, out)
 	}
 	return out
 }
