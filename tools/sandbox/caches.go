@@ -3,6 +3,8 @@ package sandbox
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -40,14 +42,65 @@ func sandboxCacheDir(home, root string) string {
 		base = filepath.Join(home, ".cache")
 	}
 	sum := sha256.Sum256([]byte(root))
-	dir := filepath.Join(base, "agent-lsp", "sandbox", filepath.Base(root)+"-"+hex.EncodeToString(sum[:6]))
+	parent := filepath.Join(base, "agent-lsp", "sandbox")
+	dir := filepath.Join(parent, filepath.Base(root)+"-"+hex.EncodeToString(sum[:6]))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return ""
 	}
 	if err := os.Chmod(dir, 0o700); err != nil {
 		return ""
 	}
+	pruneCaches(parent, dir)
+	markCache(dir, root)
 	return resolve(dir)
+}
+
+// cacheOwner names, in each cache dir, the workspace root it belongs to.
+const cacheOwner = ".workspace"
+
+// markCache writes dir's owner, through an os.Root: commands may write
+// the cache dir, and a link they left there must not send the write
+// elsewhere.
+func markCache(dir, root string) {
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return
+	}
+	defer r.Close()
+	if b, err := r.ReadFile(cacheOwner); err == nil && string(b) == root {
+		return
+	}
+	_ = r.Remove(cacheOwner)
+	_ = r.WriteFile(cacheOwner, []byte(root), 0o600)
+}
+
+// pruneCaches removes the cache dirs under parent, other than keep, whose
+// workspace root no longer exists (a deleted project, a test's
+// workspace): the caches would otherwise grow with every workspace ever
+// opened.
+func pruneCaches(parent, keep string) {
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		dir := filepath.Join(parent, e.Name())
+		if !e.IsDir() || dir == keep {
+			continue
+		}
+		r, err := os.OpenRoot(dir)
+		if err != nil {
+			continue
+		}
+		owner, err := r.ReadFile(cacheOwner)
+		r.Close()
+		if err != nil || !filepath.IsAbs(string(owner)) {
+			continue
+		}
+		if _, err := os.Lstat(string(owner)); errors.Is(err, fs.ErrNotExist) {
+			_ = os.RemoveAll(dir) // removes links, never follows them
+		}
+	}
 }
 
 // withCaches points the build tools' caches into dir (the variables the

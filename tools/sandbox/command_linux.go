@@ -318,14 +318,3 @@ func absPath(p string) (string, error) {
 	}
 	return "", errors.New("bash is not at an absolute path: " + p)
 }
-
-// withoutVar drops every name= entry from env.
-func withoutVar(env []string, name string) []string {
-	out := env[:0:0]
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, name+"=") {
-			out = append(out, kv)
-		}
-	}
-	return out
-}

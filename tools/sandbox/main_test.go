@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"strconv"
 	"testing"
 
 	"github.com/agent-lsp/agent-lsp/tools/procenv"
@@ -19,25 +18,6 @@ const envLoopbackHelper = "AGENT_LSP_SANDBOX_TEST_LOOPBACK"
 // envProtectHelper makes the test process non-dumpable first, as
 // cmd/agent-lsp makes the daemon (procenv.Protect).
 const envProtectHelper = "AGENT_LSP_SANDBOX_TEST_PROTECT"
-
-// envAllocHelper makes the test binary allocate and touch that many MiB
-// and print "allocated" (the memory limit's test).
-const envAllocHelper = "AGENT_LSP_SANDBOX_TEST_ALLOC_MB"
-
-// allocate touches n MiB, prints "allocated" and exits.
-func allocate(n string) {
-	mb, err := strconv.Atoi(n)
-	if err != nil {
-		fmt.Println(err)
-		os.Exit(2)
-	}
-	b := make([]byte, mb<<20)
-	for i := 0; i < len(b); i += 4096 {
-		b[i] = 1
-	}
-	fmt.Println("allocated", len(b)>>20, "MiB")
-	os.Exit(0)
-}
 
 // TestMain lets the test binary be the sandbox launcher (Command starts
 // /proc/self/exe with the launcher argument) and the loopback helper.
@@ -54,9 +34,6 @@ func TestMain(m *testing.M) {
 			fmt.Println("procenv.Protect:", err)
 			os.Exit(1)
 		}
-	}
-	if n := os.Getenv(envAllocHelper); n != "" {
-		allocate(n)
 	}
 	if target := os.Getenv(envDialHelper); target != "" {
 		os.Exit(dialHelper(target))
