@@ -286,24 +286,7 @@ func runAsNobody(t *testing.T, pattern string) []byte {
 		}
 		uid, gid = u.Uid, u.Gid
 	}
-	// The user must be able to execute the test binary: copy it out of
-	// the build cache into a directory it can enter.
-	dir, err := os.MkdirTemp("", "sandbox-test-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "sandbox.test")
-	data, err := os.ReadFile(testBinary())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bin, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	bin := copyTestBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, setpriv, "--reuid="+uid, "--regid="+gid, "--clear-groups",
@@ -325,4 +308,28 @@ func lastLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// copyTestBinary copies the test executable out of the build cache into a
+// 0755 directory of its own (removed after the test), where an ordinary
+// user can run it.
+func copyTestBinary(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "sandbox-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "sandbox.test")
+	data, err := os.ReadFile(testBinary())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin
 }

@@ -169,23 +169,3 @@ func readUntil(t *testing.T, conn net.PacketConn, marker string) string {
 		}
 	}
 }
-
-// copyTestBinary copies the test executable where nobody can run it.
-func copyTestBinary(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	for _, d := range []string{filepath.Dir(dir), dir} {
-		if err := os.Chmod(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	bin := filepath.Join(dir, "sandbox.test")
-	data, err := os.ReadFile(testBinary())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bin, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return bin
-}
