@@ -133,10 +133,7 @@ func report(c *net.UnixConn, r stubReport) {
 // runHandoff starts h's command with its output relayed, tells the daemon,
 // and waits for its end, for ctx or for the daemon's hang-up.
 func runHandoff(ctx context.Context, c *net.UnixConn, h *Handoff, stdout, stderr io.Writer) (int, error) {
-	cmd, started, err := h.cmd()
-	if err != nil {
-		return 0, err
-	}
+	cmd := h.cmd()
 	cmd.Stdin = nil // /dev/null, as for the daemon's own runner
 	outR, outW, err := os.Pipe()
 	if err != nil {
@@ -159,7 +156,6 @@ func runHandoff(ctx context.Context, c *net.UnixConn, h *Handoff, stdout, stderr
 		defer runtime.UnlockOSThread()
 		err := cmd.Start()
 		_ = h.Close()
-		started()
 		startErr <- err
 		if err == nil {
 			_ = cmd.Wait() // the outcome is read from cmd.ProcessState

@@ -160,18 +160,11 @@ func (s *Sandbox) command(command, dir string, env []string) (*exec.Cmd, func(),
 	if err != nil {
 		return nil, nil, err
 	}
-	cmd, started, err := l.cmd()
-	if err != nil {
-		l.close()
-		return nil, nil, err
-	}
-	release := func() {
-		l.close()
-		started()
-	}
+	cmd := l.cmd()
+	release := l.close
 	tw, err := newTripwire(l.tripwires, &s.trips)
 	if err != nil {
-		release() // the command never started: the gate is closed unopened
+		release()
 		return nil, nil, fmt.Errorf("sandbox: watching git metadata: %w", err)
 	}
 	if tw != nil {
@@ -190,7 +183,7 @@ type prepared struct {
 	Policy       string // the encoded launch policy (the ruleset is fd 3)
 	Namespaces   bool
 	NewNet       bool       // a new network namespace too
-	Gated        bool       // an ordinary user's namespaces: the user namespace gate is fd 4 (usernsGate)
+	Gated        bool       // an ordinary user's namespaces: the launcher maps its own ids (policy MapIDs)
 	Ruleset      *os.File   // the Landlock ruleset; its holder closes it
 	Channel      *os.File   // the launcher's end of the socket supervision's channel (sockets_linux.go), nil: none; its holder closes it
 	tripwires    []tripPath // watched while the daemon's own command runs (tripwire_linux.go)
@@ -225,7 +218,7 @@ func (s *Sandbox) prepare(command, dir string, env []string) (prepared, error) {
 	p.HandledFS = handledFS(s.status.ABI)
 	gated := s.namespaces && os.Getuid() != 0
 	if gated {
-		p.SyncFD = 4 // the second of ExtraFiles
+		p.MapIDs = fmt.Sprintf("%d:%d", os.Getuid(), os.Getgid())
 	}
 	// The supervision starts now and ends with the command, or at once
 	// when the launcher never gets the channel (its end is closed).
@@ -249,17 +242,9 @@ func (s *Sandbox) prepare(command, dir string, env []string) (prepared, error) {
 
 // cmd is the launcher's command for l: the binary itself (launcherPath)
 // with the hidden launcher argument, in a new session, SIGKILLed when the
-// thread that starts it exits; and started, to call once Start has
-// returned (an ordinary user's namespaces are set up then, see
-// usernsGate).
-func (l prepared) cmd() (cmd *exec.Cmd, started func(), err error) {
-	var gate *usernsGate
-	if l.Namespaces && l.Gated {
-		if gate, err = newUsernsGate(); err != nil {
-			return nil, nil, err
-		}
-	}
-	cmd = exec.Command(launcherPath, launcherArg, "-c", l.Command)
+// thread that starts it exits.
+func (l prepared) cmd() *exec.Cmd {
+	cmd := exec.Command(launcherPath, launcherArg, "-c", l.Command)
 	cmd.Args[0] = "agent-lsp-sandbox"
 	cmd.Dir = l.Dir
 	cmd.Env = append(withoutVar(withoutVar(l.Env, "TMPDIR"), policyEnv), "TMPDIR="+l.TmpDir, policyEnv+"="+l.Policy)
@@ -275,41 +260,30 @@ func (l prepared) cmd() (cmd *exec.Cmd, started func(), err error) {
 		if l.NewNet {
 			attr.Cloneflags |= syscall.CLONE_NEWNET
 		}
-		if gate != nil {
-			// An ordinary user: no UidMappings here. Go would write them
-			// between fork and exec, while the child is still as
-			// non-dumpable as the daemon, and an unprivileged parent may
-			// not write a non-dumpable process's /proc/<pid>/uid_map. The
-			// gate writes them once the launcher has exec'd (see
-			// usernsGate), and the launcher waits for it.
-			cmd.ExtraFiles = append(cmd.ExtraFiles, gate.launcherEnd)
-		} else {
+		if !l.Gated {
 			// root may write any process's maps, and maps every id, so
 			// that files owned by others stay theirs. (Mapped before the
 			// launcher's exec, root in the namespace keeps root's rights
-			// over them.)
+			// over them.) An ordinary user's maps are not written here:
+			// Go would write them between fork and exec, while the child
+			// is still as non-dumpable as the daemon, and an unprivileged
+			// parent may not write a non-dumpable process's uid_map; the
+			// launcher maps its own ids once it has exec'd (MapIDs).
 			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1<<32 - 1}}
 			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1<<32 - 1}}
 			attr.GidMappingsEnableSetgroups = true
 		}
-		// The launcher keeps what it needs to mount, to bring lo up and to
-		// listen on a host port below 1024 (sandbox.hostPorts) across its
-		// own exec, and drops them all before it execs bash.
+		// The launcher keeps what it needs to map its ids, to mount, to
+		// bring lo up and to listen on a host port below 1024
+		// (sandbox.hostPorts) across its own exec, and drops them all
+		// before it execs bash.
 		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_NET_BIND_SERVICE}
 	}
 	cmd.SysProcAttr = attr
 	if l.Channel != nil {
-		if len(cmd.ExtraFiles) == 1 {
-			cmd.ExtraFiles = append(cmd.ExtraFiles, nil) // fd 4: the gate's, when there is one
-		}
-		cmd.ExtraFiles = append(cmd.ExtraFiles, l.Channel) // fd 5: chanFD
+		cmd.ExtraFiles = append(cmd.ExtraFiles, nil, l.Channel) // fd 5: chanFD (fd 4 is closed)
 	}
-	started = func() {
-		if gate != nil {
-			gate.open(cmd.Process)
-		}
-	}
-	return cmd, started, nil
+	return cmd
 }
 
 func absPath(p string) (string, error) {

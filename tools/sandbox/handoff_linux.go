@@ -211,14 +211,13 @@ func receiveHandoff(c *net.UnixConn) (*Handoff, error) {
 }
 
 // cmd is the command the stub starts: the launcher (sandboxed), or bash
-// in a session of its own, SIGKILLed when the starting thread exits; and
-// started, to call once Start has returned (see prepared.cmd).
-func (h *Handoff) cmd() (*exec.Cmd, func(), error) {
+// in a session of its own, SIGKILLed when the starting thread exits.
+func (h *Handoff) cmd() *exec.Cmd {
 	if h.sandboxed {
 		return h.p.cmd()
 	}
 	cmd := exec.Command(h.shell, "-c", h.p.Command)
 	cmd.Dir, cmd.Env = h.p.Dir, h.p.Env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
-	return cmd, func() {}, nil
+	return cmd
 }

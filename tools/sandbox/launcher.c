@@ -74,26 +74,34 @@ static void mount_read_only(const char *path) {
 		die("remounting read-only", path);
 }
 
-// Waits for the daemon to write the user namespace's maps (usernsGate in
-// userns_linux.go): "1" is go, anything else is the reason it could not.
-static void wait_for_gate(int fd) {
-	char buf[512];
-	size_t n = 0;
-	ssize_t r;
-	while (n < sizeof buf - 1 && (r = read(fd, buf + n, sizeof buf - 1 - n)) != 0) {
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			die("waiting for the user namespace", NULL);
-		}
-		n += (size_t)r;
+// write_proc writes text to one of the process's own /proc files.
+static void write_proc(const char *path, const char *text) {
+	int f = open(path, O_WRONLY | O_CLOEXEC);
+	if (f < 0)
+		die("setting up the user namespace: opening", path);
+	if (write(f, text, strlen(text)) != (ssize_t)strlen(text))
+		die("setting up the user namespace: writing", path);
+	close(f);
+}
+
+// self_map maps an ordinary user's own uid and gid ("uid:gid") into the
+// launcher's new user namespace, which it entered unmapped: the agent is
+// non-dumpable, so it could not write a child's maps between fork and
+// exec, and the launcher, dumpable since its exec and holding
+// CAP_SYS_ADMIN in the namespace, may map its own ids (setgroups denied
+// first, the kernel's rule for an unprivileged gid_map).
+static void self_map(const char *ids) {
+	char line[64];
+	unsigned long uid, gid;
+	if (sscanf(ids, "%lu:%lu", &uid, &gid) != 2) {
+		errno = EINVAL;
+		die("policy: map", ids);
 	}
-	close(fd);
-	buf[n] = 0;
-	if (n >= 1 && buf[0] == '1')
-		return;
-	fprintf(stderr, "agent-lsp sandbox: %s\n", n > 1 ? buf + 1 : "the agent did not set up the user namespace");
-	_exit(125);
+	write_proc("/proc/self/setgroups", "deny");
+	snprintf(line, sizeof line, "%lu %lu 1", uid, uid);
+	write_proc("/proc/self/uid_map", line);
+	snprintf(line, sizeof line, "%lu %lu 1", gid, gid);
+	write_proc("/proc/self/gid_map", line);
 }
 
 // grant adds a rule for a file system mounted in the command's own
@@ -176,7 +184,8 @@ __attribute__((constructor)) static void agent_lsp_sandbox_launch(int argc, char
 		die("reading the policy", NULL);
 
 	const char *shell = NULL;
-	int fd = -1, ns = 0, lo = 0, sync_fd = 0;
+	int fd = -1, ns = 0, lo = 0;
+	const char *map_ids = NULL;
 	unsigned long flags = 0;
 	unsigned long long handled = 0, nproc = 0, data = 0;
 	char **ro = calloc(strlen(policy) / 4 + 2, sizeof *ro);
@@ -206,8 +215,8 @@ __attribute__((constructor)) static void agent_lsp_sandbox_launch(int argc, char
 			lo = line[3] == '1';
 		} else if (strncmp(line, "handled=", 8) == 0) {
 			handled = strtoull(line + 8, NULL, 10);
-		} else if (strncmp(line, "sync=", 5) == 0) {
-			sync_fd = atoi(line + 5);
+		} else if (strncmp(line, "map=", 4) == 0) {
+			map_ids = line[4] ? line + 4 : NULL;
 		} else if (strncmp(line, "nproc=", 6) == 0) {
 			nproc = strtoull(line + 6, NULL, 10);
 		} else if (strncmp(line, "data=", 5) == 0) {
@@ -231,8 +240,8 @@ __attribute__((constructor)) static void agent_lsp_sandbox_launch(int argc, char
 		errno = EINVAL;
 		die("policy: no shell or ruleset", NULL);
 	}
-	if (sync_fd > 0)
-		wait_for_gate(sync_fd);
+	if (map_ids != NULL)
+		self_map(map_ids);
 	if (ns) {
 		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
 			die("making mounts private", NULL);

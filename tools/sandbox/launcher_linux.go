@@ -56,8 +56,8 @@ func launch(args []string) error {
 	if err != nil {
 		return err
 	}
-	if p.SyncFD > 0 {
-		if err := waitForGate(p.SyncFD); err != nil {
+	if p.MapIDs != "" {
+		if err := selfMap(p.MapIDs); err != nil {
 			return err
 		}
 	}

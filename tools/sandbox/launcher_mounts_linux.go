@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"errors"
 	"fmt"
 	"os"
 
@@ -10,30 +9,26 @@ import (
 )
 
 // The Go launcher's steps that launcher.c has as functions of the same
-// names: the user namespace gate, the rules for the command's own mounts,
-// the limits.
+// names: the user namespace's maps, the rules for the command's own
+// mounts, the limits.
 
-// waitForGate waits for the daemon to write the user namespace's maps
-// (usernsGate): "1" is go, anything else is the reason it could not.
-func waitForGate(fd int) error {
-	f := os.NewFile(uintptr(fd), "userns-gate")
-	defer f.Close()
-	buf := make([]byte, 512)
-	n := 0
-	for n < len(buf) {
-		r, err := f.Read(buf[n:])
-		n += r
-		if err != nil {
-			break
+// selfMap maps an ordinary user's own uid and gid ("uid:gid") into the
+// launcher's new user namespace, as self_map in launcher.c does.
+func selfMap(ids string) error {
+	var uid, gid int
+	if _, err := fmt.Sscanf(ids, "%d:%d", &uid, &gid); err != nil {
+		return fmt.Errorf("policy: map %q: %w", ids, err)
+	}
+	for _, w := range []struct{ path, text string }{
+		{"/proc/self/setgroups", "deny"},
+		{"/proc/self/uid_map", fmt.Sprintf("%d %d 1", uid, uid)},
+		{"/proc/self/gid_map", fmt.Sprintf("%d %d 1", gid, gid)},
+	} {
+		if err := os.WriteFile(w.path, []byte(w.text), 0); err != nil {
+			return fmt.Errorf("setting up the user namespace: %w", err)
 		}
 	}
-	if n >= 1 && buf[0] == '1' {
-		return nil
-	}
-	if n > 1 {
-		return errors.New(string(buf[1:n]))
-	}
-	return errors.New("the agent did not set up the user namespace")
+	return nil
 }
 
 // grantMount adds a rule for a file system mounted in the command's own

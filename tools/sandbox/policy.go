@@ -34,7 +34,7 @@ type launchPolicy struct {
 	RulesetFD    int      // the ruleset's descriptor in the launcher
 	RulesetFlags uint32   // for landlock_restrict_self
 	HandledFS    uint64   // the file rights the ruleset handles (for the rules the launcher adds)
-	SyncFD       int      // the user namespace gate's read end (usernsGate); 0: none
+	MapIDs       string   // "uid:gid" an ordinary user's launcher maps into its own user namespace; "": mapped by exec (root)
 	MaxProcs     uint64   // RLIMIT_NPROC in the command's user namespace; 0: unchanged
 	MaxData      uint64   // RLIMIT_DATA in bytes for each process; 0: unchanged
 	Pinned       []string // bind-mounted onto themselves first: not renamed, removed nor replaced (mount namespace only)
@@ -63,7 +63,7 @@ const policyMagic = "agent-lsp-sandbox-v1"
 func (p launchPolicy) encode() (string, error) {
 	lines := []string{policyMagic, "shell=" + p.Shell, "fd=" + strconv.Itoa(p.RulesetFD),
 		"flags=" + strconv.FormatUint(uint64(p.RulesetFlags), 10), "ns=" + flag01(p.Namespace), "lo=" + flag01(p.Loopback),
-		"handled=" + strconv.FormatUint(p.HandledFS, 10), "sync=" + strconv.Itoa(p.SyncFD),
+		"handled=" + strconv.FormatUint(p.HandledFS, 10), "map=" + p.MapIDs,
 		"nproc=" + strconv.FormatUint(p.MaxProcs, 10), "data=" + strconv.FormatUint(p.MaxData, 10)}
 	for _, r := range p.Pinned {
 		lines = append(lines, "pin="+r)
@@ -108,8 +108,8 @@ func decodePolicy(raw string) (launchPolicy, error) {
 			p.Namespace = v == "1"
 		case "handled":
 			p.HandledFS, err = strconv.ParseUint(v, 10, 64)
-		case "sync":
-			p.SyncFD, err = strconv.Atoi(v)
+		case "map":
+			p.MapIDs = v
 		case "nproc":
 			p.MaxProcs, err = strconv.ParseUint(v, 10, 64)
 		case "data":
