@@ -95,11 +95,17 @@ type class func(r rune) bool
 
 // outputClass is what is never printed raw.
 func outputClass(r rune) bool {
+	if r >= ' ' && r < 0x7f { // printable ASCII: most text, without a table lookup
+		return false
+	}
 	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Other_Default_Ignorable_Code_Point)
 }
 
 // strictClass is what an approval question never shows raw.
 func strictClass(r rune) bool {
+	if r >= ' ' && r < 0x7f {
+		return false
+	}
 	return outputClass(r) || (unicode.Is(unicode.Zs, r) && r != ' ') || unicode.Is(unicode.Variation_Selector, r)
 }
 
@@ -107,7 +113,10 @@ func render(s string, hidden class, keepLines bool) string {
 	if !needsRendering(s, hidden, keepLines) {
 		return s
 	}
-	return strings.Join(renderPieces(s, hidden, keepLines), "")
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/8)
+	eachPiece(s, hidden, keepLines, func(piece string) { b.WriteString(piece) })
+	return b.String()
 }
 
 func needsRendering(s string, hidden class, keepLines bool) bool {
@@ -124,21 +133,27 @@ func needsRendering(s string, hidden class, keepLines bool) bool {
 // escape.
 func renderPieces(s string, hidden class, keepLines bool) []string {
 	pieces := make([]string, 0, len(s))
+	eachPiece(s, hidden, keepLines, func(piece string) { pieces = append(pieces, piece) })
+	return pieces
+}
+
+// eachPiece calls piece with what each character of s (or byte that is
+// not UTF-8) is shown as, in order.
+func eachPiece(s string, hidden class, keepLines bool, piece func(string)) {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
-			pieces = append(pieces, fmt.Sprintf(`\x%02x`, s[i]))
+			piece(`\x` + hexDigits(uint32(s[i]), 2, lowerHex))
 		case keepLines && (r == '\n' || r == '\t'):
-			pieces = append(pieces, string(r))
+			piece(s[i : i+size])
 		case hidden(r):
-			pieces = append(pieces, escapeRune(r))
+			piece(escapeRune(r))
 		default:
-			pieces = append(pieces, s[i:i+size])
+			piece(s[i : i+size])
 		}
 		i += size
 	}
-	return pieces
 }
 
 // escapeRune writes an invisible character: an ASCII control as Go writes
@@ -161,7 +176,25 @@ func escapeRune(r rune) string {
 		return `\v`
 	}
 	if r < 0x80 {
-		return fmt.Sprintf(`\x%02x`, r)
+		return `\x` + hexDigits(uint32(r), 2, lowerHex)
 	}
-	return fmt.Sprintf("<U+%04X>", r)
+	return "<U+" + hexDigits(uint32(r), 4, upperHex) + ">"
+}
+
+const (
+	lowerHex = "0123456789abcdef"
+	upperHex = "0123456789ABCDEF"
+)
+
+// hexDigits is v in hexadecimal, at least width digits (fmt's %0*x costs
+// most of the rendering of text full of escapes).
+func hexDigits(v uint32, width int, digits string) string {
+	var buf [8]byte
+	i := len(buf)
+	for v > 0 || len(buf)-i < width {
+		i--
+		buf[i] = digits[v&0xf]
+		v >>= 4
+	}
+	return string(buf[i:])
 }
