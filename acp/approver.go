@@ -33,7 +33,10 @@ func (a *approver) Approve(ctx context.Context, act permission.Action, offerSess
 		opts = append(opts, sdk.PermissionOption{OptionId: optAllowAlways, Name: "Allow for this session", Kind: sdk.PermissionOptionKindAllowAlways})
 	}
 	opts = append(opts, sdk.PermissionOption{OptionId: optRejectOnce, Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce})
-	title := fmt.Sprintf("%s [%s risk]", act.Summary, act.Risk)
+	// The title and the texts are shown as permission.Visible renders them:
+	// what the user reads is what runs (no raw carriage return, escape,
+	// bidi control or zero-width character).
+	title := fmt.Sprintf("%s [%s risk]", permission.VisibleLine(act.Summary, 0), act.Risk)
 	if act.Tool == "run_bash" && a.s.term != nil {
 		title += " (" + a.s.term.where(act.Sandboxed) + ")"
 	}
@@ -84,23 +87,25 @@ func approvalContent(act permission.Action) []sdk.ToolCallContent {
 		}
 		out = append(out, sdk.ToolCallContent{Diff: d})
 	} else if act.Diff != "" {
-		out = append(out, sdk.ToolContent(sdk.TextBlock(act.Diff)))
+		out = append(out, sdk.ToolContent(sdk.TextBlock(permission.Visible(act.Diff))))
 	}
 	if act.Command != "" {
-		out = append(out, sdk.ToolContent(sdk.TextBlock("$ "+act.Command)))
+		out = append(out, sdk.ToolContent(sdk.TextBlock("$ "+permission.Visible(act.Command))))
 	}
 	for _, r := range act.Reasons {
-		out = append(out, sdk.ToolContent(sdk.TextBlock("⚠ "+r)))
+		out = append(out, sdk.ToolContent(sdk.TextBlock("⚠ "+permission.VisibleLine(r, 0))))
 	}
 	return out
 }
 
 // actionData is the question as data (tool, risk, reasons, command, path),
-// so a client never has to parse the title.
+// so a client never has to parse the title; visibleCommand is the command
+// as shown.
 func actionData(act permission.Action) map[string]any {
 	m := map[string]any{"tool": act.Tool, "risk": act.Risk.String(), "summary": act.Summary}
 	if act.Command != "" {
-		m["command"] = act.Command
+		m["command"] = act.Command // what runs, byte for byte
+		m["visibleCommand"] = permission.Visible(act.Command)
 	}
 	if act.Path != "" {
 		m["path"] = act.Path

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
 	"go.uber.org/zap"
 
 	"github.com/agent-lsp/agent-lsp/agent"
+	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
@@ -55,18 +57,25 @@ func describeCall(ws *tools.Workspace, name string, raw json.RawMessage) (string
 		}
 		locs = append(locs, loc)
 	}
+	// A title is one line the client shows as it is: every hidden
+	// character of the model's arguments is written visibly, and a long
+	// command loses its middle, never its tail.
 	switch {
 	case a.Command != "":
-		return "run: " + a.Command, locs
+		return "run: " + permission.VisibleLine(strings.TrimSpace(a.Command), titleRunes), locs
 	case a.Pattern != "" && a.Path != "":
-		return fmt.Sprintf("%s %q in %s", name, a.Pattern, a.Path), locs
+		return permission.VisibleLine(fmt.Sprintf("%s %q in %s", name, a.Pattern, a.Path), 0), locs
 	case a.Pattern != "":
-		return fmt.Sprintf("%s %q", name, a.Pattern), locs
+		return permission.VisibleLine(fmt.Sprintf("%s %q", name, a.Pattern), 0), locs
 	case a.Path != "":
-		return name + " " + a.Path, locs
+		return permission.VisibleLine(name+" "+a.Path, 0), locs
 	}
-	return name, locs
+	return permission.VisibleLine(name, 0), locs
 }
+
+// titleRunes bounds a command in a tool call's title, as run_bash's own
+// summary is bounded.
+const titleRunes = 160
 
 // rawInput is the call's arguments as JSON data for the client.
 func rawInput(raw json.RawMessage) any {

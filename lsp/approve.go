@@ -28,9 +28,14 @@ type approveParams struct {
 	Risk       string   `json:"risk"`    // low, medium or high
 	Reasons    []string `json:"reasons"` // [] when none
 	Summary    string   `json:"summary"`
-	Command    string   `json:"command,omitempty"` // run_bash only
-	Path       string   `json:"path,omitempty"`    // relative to the workspace
-	URI        string   `json:"uri,omitempty"`
+	// Command is what runs, byte for byte (run_bash only); VisibleCommand
+	// is how to show it: control, bidi and zero-width characters written
+	// visibly (permission.Visible). Summary and Reasons are display text
+	// and come rendered the same way.
+	Command        string `json:"command,omitempty"`
+	VisibleCommand string `json:"visibleCommand,omitempty"`
+	Path           string `json:"path,omitempty"` // relative to the workspace
+	URI            string `json:"uri,omitempty"`
 	// Hunks are an edit's change, as in agent/review; absent for other
 	// actions and for binary content.
 	Hunks   []reviewHunk    `json:"hunks,omitempty"`
@@ -77,11 +82,12 @@ func (a editorApprover) approveRequest(ctx context.Context, act permission.Actio
 func approveRequestParams(ctx context.Context, act permission.Action, offerSession bool, roots []string) approveParams {
 	p := approveParams{
 		SessionID: sessionFrom(ctx), ToolCallID: act.CallID, Tool: act.Tool,
-		Risk: strings.ToLower(act.Risk.String()), Reasons: append([]string{}, act.Reasons...),
-		Summary: act.Summary, Path: act.Path,
+		Risk: strings.ToLower(act.Risk.String()), Reasons: visibleLines(act.Reasons),
+		Summary: permission.VisibleLine(act.Summary, 0), Path: act.Path,
 	}
 	if act.Tool == "run_bash" {
 		p.Command = act.Command
+		p.VisibleCommand = permission.Visible(act.Command)
 	}
 	if act.Edit != nil {
 		p.URI = string(pathToURI(act.Edit.File))

@@ -91,21 +91,34 @@ func (a editorApprover) popup(ctx context.Context, act permission.Action, offerS
 }
 
 // approvalMessage is the popup's text (docs/protocol.md, "Approvals"): the
-// tool, the risk and the summary; the command; the compact diff; why.
+// tool, the risk and the summary; the command; the compact diff; why. All
+// of it comes from the model, so it is shown as permission.Visible renders
+// it: no carriage return, escape, bidi control or zero-width character
+// reaches the popup raw.
 func approvalMessage(a permission.Action) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "agent-lsp wants to run %s (risk %s): %s", a.Tool, a.Risk, a.Summary)
+	fmt.Fprintf(&b, "agent-lsp wants to run %s (risk %s): %s", permission.VisibleLine(a.Tool, 0), a.Risk, permission.VisibleLine(a.Summary, 0))
 	if a.Command != "" {
-		fmt.Fprintf(&b, "\n$ %s", a.Command)
+		fmt.Fprintf(&b, "\n$ %s", permission.Visible(a.Command))
 	}
 	if a.Diff != "" {
 		b.WriteString("\n")
-		b.WriteString(compactDiff(a.Diff, maxDiffLines))
+		b.WriteString(permission.Visible(compactDiff(a.Diff, maxDiffLines)))
 	}
 	if len(a.Reasons) > 0 {
-		fmt.Fprintf(&b, "\nWhy %s: %s", a.Risk, strings.Join(a.Reasons, "; "))
+		fmt.Fprintf(&b, "\nWhy %s: %s", a.Risk, strings.Join(visibleLines(a.Reasons), "; "))
 	}
 	return b.String()
+}
+
+// visibleLines is each of texts as permission.VisibleLine shows it ([] for
+// none, never nil).
+func visibleLines(texts []string) []string {
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		out[i] = permission.VisibleLine(t, 0)
+	}
+	return out
 }
 
 // compactDiff keeps the first lines of a diff and says how many were cut.

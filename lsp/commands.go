@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
+	"github.com/agent-lsp/agent-lsp/permission"
 )
 
 // maxShownAnswer is how much of an agent.ask answer window/showMessage
@@ -133,6 +134,9 @@ func (s *server) ask(ctx context.Context, p executeCommandParams) (any, error) {
 	if answer == "" {
 		answer = "(no answer)"
 	}
+	// The answer is the model's: shown, its hidden characters are written
+	// visibly (permission.VisibleOutput), never obeyed or hidden.
+	answer = permission.VisibleOutput(answer)
 	s.notify("window/logMessage", protocol.LogMessageParams{Type: typ, Message: answer})
 	s.notify("window/showMessage", protocol.ShowMessageParams{Type: typ, Message: shorten(answer, maxShownAnswer)})
 	if o.StopReason == agent.StopCancelled {

@@ -39,7 +39,7 @@ type reviewHunk struct {
 	EndLine   int    `json:"endLine"`
 	OldText   string `json:"oldText"`
 	NewText   string `json:"newText"`
-	Diff      string `json:"diff"`
+	Diff      string `json:"diff"` // for display: shown as permission.Visible renders it
 }
 
 // reviewAnswer is the editor's answer to agent/review.
@@ -93,8 +93,8 @@ func (a editorApprover) Review(ctx context.Context, act permission.Action, offer
 // reviewRequest is the agent/review of an edit action.
 func reviewRequest(ctx context.Context, act permission.Action) reviewParams {
 	p := reviewParams{
-		SessionID: sessionFrom(ctx), ToolCallID: act.CallID, Tool: act.Tool, Summary: act.Summary,
-		Path: act.Path, URI: string(pathToURI(act.Edit.File)), Risk: act.Risk.String(), Reasons: act.Reasons,
+		SessionID: sessionFrom(ctx), ToolCallID: act.CallID, Tool: act.Tool, Summary: permission.VisibleLine(act.Summary, 0),
+		Path: act.Path, URI: string(pathToURI(act.Edit.File)), Risk: act.Risk.String(), Reasons: visibleLines(act.Reasons),
 		Hunks: reviewHunks(act.Edit),
 	}
 	return p
@@ -107,7 +107,7 @@ func reviewHunks(e *permission.EditProposal) []reviewHunk {
 	for i, h := range e.Hunks {
 		// permission.Hunk lines are 1-based and inclusive.
 		hunks[i] = reviewHunk{ID: h.ID, StartLine: h.StartLine - 1, EndLine: h.EndLine,
-			OldText: h.OldText, NewText: h.NewText, Diff: h.Diff}
+			OldText: h.OldText, NewText: h.NewText, Diff: permission.Visible(h.Diff)}
 	}
 	return hunks
 }

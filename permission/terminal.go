@@ -151,23 +151,23 @@ func riskColor(r Risk) string {
 	return ansiBold + ansiRed
 }
 
-// box renders the question. Everything shown comes from the model, so
-// control characters are escaped: a diff must not be able to move the
-// cursor and paint over the question.
+// box renders the question. Everything shown comes from the model, so it
+// is rendered with Visible: a diff must not be able to move the cursor and
+// paint over the question, nor a bidi override reorder a command.
 func (t *TerminalApprover) box(a Action) string {
 	var b strings.Builder
-	b.WriteString("╭─ permission: " + printable(a.Tool) + "\n")
+	b.WriteString("╭─ permission: " + VisibleLine(a.Tool, 0) + "\n")
 	if a.Summary != "" {
-		b.WriteString("│ " + printable(a.Summary) + "\n")
+		b.WriteString("│ " + VisibleLine(a.Summary, 0) + "\n")
 	}
 	if a.Command != "" && !strings.Contains(a.Summary, a.Command) {
 		for _, l := range strings.Split(a.Command, "\n") {
-			b.WriteString("│ $ " + printable(l) + "\n")
+			b.WriteString("│ $ " + Visible(l) + "\n")
 		}
 	}
 	b.WriteString("│ risk: " + t.paint(riskColor(a.Risk), a.Risk.String()) + "\n")
 	for _, r := range a.Reasons {
-		b.WriteString("│  • " + printable(r) + "\n")
+		b.WriteString("│  • " + VisibleLine(r, 0) + "\n")
 	}
 	if a.Diff != "" {
 		lines := strings.Split(strings.TrimRight(a.Diff, "\n"), "\n")
@@ -176,7 +176,7 @@ func (t *TerminalApprover) box(a Action) string {
 			shown = shown[:maxDiffLines]
 		}
 		for _, l := range shown {
-			b.WriteString("│ " + t.diffLine(printable(l)) + "\n")
+			b.WriteString("│ " + t.diffLine(Visible(l)) + "\n")
 		}
 		if more := len(lines) - len(shown); more > 0 {
 			fmt.Fprintf(&b, "│ … %d more diff lines not shown\n", more)
@@ -205,24 +205,4 @@ func (t *TerminalApprover) choices(offerSession bool) string {
 		return "[y] allow  [a] allow for this session  [n] deny > "
 	}
 	return "[y] allow  [n] deny > "
-}
-
-// printable escapes control characters (other than tab) as \xNN.
-func printable(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if isControl(r) {
-			fmt.Fprintf(&b, `\x%02x`, r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func isControl(r rune) bool {
-	return (r < 0x20 && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0)
 }

@@ -206,3 +206,33 @@ func TestTerminalApproverWithPolicy(t *testing.T) {
 		t.Fatalf("%d prompts, want 2:\n%s", n, out.String())
 	}
 }
+
+// The chat's approval prompt shows every hidden character of the command,
+// the summary, the reasons and the diff (the hostile table of
+// visible_test.go), and the tail of a long command.
+func TestTerminalApproverShowsHiddenCharacters(t *testing.T) {
+	long := "echo " + strings.Repeat("a", 400) + " && rm -rf ~/"
+	cases := append(hostile[:len(hostile):len(hostile)], struct{ name, in, want string }{"long command", long, "&& rm -rf ~/"})
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var out strings.Builder
+			ap := NewTerminalApprover(strings.NewReader("n\n"), &out, true)
+			a := Action{Tool: "run_bash", Summary: "run: " + tc.in, Command: tc.in, Risk: High,
+				Reasons: []string{"why " + tc.in}, Diff: "+" + tc.in + "\n"}
+			if _, err := ap.Approve(context.Background(), a, false); err != nil {
+				t.Fatal(err)
+			}
+			got := out.String()
+			if n := strings.Count(got, tc.want); n < 3 {
+				t.Errorf("%q shown %d times, want 3 or more (summary and command, reason, diff):\n%s", tc.want, n, got)
+			}
+			// Only our own colours are escape sequences.
+			for _, colour := range []string{ansiReset, ansiRed, ansiGreen, ansiBold} {
+				got = strings.ReplaceAll(got, colour, "")
+			}
+			if i := strings.IndexFunc(got, func(r rune) bool { return r != '\n' && strictClass(r) }); i >= 0 {
+				t.Errorf("a hidden character %q reaches the terminal:\n%q", []rune(got[i:])[0], got)
+			}
+		})
+	}
+}

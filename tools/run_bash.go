@@ -169,18 +169,10 @@ func runBashParse(raw json.RawMessage) (runBashArgs, time.Duration, error) {
 	return args, timeout, nil
 }
 
-// oneLineSummary shortens a command for a one-line label.
+// oneLineSummary is a command on one line for a label: every line of it
+// (a line break shown as \n) and every hidden character shown
+// (permission.VisibleLine), the middle cut when too long, never the tail,
+// where a dangerous command would hide.
 func oneLineSummary(s string, maxRunes int) string {
-	s = strings.TrimSpace(s)
-	multi := false
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s, multi = strings.TrimSpace(s[:i]), true
-	}
-	if r := []rune(s); len(r) > maxRunes {
-		return string(r[:maxRunes]) + "…"
-	}
-	if multi {
-		return s + " …"
-	}
-	return s
+	return permission.VisibleLine(strings.TrimSpace(s), maxRunes)
 }

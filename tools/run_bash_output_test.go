@@ -54,8 +54,9 @@ func TestOneLineSummary(t *testing.T) {
 	}{
 		{"ls -la", 80, "ls -la"},
 		{"  go test ./...  \n", 80, "go test ./..."},
-		{"cd x\nmake", 80, "cd x …"},
-		{strings.Repeat("é", 10), 5, strings.Repeat("é", 5) + "…"},
+		{"cd x\nmake", 80, `cd x\nmake`},
+		{"echo one\r\u202Eecho two", 80, `echo one\r<U+202E>echo two`},
+		{strings.Repeat("é", 60) + " rm -rf ~", 36, "ééééé…[54 characters cut]…é rm -rf ~"},
 	}
 	for _, tt := range tests {
 		if got := oneLineSummary(tt.in, tt.maxRunes); got != tt.want {

@@ -258,7 +258,7 @@ func TestRunBashDescribe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Summary != "run: echo one …" {
+	if a.Summary != `run: echo one\necho two` {
 		t.Errorf("multi-line summary %q", a.Summary)
 	}
 }

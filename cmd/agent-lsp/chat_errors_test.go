@@ -78,7 +78,7 @@ func TestToolCallText(t *testing.T) {
 		{"write_file", `{"path":"N.md","content":"# t\n\nbody\n"}`, "write_file N.md (3 lines)"},
 		{"glob", `{"pattern":"**/*.java"}`, "glob **/*.java"},
 		{"grep", `{"pattern":"int add\\(","glob":"**/*.java","path":"src"}`, `grep "int add\(" in src (**/*.java)`},
-		{"run_bash", `{"command":"go test ./...\necho done"}`, "run_bash $ go test ./... …"},
+		{"run_bash", `{"command":"go test ./...\necho done"}`, `run_bash $ go test ./...\necho done`},
 		{"todo_write", `{"items":[{"content":"a","status":"pending"}]}`, "todo_write (1 item)"},
 		{"mcp__fs__stat", `{"path": "x"}`, `mcp__fs__stat {"path":"x"}`},
 		{"edit_file", `"not json"`, `edit_file "not json"`},

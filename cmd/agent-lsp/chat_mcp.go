@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/mcp"
+	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
@@ -180,4 +181,16 @@ func askTrust(ctx context.Context, e mcp.WorkspaceEntry, answers lineReader, out
 	}
 	fmt.Fprintln(out, "(no valid answer: denied)")
 	return mcp.TrustDeny, nil
+}
+
+// visibleWriter writes through permission.VisibleOutput: what the
+// workspace's .mcp.json and MCP servers make the chat print (a server's
+// name, why it is down) is shown, never obeyed by the terminal.
+type visibleWriter struct{ w io.Writer }
+
+func (v visibleWriter) Write(b []byte) (int, error) {
+	if _, err := io.WriteString(v.w, permission.VisibleOutput(string(b))); err != nil {
+		return 0, err
+	}
+	return len(b), nil
 }

@@ -57,7 +57,7 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 	approverTTY := permission.NewTerminalApprover(stdin, progress, color)
 	var prompts control.PromptSource // nil, not a nil *mcp.Manager: no MCP prompts
 	if m := mountMCP(ctx, ws, reg, mcpMount{flags: f.mcp, trustWorkspace: f.trustWorkspace, yes: f.yes,
-		stateDir: f.stateDir, answers: approverTTY, out: progress}, log); m != nil {
+		stateDir: f.stateDir, answers: approverTTY, out: visibleWriter{progress}}, log); m != nil {
 		prompts = m
 		closeAll = func() error { return errors.Join(m.Close(), closeModel()) }
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agent-lsp/agent-lsp/agent"
+	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
@@ -26,7 +27,11 @@ const (
 
 // printer shows a prompt's events in the terminal: the answer streams to
 // answer, everything else (reasoning dimmed, tool calls, round lines,
-// control updates, command answers) to progress. The agent serializes
+// control updates, command answers) to progress. What it prints comes
+// from the model, tools, MCP servers and files; all of it goes through
+// permission.VisibleOutput (an escape sequence, a carriage return, a bidi
+// control or a zero-width character is shown, not obeyed), so the only
+// escape sequences that reach the terminal are our own colours (style). The agent serializes
 // OnEvent calls; mu keeps a control update arriving from elsewhere from
 // cutting into a line.
 type printer struct {
@@ -82,16 +87,16 @@ func (p *printer) OnEvent(e agent.Event) {
 	}
 	switch e.Kind {
 	case agent.EventText:
-		p.write(p.answer, e.Text)
+		p.write(p.answer, permission.VisibleOutput(e.Text))
 	case agent.EventReasoning:
 		if !p.reasoning {
 			p.freshLine(p.progress)
 			p.reasoning = true
 		}
-		p.write(p.progress, p.style(ansiDim, e.Text))
+		p.write(p.progress, p.style(ansiDim, permission.VisibleOutput(e.Text)))
 	case agent.EventToolCall:
 		p.freshLine(p.answer)
-		p.write(p.progress, "⚙ "+toolCallText(e.ToolName, e.Arguments)+"\n")
+		p.write(p.progress, "⚙ "+permission.VisibleLine(toolCallText(e.ToolName, e.Arguments), 0)+"\n")
 	case agent.EventToolResult:
 		p.freshLine(p.progress)
 		p.write(p.progress, p.toolResultLine(e)+"\n")
@@ -100,7 +105,7 @@ func (p *printer) OnEvent(e agent.Event) {
 	case agent.EventRetry:
 		p.freshLine(p.answer)
 		line := fmt.Sprintf("retrying (%d/%d) in %s: %s", e.Retry.Attempt, e.Retry.Max,
-			e.Retry.Delay.Round(100*time.Millisecond), errText(e.Err))
+			e.Retry.Delay.Round(100*time.Millisecond), permission.VisibleOutput(errText(e.Err)))
 		p.write(p.progress, p.style(ansiDim, line)+"\n")
 	case agent.EventCompacted:
 		p.addCall(e)
@@ -109,7 +114,7 @@ func (p *printer) OnEvent(e agent.Event) {
 		p.write(p.progress, p.style(ansiDim, line)+"\n")
 	case agent.EventError:
 		p.freshLine(p.answer)
-		p.write(p.progress, p.style(ansiRed, "error: "+errText(e.Err))+"\n")
+		p.write(p.progress, p.style(ansiRed, "error: "+permission.VisibleOutput(errText(e.Err)))+"\n")
 	case agent.EventPromptEnd:
 		p.freshLine(p.answer)
 		if line := p.usageLine(e.Usage); line != "" {
@@ -124,18 +129,26 @@ func (p *printer) OnEvent(e agent.Event) {
 }
 
 // line shows s on the progress output, on a line of its own.
-func (p *printer) line(s string) {
+func (p *printer) line(s string) { p.styledLine("", s) }
+
+// dim shows s dimmed on a line of its own.
+func (p *printer) dim(s string) { p.styledLine(ansiDim, s) }
+
+// note shows what went wrong beside a prompt (a mention not attached).
+func (p *printer) note(s string) { p.styledLine(ansiRed, s) }
+
+// styledLine shows s, made visible, in the colour code ("" for none) on a
+// line of its own.
+func (p *printer) styledLine(code, s string) {
+	s = permission.VisibleOutput(s)
+	if code != "" {
+		s = p.style(code, s)
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.freshLine(p.answer)
 	p.write(p.progress, s+"\n")
 }
-
-// dim shows s dimmed on a line of its own.
-func (p *printer) dim(s string) { p.line(p.style(ansiDim, s)) }
-
-// note shows what went wrong beside a prompt (a mention not attached).
-func (p *printer) note(s string) { p.line(p.style(ansiRed, s)) }
 
 // plan shows the plan todo_write made, one item a line.
 func (p *printer) plan(items []tools.TodoItem) {
@@ -159,18 +172,19 @@ func (p *printer) plan(items []tools.TodoItem) {
 }
 
 func (p *printer) toolResultLine(e agent.Event) string {
-	first, lines := summarize(e.Output)
+	first, lines := summarize(permission.VisibleOutput(e.Output))
+	name := permission.VisibleLine(e.ToolName, 0)
 	more := ""
 	if lines > 1 {
 		more = " (+" + plural(lines-1, "line") + ")"
 	}
 	switch e.Status {
 	case tools.StatusCompleted:
-		return fmt.Sprintf("  %s %s: %s%s", p.style(ansiGreen, "✓"), e.ToolName, first, more)
+		return fmt.Sprintf("  %s %s: %s%s", p.style(ansiGreen, "✓"), name, first, more)
 	case tools.StatusDenied:
-		return fmt.Sprintf("  %s %s denied: %s", p.style(ansiRed, "⊘"), e.ToolName, first)
+		return fmt.Sprintf("  %s %s denied: %s", p.style(ansiRed, "⊘"), name, first)
 	default:
-		return fmt.Sprintf("  %s %s failed: %s%s", p.style(ansiRed, "✗"), e.ToolName, first, more)
+		return fmt.Sprintf("  %s %s failed: %s%s", p.style(ansiRed, "✗"), name, first, more)
 	}
 }
 

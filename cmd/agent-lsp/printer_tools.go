@@ -4,12 +4,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/agent-lsp/agent-lsp/permission"
 )
 
 // toolCallText is a tool call as a person reads it: what it touches and
 // how much, never the raw argument JSON with its escaped newlines (an edit's
 // text is shown by the review's diff, not here). A tool the chat does not
-// know (an MCP tool) shows its arguments compacted.
+// know (an MCP tool) shows its arguments compacted. A command is shown
+// whole on one line, its middle cut when long, never its tail; the printer
+// makes the rest visible.
 func toolCallText(name string, raw json.RawMessage) string {
 	var a struct {
 		Path       string `json:"path"`
@@ -55,7 +59,7 @@ func toolCallText(name string, raw json.RawMessage) string {
 		}
 		return s
 	case "run_bash":
-		return "run_bash $ " + firstLineMarked(a.Command)
+		return "run_bash $ " + permission.VisibleLine(strings.TrimSpace(a.Command), 160)
 	case "todo_write":
 		return fmt.Sprintf("todo_write (%s)", plural(len(a.Items), "item"))
 	}
@@ -74,19 +78,6 @@ func quoteIfSpaced(s string) string {
 		return `"` + s + `"` // as typed: %q would double every backslash of a regexp
 	}
 	return s
-}
-
-// firstLineMarked is a command's first line, "…" marking the lines cut.
-func firstLineMarked(s string) string {
-	s = strings.TrimSpace(s)
-	first, _, more := strings.Cut(s, "\n")
-	if r := []rune(first); len(r) > 160 {
-		return string(r[:160]) + "…"
-	}
-	if more {
-		return first + " …"
-	}
-	return first
 }
 
 // lineCount counts the lines of s, a last line without its newline too.

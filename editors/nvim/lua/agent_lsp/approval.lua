@@ -24,7 +24,8 @@ local M = {}
 ---@field risk string
 ---@field reasons string[]
 ---@field summary string
----@field command string? run_bash's command
+---@field command string? run_bash's command, exactly what runs
+---@field visibleCommand string? the command as shown: hidden characters written visibly
 ---@field path string? the file the action touches
 ---@field uri string?
 ---@field hunks table[]? an edit's hunks {id, startLine, endLine, oldText, newText, diff}
@@ -95,8 +96,11 @@ function M.view(p)
     return { lines = lines, filetype = 'diff', title = 'agent-lsp: proposed edit' }
   end
   local lines = { M.question(p) }
-  if compat.str(p.command) ~= '' then
-    table.insert(lines, '$ ' .. p.command)
+  -- visibleCommand is what the user reads: command, what runs, may hold a
+  -- carriage return or a bidi override that shows other text.
+  local command = compat.str(p.visibleCommand) ~= '' and p.visibleCommand or compat.str(p.command)
+  if command ~= '' then
+    table.insert(lines, '$ ' .. command)
   end
   if reason then
     table.insert(lines, reason)

@@ -47,7 +47,9 @@ export const maxDetailDiffLines = 40;
 /** The dialog's detail: the command, or the edit's hunks (cut after maxDetailDiffLines), and why the risk is what it is. */
 export function approvalDetail(p: ApproveParams): string {
   const parts: string[] = [];
-  if (p.command !== undefined) parts.push(`$ ${p.command}`);
+  // visibleCommand is what the user reads: command may hold a carriage
+  // return or a bidi override that would show other text than runs.
+  if (p.command !== undefined) parts.push(`$ ${p.visibleCommand ?? p.command}`);
   const diff = (p.hunks ?? []).flatMap((h) => h.diff.replace(/\n$/, '').split('\n'));
   if (diff.length > maxDetailDiffLines) {
     parts.push(...diff.slice(0, maxDetailDiffLines), `… (${diff.length - maxDetailDiffLines} more diff lines: Show diff shows them)`);

@@ -31,8 +31,10 @@ export interface ApproveParams {
   risk: string;
   reasons: string[];
   summary: string;
-  /** run_bash's command. */
+  /** run_bash's command, exactly what runs. */
   command?: string;
+  /** The command as shown: control, bidi and zero-width characters written visibly (\r, \x1b, <U+202E>). */
+  visibleCommand?: string;
   /** The file the action touches, relative to the workspace, and its URI. */
   path?: string;
   uri?: string;

@@ -30,6 +30,11 @@ test('a command approval shows the command and the reasons, and no diff', () => 
   assert.equal(canShowDiff(bash), false);
 });
 
+test('a command approval shows the command as the daemon renders it, never its hidden characters', () => {
+  const hidden = { ...bash, command: 'echo safe\rgit push --force \u202Etxt', visibleCommand: 'echo safe\\rgit push --force <U+202E>txt' };
+  assert.equal(approvalDetail(hidden).split('\n')[0], '$ echo safe\\rgit push --force <U+202E>txt');
+});
+
 test("an edit approval shows its hunks' diffs and opens the text with every hunk", () => {
   assert.equal(approvalTitle(edit), 'agent-lsp wants to run edit_file (risk MEDIUM): edit a.go (2 replacements)');
   assert.equal(approvalDetail(edit), hunks.map((h) => h.diff.replace(/\n$/, '')).join('\n'));
