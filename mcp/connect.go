@@ -122,8 +122,9 @@ func (s *server) dialOnce(ctx context.Context, version string, timeout time.Dura
 	}
 	if c.cmd != nil {
 		// Forked on the spawner's thread, which outlives the process
-		// (Pdeathsig: procgroup_spawner.go).
-		t = spawnedTransport{inner: t, sp: s.m.spawn}
+		// (Pdeathsig: procgroup_spawner.go), in a PID namespace of its
+		// own where the machine allows one (containTree).
+		t = spawnedTransport{inner: t, sp: s.m.spawn, started: s.containTree(ctx, c.cmd)}
 	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
