@@ -216,10 +216,22 @@ func TestListChangedMountsNewTool(t *testing.T) {
 
 func TestCloseKillsTheWholeProcessGroup(t *testing.T) {
 	t.Parallel()
+	testCloseKillsGrandchild(t, "spawner")
+}
+
+// Attack: a server's grandchild started with setsid has left the server's
+// process group, so the group kill misses it; the tree's PID namespace
+// (containTree) does not.
+func TestCloseKillsSetsidGrandchild(t *testing.T) {
+	t.Parallel()
+	testCloseKillsGrandchild(t, "setsid-spawner")
+}
+
+func testCloseKillsGrandchild(t *testing.T, mode string) {
 	reg := tools.NewRegistry()
 	m := NewManager(reg, nil, nil)
 	pidFile := filepath.Join(t.TempDir(), "grandchild.pid")
-	cfg := testServer("spawn", "spawner")
+	cfg := testServer("spawn", mode)
 	cfg.Env[grandchildPIDFileEnv] = pidFile
 	startAndWait(t, m, cfg)
 	server := pidOf(t, m, "spawn")
@@ -228,7 +240,7 @@ func TestCloseKillsTheWholeProcessGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	grandchild, _ := strconv.Atoi(string(data))
-	if await.Gone(grandchild) {
+	if grandchild <= 0 || await.Gone(grandchild) {
 		t.Fatalf("grandchild %d not running before Close", grandchild)
 	}
 	start := time.Now()

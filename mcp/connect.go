@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/http"
 	"net/url"
 	"os/exec"
 	"path/filepath"
@@ -30,10 +29,11 @@ const terminateGrace = 500 * time.Millisecond
 // the process behind it.
 type conn struct {
 	session  *sdk.ClientSession
-	cmd      *exec.Cmd   // nil for HTTP
-	stderr   *stderrTail // nil for HTTP
-	protocol string      // negotiated protocol version
-	fallback bool        // discover went unanswered; initialize was used
+	cmd      *exec.Cmd     // nil for HTTP
+	stderr   *stderrTail   // nil for HTTP
+	http     *originClient // nil for stdio
+	protocol string        // negotiated protocol version
+	fallback bool          // discover went unanswered; initialize was used
 
 	once sync.Once
 	exit string
@@ -109,9 +109,11 @@ func (s *server) dialOnce(ctx context.Context, version string, timeout time.Dura
 		cmd.Stderr = c.stderr
 		t = &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateGrace}
 	case TypeHTTP:
-		t = &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: s.httpClient(), MaxRetries: 2}
+		c.http = newOriginClient(s.cfg.URL, s.cfg.Headers, s.log)
+		t = &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: c.http.client(), MaxRetries: 2}
 	case TypeSSE:
-		t = &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: s.httpClient()}
+		c.http = newOriginClient(s.cfg.URL, s.cfg.Headers, s.log)
+		t = &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: c.http.client()}
 	default:
 		return nil, &configError{fmt.Errorf("unknown transport type %q", s.cfg.Type)}
 	}
@@ -120,8 +122,9 @@ func (s *server) dialOnce(ctx context.Context, version string, timeout time.Dura
 	}
 	if c.cmd != nil {
 		// Forked on the spawner's thread, which outlives the process
-		// (Pdeathsig: procgroup_spawner.go).
-		t = spawnedTransport{inner: t, sp: s.m.spawn}
+		// (Pdeathsig: procgroup_spawner.go), in a PID namespace of its
+		// own where the machine allows one (containTree).
+		t = spawnedTransport{inner: t, sp: s.m.spawn, started: s.containTree(ctx, c.cmd)}
 	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -146,9 +149,17 @@ func (s *server) dialOnce(ctx context.Context, version string, timeout time.Dura
 }
 
 // describeFailure adds what the process said on its way out (exit status,
-// last stderr lines) to err.
+// last stderr lines) to err, or for HTTP the other origin a redirect led
+// to, which got none of the entry's credentials.
 func (s *server) describeFailure(err error, c *conn) error {
-	if c == nil || c.cmd == nil {
+	if c == nil {
+		return err
+	}
+	if to := c.http.redirectedTo(); to != "" {
+		return &describedError{msg: err.Error() + "; the server redirected to " + to +
+			", another origin, which was sent none of the entry's headers or credentials", err: err}
+	}
+	if c.cmd == nil {
 		return err
 	}
 	msg := err.Error()
@@ -192,27 +203,6 @@ func (s *server) command() (*exec.Cmd, error) {
 	cmd.WaitDelay = time.Second
 	ownProcessGroup(cmd)
 	return cmd, nil
-}
-
-func (s *server) httpClient() *http.Client {
-	if len(s.cfg.Headers) == 0 {
-		return nil
-	}
-	return &http.Client{Transport: &headerTransport{headers: s.cfg.Headers, next: http.DefaultTransport}}
-}
-
-// headerTransport adds the configured headers (tokens) to every request.
-type headerTransport struct {
-	headers map[string]string
-	next    http.RoundTripper
-}
-
-func (h *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	for k, v := range h.headers {
-		r.Header.Set(k, v)
-	}
-	return h.next.RoundTrip(r)
 }
 
 // client builds the SDK client for one connection attempt: the handlers of

@@ -26,5 +26,9 @@
 // errors (a missing command) are not retried. tools/list_changed refreshes the
 // registry. Each stdio server runs in its own process group, which Close
 // kills, and dies with the daemon (Pdeathsig, forked from a thread that
-// outlives it: procgroup_spawner.go).
+// outlives it: procgroup_spawner.go); where the machine allows it, under
+// an init in a PID namespace of its own, so that everything it started,
+// setsid daemons included, dies with it and with the daemon, kill -9
+// included (procgroup_tree.go). An HTTP entry's headers go only to its
+// URL's origin: a redirect elsewhere carries no credential (httpclient.go).
 package mcp

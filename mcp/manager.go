@@ -42,6 +42,8 @@ type Manager struct {
 	notifyMu sync.Mutex // serializes the OnChange listeners
 	spawn    *spawner   // forks the stdio servers from a thread that outlives them
 
+	warnUncontained sync.Once // no PID namespace for servers: said once (containTree)
+
 	// Tunables; tests shorten them.
 	connectTimeout  time.Duration // one connect attempt, and one tool listing
 	discoverTimeout time.Duration // the first attempt, whose server/discover a legacy server may ignore

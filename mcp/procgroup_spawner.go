@@ -80,15 +80,20 @@ func (sp *spawner) stop() {
 
 // spawnedTransport starts its inner transport's process on the spawner's
 // thread.
+// started runs once the inner Connect returned, failed or not (an
+// ordinary user's contained tree waits for it: containTree).
 type spawnedTransport struct {
-	inner sdk.Transport
-	sp    *spawner
+	inner   sdk.Transport
+	sp      *spawner
+	started func()
 }
 
 func (t spawnedTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	var conn sdk.Connection
 	var err error
-	if rerr := t.sp.run(ctx, func() { conn, err = t.inner.Connect(ctx) }); rerr != nil {
+	rerr := t.sp.run(ctx, func() { conn, err = t.inner.Connect(ctx) })
+	t.started() // also when the job never ran: the gate is closed then
+	if rerr != nil {
 		return nil, rerr
 	}
 	return conn, err

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 
 	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/mcp/demo"
+	"github.com/agent-lsp/agent-lsp/tools/sandbox"
 )
 
 // The test binary doubles as every MCP server the tests need, broken ones
@@ -35,6 +37,9 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	// Servers run under this binary as their process tree's init
+	// (containTree).
+	sandbox.Main()
 	if mode := os.Getenv(testServerEnv); mode != "" {
 		os.Exit(runTestServer(mode))
 	}
@@ -105,15 +110,17 @@ func runTestServer(mode string) int {
 				return 0
 			}
 		}
-	case "spawner":
-		// Starts a long-lived grandchild in its own process group, then
-		// serves: Close must reach the grandchild through the group kill.
+	case "spawner", "setsid-spawner":
+		// Starts a long-lived grandchild, in the server's process group
+		// or (setsid-spawner) in a session of its own, then serves:
+		// Close must reach the grandchild either way.
 		child := exec.Command("sleep", "300")
+		child.SysProcAttr = &syscall.SysProcAttr{Setsid: mode == "setsid-spawner"}
 		if err := child.Start(); err != nil {
 			fmt.Fprintln(os.Stderr, "spawn:", err)
 			return 1
 		}
-		_ = os.WriteFile(os.Getenv(grandchildPIDFileEnv), []byte(strconv.Itoa(child.Process.Pid)), 0o644)
+		_ = os.WriteFile(os.Getenv(grandchildPIDFileEnv), []byte(strconv.Itoa(hostChildPID(child.Process.Pid))), 0o644)
 		err = demo.Serve(ctx, os.Stdin, os.Stdout)
 	default:
 		fmt.Fprintf(os.Stderr, "unknown test server mode %q\n", mode)
@@ -126,6 +133,57 @@ func runTestServer(mode string) int {
 	return 0
 }
 
+// hostPID is the test server's own id in the test's PID namespace: a
+// contained server (containTree) lives in a namespace of its own, but
+// /proc is the host's, whose "self" is the host id.
+func hostPID() int {
+	target, err := os.Readlink("/proc/self")
+	if err != nil {
+		return -1
+	}
+	pid, _ := strconv.Atoi(target)
+	return pid
+}
+
+// hostChildPID is the host id of the test server's child that it knows
+// as nsPID: the child whose NSpid line (its ids from the host's namespace
+// down to its own) ends with nsPID.
+func hostChildPID(nsPID int) int {
+	me := strconv.Itoa(hostPID())
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		data, err := os.ReadFile("/proc/" + e.Name() + "/status")
+		if err != nil {
+			continue
+		}
+		var ppid, nspid []string
+		for _, line := range strings.Split(string(data), "\n") {
+			if f := strings.Fields(line); len(f) > 1 && f[0] == "PPid:" {
+				ppid = f[1:]
+			} else if len(f) > 1 && f[0] == "NSpid:" {
+				nspid = f[1:]
+			}
+		}
+		if len(ppid) == 1 && ppid[0] == me && len(nspid) > 0 && nspid[len(nspid)-1] == strconv.Itoa(nsPID) {
+			pid, _ := strconv.Atoi(e.Name())
+			return pid
+		}
+	}
+	return -1
+}
+
+// hostParentPID is the test server's parent as the test sees it.
+func hostParentPID() int {
+	data, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		return -1
+	}
+	s := string(data)
+	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	ppid, _ := strconv.Atoi(fields[1])
+	return ppid
+}
+
 // brokenServer misbehaves on request, one tool per failure.
 func brokenServer() *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "broken", Version: "1"}, nil)
@@ -134,7 +192,9 @@ func brokenServer() *sdk.Server {
 	}
 	sdk.AddTool(s, &sdk.Tool{Name: "ok", Description: "answers ok"},
 		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
-			return text(fmt.Sprintf("ok from pid %d", os.Getpid())), nil, nil
+			// The parent too: under a contained tree the manager knows
+			// the tree's init (containTree).
+			return text(fmt.Sprintf("ok from pid %d under %d", hostPID(), hostParentPID())), nil, nil
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "crash", Description: "exits in the middle of the call"},
 		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {

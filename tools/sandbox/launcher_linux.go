@@ -23,9 +23,10 @@ const launcherFailed = 125
 
 // Main makes this process the sandbox launcher when it was started as one
 // (os.Args[1] is the hidden launcher argument) and never returns then;
-// otherwise it returns at once. Call it first thing in main, before
-// anything else starts, and in TestMain of packages whose tests run
-// sandboxed commands.
+// otherwise it returns at once. Started as the init of a contained
+// process tree (ContainTree), it runs that and exits. Call it first
+// thing in main, before anything else starts, and in TestMain of
+// packages whose tests run sandboxed commands or contained trees.
 //
 // Built with cgo (the default on Linux), the launcher is launcher.c: a
 // constructor that runs before the Go runtime starts, which takes a
@@ -33,6 +34,9 @@ const launcherFailed = 125
 // initialisers takes several, on every command. Main is the launcher of
 // builds without cgo (and of tests that set envGoLauncher).
 func Main() {
+	if len(os.Args) >= 2 && os.Args[1] == treeInitArg {
+		os.Exit(treeInit(os.Args[2:])) // a contained tree's init: tree_init_linux.go
+	}
 	if len(os.Args) < 2 || os.Args[1] != launcherArg {
 		return
 	}
