@@ -35,6 +35,9 @@ func TestAttackCampaign(t *testing.T) {
 			t.Run("leaving the sandbox is asked every time", func(t *testing.T) { attackUnsandboxed(t, acct, sum) })
 			t.Run("file tools, workspace is home, denying user", func(t *testing.T) { attackFileTools(t, acct, sum) })
 			t.Run("hostile .mcp.json, popups dismissed", func(t *testing.T) { attackMCPConfig(t, acct, sum) })
+			for _, fe := range frontEnds {
+				t.Run("credential stores, workspace is home, denying user, "+fe.name, func(t *testing.T) { attackCredentialReads(t, acct, fe.name, sum) })
+			}
 			for _, fe := range frontEnds[1:] { // the daemon's run is the first above
 				t.Run(fe.name+" --yes, sandboxed run_bash", func(t *testing.T) { attackShellThrough(t, acct, fe, sum) })
 			}
