@@ -95,7 +95,7 @@ func RedactSecrets(s string) string {
 // it holds no secret.
 func RedactSecretBytes(b []byte) []byte {
 	rd := currentRedactor()
-	if !rd.contains(b) && !IsSecretValue(string(b)) {
+	if !rd.contains(b) && !containsSecretValue(b) {
 		return b
 	}
 	return []byte(RedactSecrets(string(b)))

@@ -99,6 +99,19 @@ func isWordByte(c byte) bool {
 // with a password, a known token format, a JWT, a PEM private key.
 func IsSecretValue(s string) bool { return len(secretSpans(s)) > 0 }
 
+// containsSecretValue is IsSecretValue for bytes, without copying them (a
+// checkpoint's text, a session batch).
+func containsSecretValue(b []byte) bool {
+	for _, r := range secretValueRules {
+		for _, m := range r.compiled.FindAllIndex(b, -1) {
+			if !r.word || m[0] == 0 || !isWordByte(b[m[0]-1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // redactSecretValues replaces each credential-shaped value in s by
 // Redacted (a URL keeps its scheme, user and host: only the password goes).
 func redactSecretValues(s string) string {
