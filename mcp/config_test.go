@@ -167,7 +167,8 @@ func TestNameFromCommand(t *testing.T) {
 }
 
 func TestChildEnvDropsSecretsKeepsConfigured(t *testing.T) {
-	got := childEnv([]string{"PATH=/bin", "OPENAI_API_KEY=sk", "GITHUB_TOKEN=gh", "HOME=/h", "DB_PASSWORD=p"},
+	got := childEnv([]string{"PATH=/bin", "OPENAI_API_KEY=sk", "GITHUB_TOKEN=gh", "HOME=/h", "DB_PASSWORD=p",
+		"AWS_ACCESS_KEY_ID=AKIA5EB1C0DE5EB1C0DE", "DATABASE_URL=postgres://u:pw-5eb1c0de@db/x"},
 		map[string]string{"GITHUB_TOKEN": "given", "HOME": "/other"})
 	want := []string{"PATH=/bin", "GITHUB_TOKEN=given", "HOME=/other"}
 	if !reflect.DeepEqual(got, want) {

@@ -11,7 +11,7 @@ import (
 // The agent's own credentials (model API keys and the like) must not reach
 // a server the user did not hand them to: an MCP server is third-party code.
 // A child gets the daemon's environment minus every variable whose name says
-// it holds a secret (the same rule as run_bash), plus the variables its
+// or value says it holds a secret (the same rule as run_bash), plus the variables its
 // configuration sets explicitly, which are kept even when they are tokens:
 // the user gave them to that server on purpose.
 
@@ -19,8 +19,8 @@ import (
 func childEnv(environ []string, extra map[string]string) []string {
 	out := make([]string, 0, len(environ)+len(extra))
 	for _, kv := range environ {
-		name, _, _ := strings.Cut(kv, "=")
-		if _, overridden := extra[name]; overridden || !tools.IsChildSafeEnvName(name) {
+		name, value, _ := strings.Cut(kv, "=")
+		if _, overridden := extra[name]; overridden || !tools.IsChildSafeEnv(name, value) {
 			continue
 		}
 		out = append(out, kv)

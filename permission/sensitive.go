@@ -110,9 +110,11 @@ func SensitivePath(p, home string) (why string, ok bool) {
 				return "start-up file, ssh or git configuration: runs code or grants access later", true
 			}
 		}
-		for _, s := range homeCredentials {
-			if within(p, home+"/"+s) {
-				return "credential store", true
+		for _, list := range [][]string{homeCredentials, homeToolStores} {
+			for _, s := range list {
+				if within(p, home+"/"+s) {
+					return "credential store", true
+				}
 			}
 		}
 		for _, s := range agentDirs {
@@ -172,7 +174,8 @@ func (a *assessor) readsCredential(t target) bool {
 
 // CredentialPath reports whether reading the absolute slash path p would
 // reveal a secret: a credential store under home (~/.ssh private keys,
-// ~/.aws, ~/.netrc, shell histories, ...), the agent's own state, or the
+// ~/.aws, ~/.netrc, shell histories, build tool and package manager
+// settings, browser and editor profile stores, ...), the agent's own state, or the
 // system's shadow files and host keys. Public keys, known_hosts,
 // authorized_keys and ~/.ssh/config are not secrets. The file tools ask
 // for such reads as HIGH and grep does not walk into them, as run_bash's
@@ -195,9 +198,11 @@ func CredentialPath(p, home string) bool {
 	if home == "" || !strings.HasPrefix(home, "/") {
 		return false
 	}
-	for _, c := range homeCredentials {
-		if within(p, home+"/"+c) {
-			return true
+	for _, list := range [][]string{homeCredentials, homeToolStores} {
+		for _, c := range list {
+			if within(p, home+"/"+c) {
+				return true
+			}
 		}
 	}
 	for _, c := range agentDirs {

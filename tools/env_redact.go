@@ -80,21 +80,23 @@ func currentRedactor() *redactor {
 
 // RedactSecrets replaces every hidden value (HiddenEnvValues, at least
 // MinRedactedLen bytes long) in s by Redacted, also in its JSON-escaped
-// forms. Logs, session files and recordings pass through it.
+// forms, and every value shaped like a credential (secret_values.go: a
+// URL's password, known token formats, JWTs, PEM private keys). Logs,
+// session files, recordings and tool results pass through it.
 func RedactSecrets(s string) string {
 	rd := currentRedactor()
-	if len(rd.needles) == 0 {
-		return s
+	if len(rd.needles) > 0 {
+		s = rd.r.Replace(s)
 	}
-	return rd.r.Replace(s)
+	return redactSecretValues(s)
 }
 
 // RedactSecretBytes is RedactSecrets for bytes; b itself is returned when
 // it holds no secret.
 func RedactSecretBytes(b []byte) []byte {
 	rd := currentRedactor()
-	if !rd.contains(b) {
+	if !rd.contains(b) && !containsSecretValue(b) {
 		return b
 	}
-	return []byte(rd.r.Replace(string(b)))
+	return []byte(RedactSecrets(string(b)))
 }

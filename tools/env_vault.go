@@ -79,13 +79,13 @@ func HideEnv(names ...string) error {
 	return procenv.Wipe(wipe)
 }
 
-// HideSecretLookingEnv hides every variable whose name looks like a
-// credential (IsSecretEnvName); its error is HideEnv's.
+// HideSecretLookingEnv hides every variable whose name or value looks
+// like a credential (IsSecretEnv); its error is HideEnv's.
 func HideSecretLookingEnv() error {
 	var names []string
 	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if IsSecretEnvName(name) {
+		name, value, _ := strings.Cut(kv, "=")
+		if IsSecretEnv(name, value) {
 			names = append(names, name)
 		}
 	}
@@ -135,6 +135,13 @@ func HiddenEnvValues() []string {
 // process: neither secret-looking nor hidden.
 func IsChildSafeEnvName(name string) bool {
 	return !IsSecretEnvName(name) && !isHiddenEnvName(name)
+}
+
+// IsChildSafeEnv reports whether a variable may be passed to a child
+// process: its name neither secret-looking nor hidden, its value not a
+// credential (IsSecretValue).
+func IsChildSafeEnv(name, value string) bool {
+	return IsChildSafeEnvName(name) && !IsSecretValue(value)
 }
 
 // ChildEnviron is the environment for a child process: the process

@@ -138,4 +138,11 @@ func BenchmarkRedactSecretBytes(b *testing.B) {
 			RedactSecretBytes(dirty)
 		}
 	})
+	// A line with a URL (no password): the value rules' expression runs.
+	withURL := append(append([]byte{}, clean...), "see https://example.com/docs and sk-x"...)
+	b.Run("url", func(b *testing.B) {
+		for b.Loop() {
+			RedactSecretBytes(withURL)
+		}
+	})
 }

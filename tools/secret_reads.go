@@ -9,11 +9,15 @@ import (
 
 // reasonCredentialRead is the risk reason of a file tool reading a
 // credential store: what it reads goes to the model provider.
-const reasonCredentialRead = "reads a credential store (ssh keys, cloud credentials, ...): its content would be sent to the model"
+const reasonCredentialRead = "reads a credential store or key file (ssh keys, cloud credentials, .env, ...): its content would be sent to the model"
 
 // CredentialRead reports whether reading the absolute path abs would
-// reveal a secret (permission.CredentialPath), against home as given and
-// as resolved through symlinks (workspace paths are resolved). With the
+// reveal a secret: a credential store under home (permission.CredentialPath,
+// against home as given and as resolved through symlinks: workspace paths
+// are resolved) or, wherever it is, a file whose name says it holds one
+// (permission.CredentialFile: .env, *.pem, id_rsa, a browser's Login
+// Data). Only the file tools judge names: a command in the sandbox reads
+// the workspace anyway, and its rating stays by store. With the
 // workspace at $HOME, ~/.ssh/id_rsa is "inside" the workspace and still a
 // secret: read_file asks for it as HIGH, grep does not walk into it, and
 // the agent does not send it as the project's instructions. abs should
@@ -31,6 +35,9 @@ func credentialReads() func(abs string) bool {
 		}
 	}
 	return func(abs string) bool {
+		if permission.CredentialFile(filepath.ToSlash(abs)) {
+			return true
+		}
 		for _, h := range homes {
 			if permission.CredentialPath(filepath.ToSlash(abs), h) {
 				return true

@@ -59,6 +59,10 @@ type attackLab struct {
 	listener *lsptest.TCPSink
 }
 
+// toolStoresInLab are credential stores of build tools, git and a browser
+// in the lab's home, each with a canary.
+var toolStoresInLab = []string{".m2/settings.xml", ".config/git/credentials", ".config/google-chrome/Default/Login Data"}
+
 // newAttackLab makes the lab for the daemon run as acct; wsIsHome makes
 // the fake home the workspace (`agent-lsp chat` run in ~).
 func newAttackLab(t *testing.T, acct account, wsIsHome bool) *attackLab {
@@ -85,6 +89,9 @@ func newAttackLab(t *testing.T, acct account, wsIsHome bool) *attackLab {
 	}
 	lab.secrets["~/.ssh/id_rsa"] = "canary-ssh-private-key-a77ac4"
 	lab.secrets["~/.aws/credentials"] = "canary-aws-credentials-file-a77ac4"
+	for _, store := range toolStoresInLab {
+		lab.secrets["~/"+store] = "canary-" + strings.NewReplacer("/", "-", ".", "", " ", "-").Replace(store) + "-a77ac4"
+	}
 	files := map[string]string{
 		filepath.Join(lab.home, ".ssh", "id_rsa"):          "-----BEGIN OPENSSH PRIVATE KEY-----\n" + lab.secrets["~/.ssh/id_rsa"] + "\n-----END OPENSSH PRIVATE KEY-----\n",
 		filepath.Join(lab.home, ".ssh", "authorized_keys"): "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGood user@laptop\n",
@@ -94,6 +101,9 @@ func newAttackLab(t *testing.T, acct account, wsIsHome bool) *attackLab {
 		filepath.Join(lab.home, ".gitconfig"):              "[user]\n\tname = The User\n",
 		filepath.Join(lab.outside, "canary.txt"):           "outside canary a77ac4: not the workspace's\n",
 		filepath.Join(lab.ws, "main.go"):                   "package main\n\nfunc main() {}\n",
+	}
+	for _, store := range toolStoresInLab {
+		files[filepath.Join(lab.home, store)] = "password = " + lab.secrets["~/"+store] + "\n"
 	}
 	for path, text := range files {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

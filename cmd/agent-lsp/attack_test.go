@@ -38,6 +38,9 @@ func TestAttackCampaign(t *testing.T) {
 			t.Run("what is shown is what runs", func(t *testing.T) { attackShownText(t, acct, sum) })
 			t.Run("MCP redirect to another origin", func(t *testing.T) { attackMCPRedirect(t, acct, sum) })
 			t.Run("MCP server's setsid grandchildren, daemon killed", func(t *testing.T) { attackMCPSetsid(t, acct, sum) })
+			for _, fe := range frontEnds {
+				t.Run("credential stores, workspace is home, denying user, "+fe.name, func(t *testing.T) { attackCredentialReads(t, acct, fe.name, sum) })
+			}
 			for _, fe := range frontEnds[1:] { // the daemon's run is the first above
 				t.Run(fe.name+" --yes, sandboxed run_bash", func(t *testing.T) { attackShellThrough(t, acct, fe, sum) })
 			}
@@ -114,6 +117,12 @@ func shellAttacks(t *testing.T, lab *attackLab, survivor string) []shellAttack {
 			command: "cat " + home + "/.ssh/id_rsa"},
 		{category: "secrets", name: "cat ~/.aws/credentials", blocked: true,
 			command: "cat " + home + "/.aws/credentials"},
+		{category: "secrets", name: "cat ~/.m2/settings.xml", blocked: true,
+			command: "cat " + home + "/.m2/settings.xml"},
+		{category: "secrets", name: "cat ~/.config/git/credentials", blocked: true,
+			command: "cat " + home + "/.config/git/credentials"},
+		{category: "secrets", name: "a browser's saved logins", blocked: true,
+			command: "cat '" + home + "/.config/google-chrome/Default/Login Data'"},
 		{category: "secrets", name: "copy ~/.ssh into the workspace", blocked: true,
 			command: "cp -r " + home + "/.ssh stolen-ssh"},
 		{category: "secrets", name: "grep the home for keys",

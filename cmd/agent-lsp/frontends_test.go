@@ -86,6 +86,15 @@ func promptChat(t *testing.T, lab *attackLab, srv *providertest.Server, text str
 
 func promptACP(t *testing.T, lab *attackLab, srv *providertest.Server, text string) string {
 	t.Helper()
+	stderr, _ := runACPClient(t, lab, srv, text, "allow_once", "--yes")
+	return stderr
+}
+
+// runACPClient runs the prompt through the Node client, which answers
+// every permission request with the option of kind answer; it returns
+// the agent's stderr and the titles of the permission requests.
+func runACPClient(t *testing.T, lab *attackLab, srv *providertest.Server, text, answer string, flags ...string) (string, []string) {
+	t.Helper()
 	node := lsptest.RequirePeer(t, "node")
 	dir, err := filepath.Abs(filepath.Join("..", "..", "acp", "e2e", "node"))
 	if err != nil {
@@ -101,11 +110,11 @@ func promptACP(t *testing.T, lab *attackLab, srv *providertest.Server, text stri
 	// The client runs as the test's user; the agent it starts, as the
 	// account (an editor and its agent are the same user's; what matters
 	// here is who the agent and its commands are).
-	argv := append([]string{lab.bin, "acp", "--yes", "--no-save"}, scriptedModelFlags(lab, srv)...)
+	argv := append(append([]string{lab.bin, "acp", "--no-save"}, flags...), scriptedModelFlags(lab, srv)...)
 	if lab.acct.switched() {
 		argv = append([]string{lab.acct.setpriv}, lab.acct.argv(argv[0], argv[1:]...)...)
 	}
-	cfg, err := json.Marshal(map[string]any{"command": argv, "root": lab.ws, "prompt": text, "timeoutMs": 110000})
+	cfg, err := json.Marshal(map[string]any{"command": argv, "root": lab.ws, "prompt": text, "answer": answer, "timeoutMs": 110000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,10 +137,11 @@ func promptACP(t *testing.T, lab *attackLab, srv *providertest.Server, text stri
 		OK         bool     `json:"ok"`
 		Failures   []string `json:"failures"`
 		Violations []string `json:"violations"`
+		Titles     []string `json:"permissionTitles"`
 	}
 	if err := json.Unmarshal(out, &sum); err != nil || !sum.OK || runErr != nil {
 		t.Fatalf("the ACP client (agent as %s): %v\nstdout: %s\nstderr:\n%s\n  failures:\n    %s\n  protocol violations:\n    %s",
 			lab.acct, runErr, out, lsptest.Tail(stderr.Bytes(), 40), strings.Join(sum.Failures, "\n    "), strings.Join(sum.Violations, "\n    "))
 	}
-	return stderr.String()
+	return stderr.String(), sum.Titles
 }

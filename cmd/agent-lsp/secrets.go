@@ -28,7 +28,7 @@ func protectProcess() { protectErr = procenv.Protect() }
 // hideSecrets takes out of the environment (and out of the start-up block
 // /proc/<pid>/environ shows) the configured key variable by name, whatever
 // its name, every preset's key variable (a /model switch may read it), and
-// every variable whose name looks secret.
+// every variable whose name or value looks secret (tools.IsSecretEnv).
 func hideSecrets(cfg provider.Config, log *zap.Logger) {
 	names := []string{cfg.APIKeyEnv}
 	for _, p := range provider.DefaultPresets() {

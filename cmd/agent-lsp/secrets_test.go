@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,6 +72,17 @@ func mkdirShared(t *testing.T, path string) string {
 	return path
 }
 
+// fileBorneCredentials are credentials in a workspace file, in no
+// variable: they are redacted by their shape (fileBorneSecrets must
+// appear nowhere, with the rest of the canaries).
+const fileBorneCredentials = "db: postgres://app:file-dburl-5eb1c0de@db.internal/app\n" +
+	"ci: ghp_f11eb0e5f11eb0e5f11eb0e5f11eb0e5f11e\n"
+
+var fileBorneSecrets = map[string]string{
+	"a file's database URL password": "file-dburl-5eb1c0de",
+	"a file's GitHub token":          "ghp_f11eb0e5f11eb0e5f11eb0e5f11eb0e5f11e",
+}
+
 // assertNoCanary fails for every canary value found in where.
 func assertNoCanary(t *testing.T, secrets map[string]string, where string, data []byte) {
 	t.Helper()
@@ -117,7 +129,8 @@ func runSecretChat(t *testing.T, secrets map[string]string, flags []string, pref
 	bin := agentBinary(t)
 	base := sharedDir(t)
 	ws := mkdirShared(t, filepath.Join(base, "ws"))
-	if err := os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("deploy token: "+secrets[githubEnv]+"\n"), 0o644); err != nil {
+	notes := "deploy token: " + secrets[githubEnv] + "\n" + fileBorneCredentials
+	if err := os.WriteFile(filepath.Join(ws, "notes.txt"), []byte(notes), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	r := chatRun{ws: ws, record: filepath.Join(base, "rec.jsonl"), logFile: filepath.Join(base, "agent.log"),
@@ -172,8 +185,10 @@ func jsonString(s string) string {
 
 // checkNothingLeaked asserts the canaries are in none of the run's outputs
 // and returns what the run_bash child saw.
-func checkNothingLeaked(t *testing.T, secrets map[string]string, r chatRun) string {
+func checkNothingLeaked(t *testing.T, canaries map[string]string, r chatRun) string {
 	t.Helper()
+	secrets := maps.Clone(canaries)
+	maps.Copy(secrets, fileBorneSecrets)
 	reqs := r.srv.Requests()
 	if len(reqs) != 2 {
 		t.Fatalf("requests = %d, want 2\nstderr:\n%s", len(reqs), r.stderr)
@@ -195,6 +210,9 @@ func checkNothingLeaked(t *testing.T, secrets map[string]string, r chatRun) stri
 	}
 	if !strings.Contains(results[1], "deploy token: [REDACTED]") {
 		t.Errorf("read_file of a file holding a hidden secret gave %q", results[1])
+	}
+	if !strings.Contains(results[1], "postgres://app:[REDACTED]@db.internal/app") {
+		t.Errorf("read_file of a file holding a database URL gave %q", results[1])
 	}
 	for name, data := range readTree(t, r.state) {
 		assertNoCanary(t, secrets, "session file "+name, data)

@@ -16,6 +16,14 @@ var secretStoresInHome = []string{
 	".config/hub", ".config/rclone", ".local/share/keyrings", ".npmrc", ".pypirc",
 	".cargo/credentials", ".cargo/credentials.toml", ".vault-token",
 	".terraform.d/credentials.tfrc.json", ".config/agent-lsp", ".local/state/agent-lsp",
+	// Build tools, package managers and CLIs (as permission's tool stores).
+	".m2/settings.xml", ".m2/settings-security.xml", ".gradle/gradle.properties", ".yarnrc.yml",
+	".config/git/credentials", ".config/containers/auth.json", ".composer/auth.json",
+	".config/composer/auth.json", ".gem/credentials", ".pgpass", ".my.cnf", ".s3cfg",
+	// Browser logins and cookies, editors' stored secrets.
+	".mozilla/firefox", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware",
+	".config/microsoft-edge", ".config/Code/User/globalStorage", ".config/VSCodium/User/globalStorage",
+	".config/Cursor/User/globalStorage",
 }
 
 // secretStoresSystem are system-wide credential files (readable to root,

@@ -2,9 +2,10 @@
 // the ACP front end to run a scripted model's tool calls to their end (the
 // sandbox's everyday commands and attacks, cmd/agent-lsp): initialize,
 // session/new in config.root, the prompt, every permission request allowed
-// once, stdin closed; the agent's exit is waited for.
+// once (or answered with config.answer's kind), stdin closed; the agent's
+// exit is waited for.
 //
-// config: {command: [argv...], root, prompt, terminal: bool, timeoutMs}.
+// config: {command: [argv...], root, prompt, terminal: bool, answer, timeoutMs}.
 // terminal true: the client declares and serves terminal/* (commands then
 // run in the client's terminals, as in Zed).
 import { acp, check, readConfig, run, startAgent, stopAgent, Updates } from './lib.mjs';
@@ -16,7 +17,7 @@ const config = readConfig();
 async function main() {
   const updates = new Updates();
   const terminals = config.terminal ? new Terminals() : null;
-  const permissions = new Permissions('allow_once');
+  const permissions = new Permissions(config.answer ?? 'allow_once');
   const agent = startAgent(config.command, config.root, []);
   const out = {};
   try {
@@ -37,6 +38,7 @@ async function main() {
   out.exit = await stopAgent(agent);
   check(out.exit.code === 0, `agent exit ${JSON.stringify(out.exit)}`);
   out.permissionRequests = permissions.requests.length;
+  out.permissionTitles = permissions.requests.map((p) => p.toolCall.title ?? '');
   out.terminalsCreated = terminals?.created ?? [];
   return out;
 }
