@@ -11,28 +11,16 @@ import (
 // credentialVariables are twenty variables that hold credentials the
 // name rule of old let through, by their name or by their value; each is
 // scrubbed from children, hidden in the vault, and redacted.
-var credentialVariables = []struct{ name, value, secret string }{
-	{"AWS_ACCESS_KEY_ID", "canary-aws-key-id-5eb1c0de", ""},
-	{"ALIBABA_CLOUD_ACCESS_KEY_ID", "canary-alibaba-key-id-5eb1c0de", ""},
-	{"OPENAI_API_KEY_WORK", "canary-openai-work-5eb1c0de", ""},
-	{"GITHUB_TOKEN_PERSONAL", "canary-github-personal-5eb1c0de", ""},
-	{"MYSQL_PWD", "canary-mysql-pwd-5eb1c0de", ""},
-	{"SSHPASS", "canary-sshpass-5eb1c0de", ""},
-	{"SSH_KEY_PASSPHRASE", "canary-passphrase-5eb1c0de", ""},
-	{"CI_JOB_JWT", "canary-ci-job-jwt-5eb1c0de", ""},
-	{"DOCKER_AUTH_CONFIG", `{"auths":{"r.example":{"auth":"canary-docker-auth-5eb1c0de"}}}`, "canary-docker-auth-5eb1c0de"},
-	{"GOOGLE_CREDENTIALS_JSON", `{"type":"service_account","key":"canary-gcp-json-5eb1c0de"}`, "canary-gcp-json-5eb1c0de"},
-	{"AZURE_STORAGE_CONNECTION_STRING", "AccountName=a;AccountKey=canary-azure-conn-5eb1c0de", "canary-azure-conn-5eb1c0de"},
-	{"SENTRY_DSN", "https://canary-sentry-5eb1c0de@o1.ingest.sentry.io/1", "canary-sentry-5eb1c0de"},
-	{"SLACK_WEBHOOK_URL", "https://hooks.slack.com/services/T0/B0/canary-webhook-5eb1c0de", "canary-webhook-5eb1c0de"},
-	{"DATABASE_URL", "postgres://app:canary-dburl-5eb1c0de@db.internal:5432/app", "canary-dburl-5eb1c0de"},
-	{"REDIS_URL", "redis://:canary-redis-5eb1c0de@cache:6379/0", "canary-redis-5eb1c0de"},
-	{"MONGODB_URI", "mongodb+srv://svc:canary-mongo-5eb1c0de@cluster0.example.net/db", "canary-mongo-5eb1c0de"},
-	{"ZQX_DEPLOY_SETTING", "ghp_5eb1c0de5eb1c0de5eb1c0de5eb1c0de5eb1", ""},
-	{"ZQX_LLM_SETTING", "sk-ant-api03-5eb1c0de5eb1c0de5eb1c0de5eb1c0de-5eb1c0deAA", ""},
-	{"ZQX_CLOUD_SETTING", "AKIA5EB1C0DE5EB1C0DE", ""},
-	{"ZQX_SESSION_SETTING", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI1ZWIxYzBkZSJ9.c2lnbmF0dXJlLTVlYjFjMGRl", ""},
-}
+var credentialVariables = func() (rows []struct{ Name, Value, Secret string }) {
+	b, err := os.ReadFile("../testdata/secrets/credential-variables.json") // shared by the tools and chat tests
+	if err == nil {
+		err = json.Unmarshal(b, &rows)
+	}
+	if err != nil {
+		panic(err)
+	}
+	return rows
+}()
 
 // secretOf is what must not appear of a credential variable.
 func secretOf(name, value, secret string) string {
@@ -45,8 +33,8 @@ func secretOf(name, value, secret string) string {
 func TestCredentialVariablesAreScrubbedHiddenAndRedacted(t *testing.T) {
 	var environ []string
 	for _, c := range credentialVariables {
-		environ = append(environ, c.name+"="+c.value)
-		t.Setenv(c.name, c.value)
+		environ = append(environ, c.Name+"="+c.Value)
+		t.Setenv(c.Name, c.Value)
 	}
 	environ = append(environ, "PATH=/bin", "PWD=/work", "OLDPWD=/", "SSH_AUTH_SOCK=/run/agent.sock",
 		"HTTP_PROXY=http://proxy:3128", "GIT_URL=https://git@example.com/r.git")
@@ -57,17 +45,17 @@ func TestCredentialVariablesAreScrubbedHiddenAndRedacted(t *testing.T) {
 		t.Logf("hide: %v (the start-up block is not ours in a test)", err)
 	}
 	for _, c := range credentialVariables {
-		if _, ok := os.LookupEnv(c.name); ok {
-			t.Errorf("%s is still in the process environment", c.name)
+		if _, ok := os.LookupEnv(c.Name); ok {
+			t.Errorf("%s is still in the process environment", c.Name)
 		}
-		if Getenv(c.name) != c.value {
-			t.Errorf("%s: the vault lost its value", c.name)
+		if Getenv(c.Name) != c.Value {
+			t.Errorf("%s: the vault lost its value", c.Name)
 		}
-		text := "line: " + c.value + " end"
+		text := "line: " + c.Value + " end"
 		js, _ := json.Marshal(map[string]string{"output": text})
 		for where, out := range map[string]string{"text": RedactSecrets(text), "JSON": string(RedactSecretBytes(js))} {
-			if strings.Contains(out, secretOf(c.name, c.value, c.secret)) || !strings.Contains(out, Redacted) {
-				t.Errorf("%s in %s: redacted to %q", c.name, where, out)
+			if strings.Contains(out, secretOf(c.Name, c.Value, c.Secret)) || !strings.Contains(out, Redacted) {
+				t.Errorf("%s in %s: redacted to %q", c.Name, where, out)
 			}
 		}
 	}
