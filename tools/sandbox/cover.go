@@ -71,7 +71,9 @@ func isUnder(dir, p string) bool {
 	if dir == "/" {
 		return p != "/" && strings.HasPrefix(p, "/")
 	}
-	return strings.HasPrefix(p, dir+"/")
+	// Without building dir+"/": this runs for every entry of every split
+	// directory, on every command.
+	return len(p) > len(dir) && p[len(dir)] == '/' && strings.HasPrefix(p, dir)
 }
 
 // within reports whether p is dir or lies below it.

@@ -4,9 +4,9 @@ import "strings"
 
 // withoutVar drops every name= entry from env.
 func withoutVar(env []string, name string) []string {
-	out := env[:0:0]
+	out := make([]string, 0, len(env))
 	for _, kv := range env {
-		if !strings.HasPrefix(kv, name+"=") {
+		if !(len(kv) > len(name) && kv[len(name)] == '=' && strings.HasPrefix(kv, name)) {
 			out = append(out, kv)
 		}
 	}
