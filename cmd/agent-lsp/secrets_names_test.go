@@ -14,16 +14,19 @@ import (
 // (cloud, database and CI variables) or by value (a URL with a password,
 // a known token format under an innocent name). secret is what must not
 // appear (the password alone for a URL; the value when empty).
-var credentialVariables = func() (rows []struct{ Name, Value, Secret string }) {
+// (Read by the tests that use it, not at package init: the test binary
+// also runs as other programs, an MCP server, from other directories.)
+func credentialVariables(t *testing.T) (rows []struct{ Name, Value, Secret string }) {
+	t.Helper()
 	b, err := os.ReadFile("../../testdata/secrets/credential-variables.json") // shared by the tools and chat tests
 	if err == nil {
 		err = json.Unmarshal(b, &rows)
 	}
 	if err != nil {
-		panic(err)
+		t.Fatal(err)
 	}
 	return rows
-}()
+}
 
 // The twenty credentials, in the chat's environment with the canaries of
 // old, reach no command's environment, no request to the model, no
@@ -43,7 +46,7 @@ func TestChatCredentialVariablesReachNoChildFileOrLog(t *testing.T) {
 	for _, acct := range accounts {
 		t.Run(acct.name, func(t *testing.T) {
 			env, check := canaries(), canaries()
-			for _, c := range credentialVariables {
+			for _, c := range credentialVariables(t) {
 				env[c.Name] = c.Value
 				check[c.Name] = c.Value
 				if c.Secret != "" {
@@ -56,7 +59,7 @@ func TestChatCredentialVariablesReachNoChildFileOrLog(t *testing.T) {
 			if !ok || !strings.Contains(child, "PATH=") {
 				t.Fatalf("the command did not run as scripted:\n%s", seen)
 			}
-			for _, c := range credentialVariables {
+			for _, c := range credentialVariables(t) {
 				if strings.Contains(child, "\n"+c.Name+"=") || strings.HasPrefix(child, c.Name+"=") {
 					t.Errorf("the child's environment has %s", c.Name)
 				}
