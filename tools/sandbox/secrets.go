@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/agent-lsp/agent-lsp/permission"
 )
 
@@ -27,8 +29,32 @@ var secretStoresInHome = []string{
 }
 
 // secretStoresSystem are system-wide credential files (readable to root,
-// which the daemon may be).
-var secretStoresSystem = []string{"/etc/shadow", "/etc/gshadow", "/etc/ssh", "/etc/sudoers", "/etc/sudoers.d"}
+// which the daemon may be), each with the files in it that hold the
+// secrets (itself, when it is a file).
+var secretStoresSystem = []struct{ store, secrets string }{
+	{"/etc/shadow", "/etc/shadow"}, {"/etc/gshadow", "/etc/gshadow"},
+	{"/etc/ssh", "/etc/ssh/*_key"}, {"/etc/sudoers", "/etc/sudoers"}, {"/etc/sudoers.d", "/etc/sudoers.d"},
+}
+
+// readableSystemStores are the system stores whose secrets this process
+// can read: all of them for root; for an ordinary user, usually none, as
+// the files' own permissions keep them from it. Hiding a store splits
+// its directory into a Landlock rule per entry, for every command (/etc
+// holds about 150), so a store the user cannot read anyway is not hidden
+// again.
+func readableSystemStores() []string {
+	var out []string
+	for _, s := range secretStoresSystem {
+		paths, _ := filepath.Glob(s.secrets)
+		for _, p := range paths {
+			if unix.Access(p, unix.R_OK) == nil {
+				out = append(out, s.store)
+				break
+			}
+		}
+	}
+	return out
+}
 
 // writeProtectedInHome are files that run code at login or on a schedule,
 // or configure git: readable, never writable, even when the workspace is
@@ -54,7 +80,7 @@ func hiddenPaths(home string, extra []string) []string {
 			out = append(out, filepath.Join(d, "agent-lsp"))
 		}
 	}
-	out = append(out, secretStoresSystem...)
+	out = append(out, readableSystemStores()...)
 	return withResolved(append(out, extra...))
 }
 
