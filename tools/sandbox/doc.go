@@ -5,7 +5,10 @@
 //
 // On Linux it uses Landlock (through github.com/landlock-lsm/go-landlock)
 // and, where the kernel allows unprivileged user namespaces, a new user,
-// mount, PID and network namespace per command:
+// mount, PID, IPC and network namespace per command, for root and
+// ordinary users alike (an ordinary user's launcher starts unmapped and
+// maps its own ids once it has exec'd: the daemon is non-dumpable, so it
+// could not write them between fork and exec):
 //
 //   - writes: the workspace roots, a private temp dir (TMPDIR, 0700,
 //     removed by Close) and configured extra dirs; the git metadata in
@@ -33,6 +36,14 @@
 //     (sockets_linux.go); unix datagram sockets and io_uring are refused;
 //     Settings.HostPorts are forwarded from the command's loopback to the
 //     host's (hostports_linux.go);
+//   - the command's own /proc (granted by the launcher: a rule on the
+//     host's /proc does not reach a mount over it), /dev/shm (a tmpfs)
+//     and System V IPC;
+//   - limits: Settings.ProcessLimit through RLIMIT_NPROC in the user
+//     namespace and the PID namespace's pid_max (RLIMIT_NPROC never binds
+//     root), Settings.MemoryLimitMB through RLIMIT_DATA;
+//   - build caches (GOCACHE, npm, pip, ...) in a per-workspace cache dir
+//     (caches.go), as the user's own caches stay read-only;
 //   - Landlock's ptrace scoping keeps a sandboxed process from reading
 //     the daemon's /proc/<pid>/environ or memory, and its signal scoping
 //     from signalling processes outside the sandbox.

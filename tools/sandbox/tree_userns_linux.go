@@ -37,16 +37,7 @@ func newUsernsGate() (*usernsGate, error) {
 	return &usernsGate{launcherEnd: r, daemonEnd: w}, nil
 }
 
-// abandon closes both ends of a gate whose command will not start.
-func (g *usernsGate) abandon() {
-	if g == nil {
-		return
-	}
-	_ = g.launcherEnd.Close()
-	_ = g.daemonEnd.Close()
-}
-
-// open writes the maps of the started launcher (proc nil: it did not
+// open writes the maps of the started init (proc nil: it did not
 // start) and tells it whether to go on.
 func (g *usernsGate) open(proc *os.Process) {
 	_ = g.launcherEnd.Close()
