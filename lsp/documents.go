@@ -127,14 +127,14 @@ func (d *editorDocuments) forget(path string) {
 }
 
 // Notes is tools.Env.Notes: which files edited through the editor are not
-// on disk yet, for commands that read the disk (run_bash).
+// on disk yet, for commands that read the disk (run_bash). A file whose
+// disk holds the editor's text is saved, whatever order the editor saved
+// and answered in (savedSince).
 func (d *editorDocuments) Notes() string {
-	d.mu.Lock()
 	var rels []string
-	for p := range d.unsaved {
+	for _, p := range d.savedSince() {
 		rels = append(rels, d.ws.Rel(p))
 	}
-	d.mu.Unlock()
 	if len(rels) == 0 {
 		return ""
 	}
