@@ -4,8 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-
-	"golang.org/x/sys/unix"
+	"syscall"
 
 	"github.com/agent-lsp/agent-lsp/permission"
 )
@@ -47,13 +46,25 @@ func readableSystemStores() []string {
 	for _, s := range secretStoresSystem {
 		paths, _ := filepath.Glob(s.secrets)
 		for _, p := range paths {
-			if unix.Access(p, unix.R_OK) == nil {
+			if readable(p) {
 				out = append(out, s.store)
 				break
 			}
 		}
 	}
 	return out
+}
+
+// readable reports whether this process may read p: opened for reading
+// and closed at once (non-blocking, so that a FIFO cannot hold it), which
+// asks the kernel the question access(2) would, on every platform.
+func readable(p string) bool {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
 }
 
 // writeProtectedInHome are files that run code at login or on a schedule,
