@@ -142,7 +142,11 @@ func refusals(f fixture, testPID int) []refusal {
 			}
 		}
 	}
-	return []refusal{
+	var system []refusal
+	if readable("/etc/shadow") { // root: an ordinary user's own permissions keep it out
+		system = append(system, refusal{"read /etc/shadow", "cat /etc/shadow", "blocked by the sandbox: read of a secret store the sandbox hides: /etc/shadow", nil})
+	}
+	return append(system, []refusal{
 		{"write a home dotfile", "echo pwned >> ~/.bashrc", "blocked by the sandbox: write to a protected start-up or configuration file: " + filepath.Join(f.home, ".bashrc"),
 			unchanged(filepath.Join(f.home, ".bashrc"), "# rc\n")},
 		{"create a file in home", "echo x > ~/.profile_evil", "blocked by the sandbox: write outside the workspace: " + filepath.Join(f.home, ".profile_evil"),
@@ -158,7 +162,7 @@ func refusals(f fixture, testPID int) []refusal {
 			unchanged(filepath.Join(f.ws, ".git", "config"), "[core]\n")},
 		{"TCP to a non-loopback address", "exec 3<>/dev/tcp/192.0.2.1/80", "blocked by the sandbox: network access outside this machine", nil},
 		{"read the daemon's environment", fmt.Sprintf("cat /proc/%d/environ", testPID), "blocked by the sandbox: access to another process: /proc/" + strconv.Itoa(testPID) + "/environ", nil},
-	}
+	}...)
 }
 
 // allowed are everyday commands that must keep working in the sandbox.
