@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -113,4 +114,28 @@ func startBinary(t *testing.T, ctx context.Context, bin string, args ...string) 
 		}
 	})
 	return cmd, stdin, stdout, stderr
+}
+
+// A plain go build in a git checkout says which commit it is: the go
+// command's version from VCS (v0.0.0-<time>-<revision>) when it stamps
+// one, else dev-<revision> (buildVersion).
+func TestBuildInACheckoutNamesItsRevision(t *testing.T) {
+	if os.Getenv(lsptest.BinaryEnv) != "" {
+		t.Skipf("%s names a prebuilt binary; this test builds its own", lsptest.BinaryEnv)
+	}
+	rev, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
+		t.Skipf("not a git checkout: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	bin := filepath.Join(t.TempDir(), "agent-lsp")
+	build := exec.CommandContext(ctx, "go", "build", "-buildvcs=true", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.CommandContext(ctx, bin, "--version").Output()
+	if err != nil || !strings.Contains(string(out), strings.TrimSpace(string(rev))) {
+		t.Errorf("--version = %q, %v; want the revision %s in it", out, err, rev)
+	}
 }
