@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -58,7 +59,7 @@ func TestRewindRestoresBuffer(t *testing.T) {
 		if rep.AfterEdit != greetAfter {
 			t.Fatalf("after the edit the buffer is %q, want %q", rep.AfterEdit, greetAfter)
 		}
-		if len(rep.Picker.Items) != 1 || !strings.HasPrefix(rep.Picker.Items[0], "1. ") ||
+		if len(rep.Picker.Items) != 1 || !regexp.MustCompile(`^\d{4}-\d\d-\d\d \d\d:\d\d`).MatchString(rep.Picker.Items[0]) ||
 			!strings.Contains(rep.Picker.Items[0], firstPrompt) || !strings.HasSuffix(rep.Picker.Items[0], "(main.go)") {
 			t.Errorf(":AgentRewind offered %q", rep.Picker.Items)
 		}

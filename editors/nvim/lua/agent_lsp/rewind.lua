@@ -13,12 +13,14 @@ local function when(iso)
   return (tostring(iso or ''):gsub('T', ' '):gsub('%..*$', ''):gsub('Z$', ''))
 end
 
--- describe is a checkpoint as a picker shows it.
-function M.describe(cp, n)
+-- describe is a checkpoint as a picker shows it. No number of its own:
+-- vim.ui.select numbers the items (oldest first, as :AgentRewind N and
+-- /rewind N count), and a second number read "1: 1. ...".
+function M.describe(cp)
   local files = compat.tbl(cp.files)
   local changed = #files == 0 and 'no files changed' or table.concat(files, ', ')
   local prompt = vim.split(compat.str(cp.prompt), '\n', { plain = true })[1]
-  return string.format('%d. %s  %s  (%s)', n, when(cp.createdAt), prompt, changed)
+  return string.format('%s  %s  (%s)', when(cp.createdAt), prompt, changed)
 end
 
 -- summary says what a rewind did, for the chat.
@@ -93,7 +95,7 @@ function M.rewind(st, n)
       prompt = 'Rewind to before which prompt? (files restored, later conversation dropped)',
       kind = 'agent_lsp_checkpoint',
       format_item = function(item)
-        return M.describe(item.checkpoint, item.n)
+        return M.describe(item.checkpoint)
       end,
     }, function(choice)
       if choice then
