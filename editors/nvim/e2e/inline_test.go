@@ -205,13 +205,23 @@ func TestInlineEdit(t *testing.T) {
 // float next to the selection, in the plugin's colours, not only as
 // "done".
 func TestInlineTextAnswer(t *testing.T) {
+	testInlineTextAnswer(t, false)
+}
+
+// A markdown ftplugin that errors does not lose the answer: it is shown as
+// plain text, with no error message.
+func TestInlineTextAnswerWithABrokenMarkdownFtplugin(t *testing.T) {
+	testInlineTextAnswer(t, true)
+}
+
+func testInlineTextAnswer(t *testing.T, brokenMarkdown bool) {
 	eachNvim(t, func(t *testing.T, nvim lsptest.Nvim) {
 		const answer = "greet prefixes the name with \"hello \".\nIt has no other effect."
 		model := providertest.NewServer(t, providertest.Script{{Text: answer}})
 		root := workspace(t, map[string]string{"main.go": greetBefore})
 		var rep inlineReport
 		scenario{nvim: nvim, script: "inline.lua", root: root, model: model, config: map[string]any{
-			"file": "main.go", "line1": 5, "line2": 7, "prompt": "What does this do?",
+			"file": "main.go", "line1": 5, "line2": 7, "prompt": "What does this do?", "broken_markdown": brokenMarkdown,
 		}}.run(t, &rep)
 		if rep.Last.StopReason != "end_turn" || rep.Last.Text != answer || rep.BufferText != greetBefore {
 			t.Errorf("prompt ended with %+v, buffer %q", rep.Last, rep.BufferText)

@@ -9,6 +9,20 @@ H.run(function()
   -- The approval (agent/approve, with the edit's hunks), not the hunk
   -- review: the client does not declare experimental.agentReview.
   H.record_approvals()
+  if cfg.broken_markdown then
+    -- A markdown ftplugin that errors, as a Debian-layout Neovim under
+    -- lazy.nvim's runtime path can have.
+    local dir = vim.fn.tempname()
+    vim.fn.mkdir(dir .. '/ftplugin', 'p')
+    vim.fn.writefile({ "error('broken markdown ftplugin')" }, dir .. '/ftplugin/markdown.lua')
+    vim.opt.runtimepath:prepend(dir)
+    vim.cmd('filetype plugin on')
+    if vim.treesitter and vim.treesitter.language and vim.treesitter.language.register then
+      -- And no markdown parser (lazy.nvim's runtime path leaves out
+      -- Debian's parser directory): its lookup fails as it does there.
+      vim.treesitter.language.register('no_such_parser', 'markdown')
+    end
+  end
   H.setup({ review = false })
   H.answer_approvals(cfg.answer)
   local path = cfg.root .. '/' .. cfg.file

@@ -50,12 +50,35 @@ end
 -- Returns win, buf.
 function M.answer(text)
   local lines = vim.split(vim.trim(text), '\n', { plain = true })
-  local buf, win = vim.lsp.util.open_floating_preview(lines, 'markdown', {
+  local opts = {
     border = 'rounded',
     focus_id = 'agent_lsp_answer',
     max_width = math.max(40, math.floor(vim.o.columns * 0.6)),
     wrap = true,
-  })
+  }
+  local before = {}
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    before[w] = true
+  end
+  -- No FileType autocommands for the float: a user's markdown ftplugin
+  -- that errors would print its stack trace over the answer (Neovim
+  -- reports it, the call does not fail).
+  local eventignore = vim.o.eventignore
+  vim.o.eventignore = eventignore == '' and 'FileType' or eventignore .. ',FileType'
+  local ok, buf, win = pcall(vim.lsp.util.open_floating_preview, lines, 'markdown', opts)
+  vim.o.eventignore = eventignore
+  if not ok then
+    -- Markdown highlighting failed (a treesitter parser missing from a
+    -- plugin manager's runtime path, as lazy.nvim on a Debian-layout
+    -- Neovim has it): the answer is what matters, so it is shown as
+    -- plain text, and the half-made float is closed.
+    for _, w in ipairs(vim.api.nvim_list_wins()) do
+      if not before[w] and vim.api.nvim_win_is_valid(w) then
+        pcall(vim.api.nvim_win_close, w, true)
+      end
+    end
+    buf, win = vim.lsp.util.open_floating_preview(lines, nil, opts)
+  end
   vim.wo[win].winhighlight = M.winhighlight
   return win, buf
 end
