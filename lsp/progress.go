@@ -8,6 +8,8 @@ import (
 
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
+
+	"github.com/agent-lsp/agent-lsp/agent"
 )
 
 // progress reports one prompt's work-done progress ($/progress begin,
@@ -106,4 +108,14 @@ func runningMessage(tool string) string {
 		return "Thinking"
 	}
 	return "Running " + tool
+}
+
+// streamingMessage is the progress message while the model streams: its
+// reasoning is thinking, its answer is being written (a status that said
+// "Thinking" while the answer streamed in told the user nothing).
+func streamingMessage(kind agent.EventKind) string {
+	if kind == agent.EventText {
+		return "Writing the answer"
+	}
+	return "Thinking"
 }

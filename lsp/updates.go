@@ -168,7 +168,7 @@ func (l *updateListener) OnEvent(e agent.Event) {
 	case agent.EventText, agent.EventReasoning:
 		l.enqueueDeltaLocked(string(e.Kind), e.Text)
 		if l.running == 0 {
-			l.prog.report("Thinking")
+			l.prog.report(streamingMessage(e.Kind))
 		}
 	case agent.EventToolCall:
 		l.running++

@@ -72,7 +72,7 @@ func TestUpdateOrderAndProgressMessages(t *testing.T) {
 		}
 		msgs = append(msgs, p.Value.Kind+":"+p.Value.Message)
 	}
-	for _, m := range []string{"begin:Thinking", "report:Running run_bash", "report:Waiting for approval", "end:Done"} {
+	for _, m := range []string{"begin:Thinking", "report:Writing the answer", "report:Running run_bash", "report:Waiting for approval", "end:Done"} {
 		if !slices.Contains(msgs, m) {
 			t.Errorf("progress %v lacks %q", msgs, m)
 		}
