@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 )
 
@@ -77,8 +76,18 @@ func bindFiles(cfg ServerConfig, root string) fileBinding {
 	if strings.ContainsRune(cfg.Command, '/') {
 		b.word(cfg.Command)
 	}
+	packageRunner := packageRunners[filepath.Base(cfg.Command)]
 	for i, a := range cfg.Args {
 		b.word(a)
+		b.withExtensions(a)
+		if packageRunner && !strings.HasPrefix(a, "-") { // npx pkg runs the workspace's node_modules/pkg first
+			pkg := a
+			if at := strings.LastIndexByte(pkg, '@'); at > 0 {
+				pkg = pkg[:at] // pkg@1.2.3
+			}
+			b.word("node_modules/" + pkg)
+			b.word("node_modules/.bin/" + filepath.Base(pkg))
+		}
 		// A shell's -c string: each of its words (`sh -c 'tools/x --serve'`).
 		if words := strings.FieldsFunc(a, shellSeparator); len(words) > 1 {
 			for _, w := range words {
@@ -131,6 +140,25 @@ func serverDirs(cfg ServerConfig, root string) (dirs, error) {
 		d.cwd = filepath.Clean(d.cwd)
 	}
 	return d, nil
+}
+
+// packageRunners run a package by name, preferring the copy in the
+// workspace's node_modules.
+var packageRunners = map[string]bool{"npx": true, "pnpx": true, "bunx": true, "npm": true, "pnpm": true, "yarn": true, "bun": true}
+
+// withExtensions binds what a bare word names with a script's extension
+// added: `node server` runs ./server.js. Only what exists is bound (a file
+// that appears later is a change all the same: the stored binding lacks
+// it).
+func (b *binder) withExtensions(w string) {
+	if w == "" || strings.HasPrefix(w, "-") || filepath.Ext(w) != "" || strings.Contains(w, "${") {
+		return
+	}
+	for _, ext := range scriptExtensions {
+		if _, err := os.Lstat(joinUnlessAbs(b.cwd, w+ext)); err == nil {
+			b.word(w + ext)
+		}
+	}
 }
 
 type binder struct {
@@ -323,37 +351,4 @@ func pathLike(w string) bool {
 		}
 	}
 	return false
-}
-
-// changesSince says what differs between the stored binding and the
-// current one, one line a file, sorted by path.
-func changesSince(stored, now map[string]string) []string {
-	keys := map[string]bool{}
-	for k := range stored {
-		keys[k] = true
-	}
-	for k := range now {
-		keys[k] = true
-	}
-	sorted := make([]string, 0, len(keys))
-	for k := range keys {
-		sorted = append(sorted, k)
-	}
-	sort.Strings(sorted)
-	var out []string
-	for _, k := range sorted {
-		was, wasOK := stored[k]
-		is, isOK := now[k]
-		wasThere := wasOK && was != boundAbsent
-		isThere := isOK && is != boundAbsent
-		switch {
-		case wasThere && isThere && was != is:
-			out = append(out, k+" changed since you allowed it")
-		case !wasThere && isThere:
-			out = append(out, k+" appeared since you allowed it")
-		case wasThere && !isThere:
-			out = append(out, k+" is gone since you allowed it")
-		}
-	}
-	return out
 }

@@ -83,6 +83,12 @@ func TestAlwaysBindsTheWorkspaceFilesItRuns(t *testing.T) {
 				}
 				return map[string]any{"command": "python3", "args": []string{"server.py"}}
 			}, "real/impl.py"},
+		{"node server (server.js)", map[string]string{"server.js": "1"},
+			func(string) map[string]any { return map[string]any{"command": "node", "args": []string{"server"}} }, "server.js"},
+		{"npx pkg from node_modules", map[string]string{"node_modules/mcp-srv/index.js": "1", "node_modules/.bin/mcp-srv": "1"},
+			func(string) map[string]any {
+				return map[string]any{"command": "npx", "args": []string{"-y", "mcp-srv@1.0.0"}}
+			}, "node_modules/mcp-srv/index.js"},
 		{"cwd in the workspace", map[string]string{"sub/run.py": "1"},
 			func(string) map[string]any {
 				return map[string]any{"command": "python3", "args": []string{"run.py"}, "cwd": "sub"}
@@ -270,5 +276,36 @@ func TestQuestionShowsEnvironmentValuesAndFlagsLoaders(t *testing.T) {
 		if strings.Contains(d, never) {
 			t.Errorf("the question holds %q:\n%s", never, d)
 		}
+	}
+}
+
+// BenchmarkBindFiles measures what loading an entry costs: one script,
+// and a package at the bounds (every load of the workspace's .mcp.json
+// pays it, before any question).
+func BenchmarkBindFiles(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		files int
+		size  int
+	}{{"one 64KiB script", 1, 64 << 10}, {"255 files of 64KiB", maxBoundFiles - 1, 64 << 10}} {
+		b.Run(c.name, func(b *testing.B) {
+			root := b.TempDir()
+			for i := range c.files {
+				p := filepath.Join(root, "pkg", fmt.Sprintf("f%03d.js", i))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					b.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(strings.Repeat("x", c.size)), 0o644); err != nil {
+					b.Fatal(err)
+				}
+			}
+			cfg := ServerConfig{Type: TypeStdio, Command: "node", Args: []string{"pkg"}}
+			b.SetBytes(int64(c.files * c.size))
+			for b.Loop() {
+				if got := bindFiles(cfg, root); got.Unbound != "" || len(got.Files) != c.files {
+					b.Fatalf("%+v", got)
+				}
+			}
+		})
 	}
 }

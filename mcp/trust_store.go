@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"sync"
 	"time"
 )
@@ -227,4 +228,37 @@ func workspaceKey(root string) string {
 		return real
 	}
 	return filepath.Clean(abs)
+}
+
+// changesSince says what differs between the stored binding and the
+// current one, one line a file, sorted by path.
+func changesSince(stored, now map[string]string) []string {
+	keys := map[string]bool{}
+	for k := range stored {
+		keys[k] = true
+	}
+	for k := range now {
+		keys[k] = true
+	}
+	sorted := make([]string, 0, len(keys))
+	for k := range keys {
+		sorted = append(sorted, k)
+	}
+	sort.Strings(sorted)
+	var out []string
+	for _, k := range sorted {
+		was, wasOK := stored[k]
+		is, isOK := now[k]
+		wasThere := wasOK && was != boundAbsent
+		isThere := isOK && is != boundAbsent
+		switch {
+		case wasThere && isThere && was != is:
+			out = append(out, k+" changed since you allowed it")
+		case !wasThere && isThere:
+			out = append(out, k+" appeared since you allowed it")
+		case wasThere && !isThere:
+			out = append(out, k+" is gone since you allowed it")
+		}
+	}
+	return out
 }
