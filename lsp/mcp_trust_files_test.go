@@ -95,3 +95,49 @@ func TestTrustedEntryWhoseScriptChangedAsksAgain(t *testing.T) {
 		t.Errorf("the swapped script ran without a yes (%d → %d connections): %q", before, n, sink.Received())
 	}
 }
+
+// A script rewritten while the popup is open is not what the user was
+// asked about: "Allow always" then starts nothing, the status says which
+// file changed, and agent/mcpTrust allows what is there now.
+func TestScriptChangedWhileAskedIsNotStarted(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	sink := lsptest.NewTCPSink(t)
+	root, stateDir := t.TempDir(), t.TempDir()
+	cfg, err := json.Marshal(map[string]any{"mcpServers": map[string]any{"tools": map[string]any{
+		"command": "bash", "args": []string{"tools/server.sh"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, root, map[string]string{".mcp.json": string(cfg), "tools/server.sh": serverScript(t, sink.Addr, "v1")})
+	p := newPopups()
+	d := startTrustDaemon(t, stateDir, nil, lsptest.Handlers{ShowMessageRequest: p.handler})
+	if _, err := d.ed.Initialize(ctx(t), root, fullCaps, nil); err != nil {
+		t.Fatal(err)
+	}
+	p.next(t)
+	writeFiles(t, root, map[string]string{"tools/server.sh": serverScript(t, sink.Addr, "v2-while-asked")})
+	p.answers <- "Allow always for this workspace"
+	st := d.waitStatus(t, "the change named", func(st map[string]trustStatus) bool {
+		return strings.Contains(st["tools"].Reason, "tools/server.sh changed since you were asked")
+	})
+	if s := st["tools"]; s.State != "untrusted" {
+		t.Errorf("the entry changed while asked = %+v", s)
+	}
+	if n := sink.Connections(); n != 0 {
+		t.Errorf("the script rewritten while asked ran (%d connections): %q", n, sink.Received())
+	}
+	var res struct {
+		Servers []trustStatus `json:"servers"`
+	}
+	if err := d.ed.Call(ctx(t), "agent/mcpTrust", map[string]any{"server": "tools", "decision": "always"}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if got := sink.Next(t, 15*time.Second); !strings.Contains(got, "v2-while-asked") {
+		t.Errorf("allowed again, the script sent %q", got)
+	}
+	d.waitStatus(t, "ready", func(st map[string]trustStatus) bool { return st["tools"].State == "ready" })
+	d.exit(t)
+	p.none(t)
+}

@@ -102,6 +102,20 @@ func (e WorkspaceEntry) WithChanges(changes []string) WorkspaceEntry {
 	return e
 }
 
+// Rebind binds the entry's files again, as they are now: the entry to
+// start, and what changed since e was bound (shown to the user). A
+// decision taken on e must not start files the user was not asked about:
+// the daemon asks again when changes is not empty.
+func (e WorkspaceEntry) Rebind() (fresh WorkspaceEntry, changes []string) {
+	bound := bindFiles(e.parsed.raw, e.Root)
+	fresh = e
+	fresh.Files, fresh.FilesUnbound, fresh.Changes = bound.Files, bound.Unbound, nil
+	if bound.Unbound != "" && e.FilesUnbound == "" {
+		return fresh, []string{bound.Unbound}
+	}
+	return fresh, changesSince(e.Files, bound.Files, "since you were asked")
+}
+
 // BoundFiles are the workspace files the entry executes that a change
 // of asks again, sorted (what the popup lists).
 func (e WorkspaceEntry) BoundFiles() []string {

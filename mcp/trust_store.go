@@ -105,7 +105,7 @@ func (s *TrustStore) Check(e WorkspaceEntry) (TrustVerdict, error) {
 	case !rec.FilesBound && len(e.BoundFiles()) > 0:
 		return TrustVerdict{Changes: []string{"your earlier \"always\" did not cover the workspace files it runs"}}, nil
 	}
-	if changes := changesSince(rec.Files, e.Files); len(changes) > 0 {
+	if changes := changesSince(rec.Files, e.Files, "since you allowed it"); len(changes) > 0 {
 		return TrustVerdict{Changes: changes}, nil
 	}
 	return TrustVerdict{Trusted: true}, nil
@@ -231,8 +231,8 @@ func workspaceKey(root string) string {
 }
 
 // changesSince says what differs between the stored binding and the
-// current one, one line a file, sorted by path.
-func changesSince(stored, now map[string]string) []string {
+// current one, one line a file ("<file> changed <since>"), sorted by path.
+func changesSince(stored, now map[string]string, since string) []string {
 	keys := map[string]bool{}
 	for k := range stored {
 		keys[k] = true
@@ -253,11 +253,11 @@ func changesSince(stored, now map[string]string) []string {
 		isThere := isOK && is != boundAbsent
 		switch {
 		case wasThere && isThere && was != is:
-			out = append(out, k+" changed since you allowed it")
+			out = append(out, k+" changed "+since)
 		case !wasThere && isThere:
-			out = append(out, k+" appeared since you allowed it")
+			out = append(out, k+" appeared "+since)
 		case wasThere && !isThere:
-			out = append(out, k+" is gone since you allowed it")
+			out = append(out, k+" is gone "+since)
 		}
 	}
 	return out
