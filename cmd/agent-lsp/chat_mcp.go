@@ -107,6 +107,11 @@ func trustWorkspaceEntries(ctx context.Context, entries []mcp.WorkspaceEntry, o 
 				fmt.Fprintf(o.out, "MCP[%s] not started: %v\n", e.Name, aerr)
 				continue
 			}
+			// What starts must be what was asked about.
+			if _, changes := e.Rebind(); decision != mcp.TrustDeny && len(changes) > 0 {
+				fmt.Fprintf(o.out, "MCP[%s] not started: %s\n", e.Name, permission.VisibleLine(strings.Join(changes, "; "), 0))
+				continue
+			}
 			if decision == mcp.TrustAlways && store != nil {
 				if err := store.Remember(e, time.Now()); err != nil {
 					fmt.Fprintf(o.out, "MCP trust: not remembered, allowed for this run only: %v\n", err)
