@@ -18,9 +18,10 @@ import (
 // ${VAR}s would pull the user's credentials into either. So an entry is
 // parsed, shown and hashed as written, and expanded and started only once
 // the user trusted it: for this run, or always for this workspace (a
-// TrustStore entry, bound to the entry's hash so that an edited entry asks
-// again). Configuration the user gave (initializationOptions, --mcp) is
-// trusted as it is.
+// TrustStore entry, bound to the entry's hash and to the content of the
+// workspace files it runs, trust_files.go, so that an edited entry or a
+// swapped script asks again). Configuration the user gave
+// (initializationOptions, --mcp) is trusted as it is.
 
 // TrustDecision is the user's answer about one workspace entry.
 type TrustDecision string
