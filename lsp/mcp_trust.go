@@ -67,12 +67,13 @@ func (w *workspaceTrust) load(s *server, entries []mcp.WorkspaceEntry) ([]mcp.Se
 		if w.store == nil {
 			continue
 		}
-		ok, err := w.store.Trusted(e)
+		verdict, err := w.store.Check(e)
 		if err != nil && !storeWarned {
 			storeWarned = true
 			errs = append(errs, err)
 		}
-		if !ok {
+		if !verdict.Trusted {
+			te.entry = e.WithChanges(verdict.Changes) // the popup says what changed
 			continue
 		}
 		cfg, err := e.Config(s.mcpGetenv())

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -10,6 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/agent-lsp/agent-lsp/mcp"
+	"github.com/agent-lsp/agent-lsp/permission"
 )
 
 // decideTrust applies a decision about the workspace entry name: allow
@@ -54,6 +56,25 @@ func (s *server) decideTrust(name, hash string, d mcp.TrustDecision, denyReason 
 		}
 		s.log.Info("MCP workspace entry denied", zap.String("server", name))
 		return joinedErr(errs)
+	}
+
+	running := false
+	if mgr != nil {
+		for _, st := range mgr.Status() {
+			running = running || st.Name == name
+		}
+	}
+	// What starts must be what the user was asked about: a workspace file
+	// the entry runs that changed since it was shown (written while the
+	// popup was open, or before a late agent/mcpTrust) is asked about again.
+	if fresh, changes := entry.Rebind(); len(changes) > 0 && !running {
+		what := permission.VisibleLine(strings.Join(changes, "; "), 0)
+		w.mu.Lock()
+		te.entry = fresh.WithChanges(changes)
+		te.trust, te.reason, te.decided = trustUntrusted, "from the workspace's .mcp.json: "+what+": not started; allow it again with agent/mcpTrust", true
+		w.mu.Unlock()
+		s.warnUser("agent-lsp: MCP server " + permission.VisibleLine(name, 0) + " not started: " + what)
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: server %q not started: %s (agent/mcpStatus shows it as it is now)", name, what)
 	}
 
 	w.mu.Lock()

@@ -46,7 +46,7 @@ func TestHostileRepositoryMCPConfigWaitsForTrust(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := p1.next(t)
-	for _, want := range []string{"env-thief", "bash -c", "/dev/tcp/", canaryName, "with environment: T", ".mcp.json"} {
+	for _, want := range []string{"env-thief", "bash -c", "/dev/tcp/", canaryName, "with environment:\n    T=${" + canaryName + "}", ".mcp.json"} {
 		if !strings.Contains(first.Message, want) {
 			t.Errorf("popup does not name %q:\n%s", want, first.Message)
 		}

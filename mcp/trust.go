@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/agent-lsp/agent-lsp/permission"
 )
 
 // Workspace trust. A repository's .mcp.json is written by whoever wrote the
@@ -17,9 +18,10 @@ import (
 // ${VAR}s would pull the user's credentials into either. So an entry is
 // parsed, shown and hashed as written, and expanded and started only once
 // the user trusted it: for this run, or always for this workspace (a
-// TrustStore entry, bound to the entry's hash so that an edited entry asks
-// again). Configuration the user gave (initializationOptions, --mcp) is
-// trusted as it is.
+// TrustStore entry, bound to the entry's hash and to the content of the
+// workspace files it runs, trust_files.go, so that an edited entry or a
+// swapped script asks again). Configuration the user gave
+// (initializationOptions, --mcp) is trusted as it is.
 
 // TrustDecision is the user's answer about one workspace entry.
 type TrustDecision string
@@ -70,17 +72,62 @@ type WorkspaceEntry struct {
 	// canonical JSON (key order and spacing do not count, every value
 	// does).
 	Hash string
+	// Files are the workspace files it executes, by workspace-relative
+	// path, each bound by its content (trust_files.go): an "always" holds
+	// them, and a change asks again. FilesUnbound, when set, says why they
+	// could not be bound: the entry is then asked about at every start.
+	Files        map[string]string
+	FilesUnbound string
+	// Changes say what changed since the user allowed the entry always
+	// (TrustStore.Check), for the question.
+	Changes []string
 
 	parsed parsedEntry
 }
 
 func newWorkspaceEntry(e parsedEntry, root string) WorkspaceEntry {
+	bound := bindFiles(e.raw, root)
 	return WorkspaceEntry{
 		Name: e.Name, Source: e.Source, Root: root, Type: e.raw.Type,
 		Command: e.raw.Command, Args: append([]string(nil), e.raw.Args...), URL: e.raw.URL,
 		EnvKeys: sortedKeys(e.raw.Env), HeaderKeys: sortedKeys(e.raw.Headers),
-		Variables: e.variables(), Hash: entryHash(e.Name, e.json), parsed: e,
+		Variables: e.variables(), Hash: entryHash(e.Name, e.json),
+		Files: bound.Files, FilesUnbound: bound.Unbound, parsed: e,
 	}
+}
+
+// WithChanges is the entry with what changed since it was allowed, for
+// the question that asks about it again.
+func (e WorkspaceEntry) WithChanges(changes []string) WorkspaceEntry {
+	e.Changes = changes
+	return e
+}
+
+// Rebind binds the entry's files again, as they are now: the entry to
+// start, and what changed since e was bound (shown to the user). A
+// decision taken on e must not start files the user was not asked about:
+// the daemon asks again when changes is not empty.
+func (e WorkspaceEntry) Rebind() (fresh WorkspaceEntry, changes []string) {
+	bound := bindFiles(e.parsed.raw, e.Root)
+	fresh = e
+	fresh.Files, fresh.FilesUnbound, fresh.Changes = bound.Files, bound.Unbound, nil
+	if bound.Unbound != "" && e.FilesUnbound == "" {
+		return fresh, []string{bound.Unbound}
+	}
+	return fresh, changesSince(e.Files, bound.Files, "since you were asked")
+}
+
+// BoundFiles are the workspace files the entry executes that a change
+// of asks again, sorted (what the popup lists).
+func (e WorkspaceEntry) BoundFiles() []string {
+	var out []string
+	for k, v := range e.Files {
+		if v != boundAbsent {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Config expands the entry (its variables moved into the vault first, so
@@ -94,7 +141,8 @@ func (e WorkspaceEntry) Config(getenv func(string) string) (ServerConfig, error)
 }
 
 // Target is what the entry runs or reaches, for one line of a question:
-// the command line (each word quoted when needed) or the URL.
+// the command line (each word quoted when needed) or the URL, rendered by
+// permission.VisibleLine.
 func (e WorkspaceEntry) Target() string {
 	if e.Type != TypeStdio {
 		return printable(e.URL)
@@ -106,22 +154,39 @@ func (e WorkspaceEntry) Target() string {
 	return strings.Join(words, " ")
 }
 
-// Describe is the question's body: which file wants what, and which of the
-// user's variables it would receive. Control characters are escaped: the
-// text comes from the repository and must not repaint a terminal.
+// Describe is the question's body: which file wants what, with which
+// environment (values shown, secrets by name), which workspace files it
+// runs (and which of them changed since the user allowed it), which
+// loader variables point into the workspace, and which of the user's
+// variables it would receive. Everything from the repository goes
+// through permission.VisibleLine: it must not repaint a terminal or hide
+// what follows.
 func (e WorkspaceEntry) Describe() string {
 	var b strings.Builder
 	file := printable(filepath.Base(e.Source))
 	if e.Type == TypeStdio {
 		fmt.Fprintf(&b, "The workspace's %s wants to start the MCP server %s:\n  $ %s\n", file, quoteWord(e.Name), e.Target())
-		if len(e.EnvKeys) > 0 {
-			fmt.Fprintf(&b, "  with environment: %s\n", printableList(e.EnvKeys))
+		lines, warnings := e.environment()
+		if len(lines) > 0 {
+			fmt.Fprintf(&b, "  with environment:\n    %s\n", strings.Join(lines, "\n    "))
+		}
+		for _, w := range warnings {
+			fmt.Fprintf(&b, "  ⚠ %s\n", w)
+		}
+		if files := e.BoundFiles(); len(files) > 0 {
+			fmt.Fprintf(&b, "  It runs workspace files (\"always\" holds their content): %s\n", printableList(files))
+		}
+		if e.FilesUnbound != "" {
+			fmt.Fprintf(&b, "  ⚠ %s: it is asked about at every start\n", printable(e.FilesUnbound))
 		}
 	} else {
 		fmt.Fprintf(&b, "The workspace's %s wants to connect to the MCP server %s at %s\n", file, quoteWord(e.Name), e.Target())
 		if len(e.HeaderKeys) > 0 {
 			fmt.Fprintf(&b, "  sending headers: %s\n", printableList(e.HeaderKeys))
 		}
+	}
+	for _, c := range e.Changes {
+		fmt.Fprintf(&b, "  ⚠ %s\n", printable(c))
 	}
 	if len(e.Variables) > 0 {
 		fmt.Fprintf(&b, "  It would receive your environment variables: %s\n", printableList(e.Variables))
@@ -161,25 +226,21 @@ func sortedKeys(m map[string]string) []string {
 	return out
 }
 
-// quoteWord leaves a word of safe characters as it is and quotes any
-// other (Go syntax: every control character escaped).
+// quoteWord leaves a word of safe characters as it is and puts any other
+// in single quotes, as a shell would read it, its invisible characters
+// written visibly (permission.VisibleLine).
 func quoteWord(w string) string {
 	if w != "" && strings.IndexFunc(w, func(r rune) bool {
 		return !(r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("-_./:=@%+,", r)))
 	}) < 0 {
 		return w
 	}
-	return strconv.Quote(w)
+	return "'" + permission.VisibleLine(strings.ReplaceAll(w, "'", `'\''`), 0) + "'"
 }
 
-// printable escapes control characters as Go would quote them.
-func printable(s string) string {
-	if strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) < 0 {
-		return s
-	}
-	q := strconv.Quote(s)
-	return q[1 : len(q)-1]
-}
+// printable is s on one line with every invisible character written
+// visibly.
+func printable(s string) string { return permission.VisibleLine(s, 0) }
 
 func printableList(names []string) string {
 	out := make([]string, len(names))

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"sync"
 	"time"
 )
@@ -44,6 +45,14 @@ type trustWorkspace struct {
 
 type trustRecord struct {
 	Hash string `json:"hash"`
+	// Files are the workspace files the entry executes, each bound by its
+	// content (WorkspaceEntry.Files), and FilesBound says the record holds
+	// them: a record written before files were bound (no FilesBound) still
+	// trusts an entry that runs no workspace file, and asks about one that
+	// does. The format stays version 1: an older agent-lsp reads these
+	// records and ignores the new fields.
+	Files      map[string]string `json:"files,omitempty"`
+	FilesBound bool              `json:"filesBound,omitempty"`
 	// Target is what was approved (command line or URL), for a person
 	// reading the file; only Hash decides.
 	Target    string    `json:"target"`
@@ -61,30 +70,68 @@ func NewTrustStore(stateDir string) *TrustStore {
 func (s *TrustStore) Path() string { return s.path }
 
 // Trusted reports whether e was approved always for its workspace, with
-// this very content. A store that cannot be read trusts nothing; the
-// error says why (a warning for the user, not a failure).
+// this very content and these very files. A store that cannot be read
+// trusts nothing; the error says why (a warning for the user, not a
+// failure).
 func (s *TrustStore) Trusted(e WorkspaceEntry) (bool, error) {
+	v, err := s.Check(e)
+	return v.Trusted, err
+}
+
+// TrustVerdict is what the store says about an entry: trusted always, or
+// not, with what changed since it was (nothing when it never was).
+type TrustVerdict struct {
+	Trusted bool
+	Changes []string
+}
+
+// Check is Trusted with the reasons: each file that changed, appeared or
+// went since the user allowed the entry always, or the entry itself.
+func (s *TrustStore) Check(e WorkspaceEntry) (TrustVerdict, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f, err := s.read()
 	if err != nil {
-		return false, err
+		return TrustVerdict{}, err
 	}
 	rec, ok := f.Workspaces[workspaceKey(e.Root)].Servers[e.Name]
-	return ok && rec.Hash == e.Hash, nil
+	switch {
+	case !ok:
+		return TrustVerdict{}, nil
+	case rec.Hash != e.Hash:
+		return TrustVerdict{Changes: []string{"the entry changed since you allowed it"}}, nil
+	case e.FilesUnbound != "":
+		return TrustVerdict{}, nil // Describe says why it is asked again
+	case !rec.FilesBound && len(e.BoundFiles()) > 0:
+		return TrustVerdict{Changes: []string{"your earlier \"always\" did not cover the workspace files it runs"}}, nil
+	}
+	if changes := changesSince(rec.Files, e.Files, "since you allowed it"); len(changes) > 0 {
+		return TrustVerdict{Changes: changes}, nil
+	}
+	return TrustVerdict{Trusted: true}, nil
 }
 
+// errFilesUnbound refuses an "always" for an entry whose files could not
+// be bound.
+var errFilesUnbound = errors.New("its workspace files could not be bound, so it is asked about at every start")
+
 // Remember stores "always" for e in its workspace, replacing any earlier
-// decision about the same server name. An unreadable store is replaced:
-// the decisions it held could not be used anyway.
+// decision about the same server name, with the files e was shown with
+// (bound when the entry was loaded: a file changed since is a change at
+// the next start). An entry whose files could not be bound is not
+// remembered. An unreadable store is replaced: the decisions it held could
+// not be used anyway.
 func (s *TrustStore) Remember(e WorkspaceEntry, now time.Time) error {
+	if e.FilesUnbound != "" {
+		return fmt.Errorf("%s: %w (%s)", e.Name, errFilesUnbound, e.FilesUnbound)
+	}
 	return s.update(func(f *trustFile) {
 		key := workspaceKey(e.Root)
 		ws := f.Workspaces[key]
 		if ws.Servers == nil {
 			ws.Servers = map[string]trustRecord{}
 		}
-		ws.Servers[e.Name] = trustRecord{Hash: e.Hash, Target: e.Target(), DecidedAt: now.UTC()}
+		ws.Servers[e.Name] = trustRecord{Hash: e.Hash, Files: e.Files, FilesBound: true, Target: e.Target(), DecidedAt: now.UTC()}
 		f.Workspaces[key] = ws
 	})
 }
@@ -181,4 +228,37 @@ func workspaceKey(root string) string {
 		return real
 	}
 	return filepath.Clean(abs)
+}
+
+// changesSince says what differs between the stored binding and the
+// current one, one line a file ("<file> changed <since>"), sorted by path.
+func changesSince(stored, now map[string]string, since string) []string {
+	keys := map[string]bool{}
+	for k := range stored {
+		keys[k] = true
+	}
+	for k := range now {
+		keys[k] = true
+	}
+	sorted := make([]string, 0, len(keys))
+	for k := range keys {
+		sorted = append(sorted, k)
+	}
+	sort.Strings(sorted)
+	var out []string
+	for _, k := range sorted {
+		was, wasOK := stored[k]
+		is, isOK := now[k]
+		wasThere := wasOK && was != boundAbsent
+		isThere := isOK && is != boundAbsent
+		switch {
+		case wasThere && isThere && was != is:
+			out = append(out, k+" changed "+since)
+		case !wasThere && isThere:
+			out = append(out, k+" appeared "+since)
+		case wasThere && !isThere:
+			out = append(out, k+" is gone "+since)
+		}
+	}
+	return out
 }

@@ -138,7 +138,7 @@ func TestDescribeNamesWhatTrustHandsOverAndEscapesControls(t *testing.T) {
 	root := t.TempDir()
 	stdio := workspaceEntry(t, root, `{"mcpServers":{"ex\u001b[2J":{"command":"sh","args":["-c","nc 127.0.0.1 9 \u001b[1A"],"env":{"T":"${CANARY_TOKEN}","U":"${HOME}"}}}}`)
 	d := stdio.Describe()
-	for _, want := range []string{".mcp.json", `"ex\x1b[2J"`, "$ sh -c ", `\x1b[1A`, "CANARY_TOKEN", "HOME", "with environment: T, U"} {
+	for _, want := range []string{".mcp.json", `'ex\x1b[2J'`, "$ sh -c ", `\x1b[1A`, "CANARY_TOKEN", "HOME", "with environment:\n    T=${CANARY_TOKEN}\n    U=${HOME}"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("description lacks %q:\n%s", want, d)
 		}

@@ -92,18 +92,24 @@ func trustWorkspaceEntries(ctx context.Context, entries []mcp.WorkspaceEntry, o 
 	storeWarned := false
 	for _, e := range entries {
 		decision := mcp.TrustAllow
-		switch trusted, err := storeTrusted(store, e); {
+		switch verdict, err := storeCheck(store, e); {
 		case o.trustWorkspace:
-		case trusted:
+		case verdict.Trusted:
 			decision = mcp.TrustAlways
 		default:
 			if err != nil && !storeWarned {
 				storeWarned = true
 				fmt.Fprintf(o.out, "MCP trust: %v\n", err)
 			}
+			e = e.WithChanges(verdict.Changes) // the question says what changed
 			var aerr error
 			if decision, aerr = askTrust(ctx, e, o.answers, o.out); aerr != nil {
 				fmt.Fprintf(o.out, "MCP[%s] not started: %v\n", e.Name, aerr)
+				continue
+			}
+			// What starts must be what was asked about.
+			if _, changes := e.Rebind(); decision != mcp.TrustDeny && len(changes) > 0 {
+				fmt.Fprintf(o.out, "MCP[%s] not started: %s\n", e.Name, permission.VisibleLine(strings.Join(changes, "; "), 0))
 				continue
 			}
 			if decision == mcp.TrustAlways && store != nil {
@@ -140,11 +146,11 @@ func chatTrustStore(stateDir string, out io.Writer) *mcp.TrustStore {
 	return mcp.NewTrustStore(stateDir)
 }
 
-func storeTrusted(store *mcp.TrustStore, e mcp.WorkspaceEntry) (bool, error) {
+func storeCheck(store *mcp.TrustStore, e mcp.WorkspaceEntry) (mcp.TrustVerdict, error) {
 	if store == nil {
-		return false, nil
+		return mcp.TrustVerdict{}, nil
 	}
-	return store.Trusted(e)
+	return store.Check(e)
 }
 
 // maxTrustAttempts is how many unreadable answers are tolerated before
