@@ -36,7 +36,7 @@ import { rejectAll } from './logic/review';
 import { answerApprove, answerMessageRequest } from './logic/approval';
 import { rewindSummary } from './logic/checkpoints';
 import { RestartPolicy } from './logic/restartPolicy';
-import { daemonEnvironment, hasApiKey, apiKeyVariable, initializationOptions, readSettings, secretKey, type AgentSettings } from './logic/settings';
+import { daemonEnvironment, hasApiKey, apiKeyVariable, initializationOptions, readSettings, secretKey, type AgentSettings, type SettingsRead } from './logic/settings';
 import { editedUris } from './logic/workspaceEdit';
 import { inlineMiddleware } from './inline';
 import type { CompletionStatus } from './logic/inline';
@@ -57,9 +57,14 @@ export interface DaemonHooks {
 
 const completionStatusMethod = 'agent/completionStatus';
 
-export function currentSettings(): AgentSettings {
+/** readCurrentSettings is the settings and the folder values it ignored (logic/settings.ts). */
+export function readCurrentSettings(): SettingsRead {
   const cfg = vscode.workspace.getConfiguration('agentLsp');
-  return readSettings((k) => cfg.get(k));
+  return readSettings((k) => cfg.inspect(k));
+}
+
+export function currentSettings(): AgentSettings {
+  return readCurrentSettings().settings;
 }
 
 export class Daemon implements vscode.Disposable {
@@ -145,7 +150,7 @@ export class Daemon implements vscode.Disposable {
       // Every file document is synchronised: the agent reads the buffers
       // (unsaved changes included) of whatever it is asked about.
       documentSelector: [{ scheme: 'file' }, { scheme: 'untitled' }],
-      initializationOptions: () => initializationOptions(currentSettings()),
+      initializationOptions: () => initializationOptions(currentSettings(), vscode.workspace.isTrusted),
       outputChannel: this.output,
       errorHandler: {
         error: (_err, _msg, count) => ({ action: count !== undefined && count <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown }),
