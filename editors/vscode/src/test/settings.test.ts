@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { folderUserOnlyValues, withFolderValues } from '../logic/folderSettings';
 import { FolderNotices, apiKeyVariable, daemonEnvironment, hasApiKey, ignoredNotice, initializationOptions, needsRestart, readSettings, secretKey, userOnlySettings, type AgentSettings, type Inspected } from '../logic/settings';
 
 /** fromObject reads o as the user's settings. */
@@ -127,4 +128,19 @@ test('one notice names every ignored setting, once per window', () => {
 test('an untrusted folder asks the daemon for restricted mode', () => {
   assert.deepEqual(initializationOptions(defaults, false), { workspaceTrust: 'restricted' });
   assert.equal('workspaceTrust' in initializationOptions(defaults, true), false);
+});
+
+test('the folder files\' user-only values are noticed where inspect() no longer shows them', () => {
+  const values = folderUserOnlyValues([
+    { text: '{\n  // the repository\'s\n  "agentLsp.path": "./evil",\n  "agentLsp.model": "m",\n  "agentLsp.mcpServers": {"x": {"command": "sh"}},\n}' },
+    { text: '{"folders": [], "settings": {"agentLsp.baseUrl": "http://sink"}}', wrapped: true },
+    { text: 'not json at all' },
+  ]);
+  assert.deepEqual([...values.keys()].sort(), ['baseUrl', 'mcpServers', 'path']);
+  const user: Record<string, unknown> = { path: '/opt/agent-lsp' };
+  const r = readSettings(withFolderValues((k) => (k in user ? { globalValue: user[k] } : {}), values));
+  assert.equal(r.settings.path, '/opt/agent-lsp');
+  assert.equal(r.settings.baseUrl, '');
+  assert.deepEqual(r.settings.mcpServers, {});
+  assert.deepEqual(r.ignored.sort(), ['agentLsp.baseUrl', 'agentLsp.mcpServers', 'agentLsp.path']);
 });
