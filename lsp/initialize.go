@@ -75,6 +75,8 @@ type initOptions struct {
 	Keep          *int            `json:"keep"`
 	Sandbox       *sandboxOptions `json:"sandbox"`
 	Completion    json.RawMessage `json:"completion"` // inline_completion_config.go
+	// WorkspaceTrust "restricted" is the read-only agent of an untrusted folder (restricted.go).
+	WorkspaceTrust *string `json:"workspaceTrust"`
 }
 
 // settings is the configuration after initialize.
@@ -89,6 +91,8 @@ type settings struct {
 	// completionErr says why when it was configured wrongly.
 	completion    *completer
 	completionErr error
+
+	restricted bool // the folder is not trusted: a read-only agent (restricted.go)
 }
 
 // initialize serves initialize (its params: protocol_fixes.go).
@@ -105,6 +109,9 @@ func (s *server) initialize(_ context.Context, p initializeParams) (any, error) 
 		return nil, err
 	}
 	st := s.merge(o, presets)
+	if st.restricted, err = parseWorkspaceTrust(o.WorkspaceTrust); err != nil {
+		return nil, err
+	}
 	st.completion, st.completionErr = s.newCompleter(o.Completion)
 	ws, err := workspaceOf(&p)
 	if err != nil {
@@ -120,6 +127,9 @@ func (s *server) initialize(_ context.Context, p initializeParams) (any, error) 
 	if err := tools.RegisterBuiltins(reg); err != nil {
 		return nil, fmt.Errorf("registering the built-in tools: %w", err)
 	}
+	if st.restricted {
+		keepReadOnlyTools(reg)
+	}
 	model, modelErr := s.newModel(st.model)
 	ctl := control.New(control.Options{Store: s.store, Logger: s.log, Model: st.model, ModelErr: modelErr,
 		Provider: model, Presets: presets, Mode: mode, Budget: st.budget, Keep: st.keep, Windows: s.opts.Windows,
@@ -128,7 +138,12 @@ func (s *server) initialize(_ context.Context, p initializeParams) (any, error) 
 			return p, nil, err
 		},
 		OnStoreError: s.sessionNotSaved,
-		SystemPrompt: func(ws *tools.Workspace) string { return agent.SystemPrompt(ws, runtime.GOOS, shellName()) },
+		SystemPrompt: func(ws *tools.Workspace) string {
+			if st.restricted {
+				return agent.SystemPrompt(ws, runtime.GOOS, shellName()) + restrictedNote
+			}
+			return agent.SystemPrompt(ws, runtime.GOOS, shellName())
+		},
 	})
 
 	s.mu.Lock()
@@ -169,7 +184,7 @@ func (s *server) initialize(_ context.Context, p initializeParams) (any, error) 
 			// sandbox: the command sandbox's status line (what holds on
 			// this machine, for this user), for a status bar or a log.
 			Experimental: map[string]any{"agent": map[string]any{"protocolVersion": ProtocolVersion, "pid": os.Getpid(),
-				"sandbox": sb.status.Summary()}},
+				"sandbox": sb.status.Summary(), "workspaceTrust": trustName(st.restricted)}},
 		}},
 		ServerInfo: &protocol.ServerInfo{Name: "agent-lsp", Version: s.opts.Version},
 	}, nil

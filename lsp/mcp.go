@@ -40,6 +40,9 @@ func (s *server) startMCP(roots []string, reg *tools.Registry, initOptions json.
 		root = roots[0]
 	}
 	loaded := mcp.LoadConfig(root, initOptions, s.opts.MCP, s.mcpGetenv())
+	if s.isRestricted() {
+		loaded = withoutWorkspaceMCP(loaded, root)
+	}
 	configs := loaded.Servers
 	sources := map[string]string{}
 	for _, c := range configs {

@@ -93,8 +93,12 @@ func (st *sessionStore) binding() (*control.Controller, control.Binding, error) 
 	if cfg.autoApprove {
 		approver = permission.AutoApprover{}
 	}
+	autoAllowSandboxed := sb.autoAllow
+	if cfg.restricted {
+		approver, autoAllowSandboxed = restrictedApprover(), false
+	}
 	b := control.Binding{Workspace: ws, Docs: docs, Notes: docs.Notes, Approver: approver,
-		AutoAllowSandboxed: sb.autoAllow, Tools: reg, Prompts: mcpPromptSource{s: s}, Notify: s.sendControl}
+		AutoAllowSandboxed: autoAllowSandboxed, Tools: reg, Prompts: mcpPromptSource{s: s}, Notify: s.sendControl}
 	if sb.runner != nil {
 		b.Runner = sb.runner
 	}

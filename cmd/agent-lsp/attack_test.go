@@ -39,6 +39,7 @@ func TestAttackCampaign(t *testing.T) {
 			t.Run("MCP redirect to another origin", func(t *testing.T) { attackMCPRedirect(t, acct, sum) })
 			t.Run("MCP server's setsid grandchildren, daemon killed", func(t *testing.T) { attackMCPSetsid(t, acct, sum) })
 			t.Run("trusted .mcp.json entry's script swapped", func(t *testing.T) { attackMCPTrustSwap(t, acct, sum) })
+			t.Run("untrusted folder (restricted mode), hostile model, permissive user", func(t *testing.T) { attackRestricted(t, acct, sum) })
 			for _, fe := range frontEnds {
 				t.Run("credential stores, workspace is home, denying user, "+fe.name, func(t *testing.T) { attackCredentialReads(t, acct, fe.name, sum) })
 			}

@@ -15,6 +15,7 @@ import puppeteer from 'puppeteer-core';
 import { start } from './lib/codeserver.mjs';
 import { Ui } from './lib/ui.mjs';
 import { steps } from './lib/steps.mjs';
+import { hostileSettingsSteps, restrictedSteps } from './lib/steps_hostile.mjs';
 
 /**
  * The flags Debian's Chromium needs here: no sandbox (root, a container), no GPU, nothing phoning home.
@@ -61,7 +62,9 @@ try {
   noteGroup(browser.process()?.pid);
   const page = await browser.newPage();
   ui = new Ui(page, cfg.artifacts, log);
-  for (const [name, step] of steps) {
+  // cfg.suite: the main scenario, or one of the hostile folder's (steps_hostile.mjs).
+  const suite = { hostileSettings: hostileSettingsSteps, restricted: restrictedSteps }[cfg.suite] ?? steps;
+  for (const [name, step] of suite) {
     const s0 = Date.now();
     log(`step ${name}`);
     try {

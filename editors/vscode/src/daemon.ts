@@ -7,6 +7,8 @@
 // inline completion (inline.ts) with its agent/completionStatus.
 
 import * as vscode from 'vscode';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   CancellationToken,
   CloseAction,
@@ -36,8 +38,9 @@ import { rejectAll } from './logic/review';
 import { answerApprove, answerMessageRequest } from './logic/approval';
 import { rewindSummary } from './logic/checkpoints';
 import { RestartPolicy } from './logic/restartPolicy';
-import { daemonEnvironment, hasApiKey, apiKeyVariable, initializationOptions, readSettings, secretKey, type AgentSettings } from './logic/settings';
+import { daemonEnvironment, hasApiKey, apiKeyVariable, initializationOptions, readSettings, secretKey, type AgentSettings, type SettingsRead } from './logic/settings';
 import { editedUris } from './logic/workspaceEdit';
+import { folderUserOnlyValues, withFolderValues } from './logic/folderSettings';
 import { inlineMiddleware } from './inline';
 import type { CompletionStatus } from './logic/inline';
 
@@ -57,9 +60,32 @@ export interface DaemonHooks {
 
 const completionStatusMethod = 'agent/completionStatus';
 
-export function currentSettings(): AgentSettings {
+/** readCurrentSettings is the settings and the folder values it ignored (logic/settings.ts). */
+export function readCurrentSettings(): SettingsRead {
   const cfg = vscode.workspace.getConfiguration('agentLsp');
-  return readSettings((k) => cfg.get(k));
+  return readSettings(withFolderValues((k) => cfg.inspect(k), folderUserOnlyValues(folderSettingsTexts())));
+}
+
+/** folderSettingsTexts are the texts of the workspace's settings files on disk (logic/folderSettings.ts). */
+function folderSettingsTexts(): { text: string; wrapped?: boolean }[] {
+  const files: { path: string; wrapped?: boolean }[] = (vscode.workspace.workspaceFolders ?? [])
+    .filter((f) => f.uri.scheme === 'file')
+    .map((f) => ({ path: join(f.uri.fsPath, '.vscode', 'settings.json') }));
+  const wsFile = vscode.workspace.workspaceFile;
+  if (wsFile?.scheme === 'file') files.push({ path: wsFile.fsPath, wrapped: true });
+  const texts: { text: string; wrapped?: boolean }[] = [];
+  for (const f of files) {
+    try {
+      texts.push({ text: readFileSync(f.path, 'utf8'), wrapped: f.wrapped });
+    } catch {
+      // No such file: the folder sets nothing there.
+    }
+  }
+  return texts;
+}
+
+export function currentSettings(): AgentSettings {
+  return readCurrentSettings().settings;
 }
 
 export class Daemon implements vscode.Disposable {
@@ -145,7 +171,7 @@ export class Daemon implements vscode.Disposable {
       // Every file document is synchronised: the agent reads the buffers
       // (unsaved changes included) of whatever it is asked about.
       documentSelector: [{ scheme: 'file' }, { scheme: 'untitled' }],
-      initializationOptions: () => initializationOptions(currentSettings()),
+      initializationOptions: () => initializationOptions(currentSettings(), vscode.workspace.isTrusted),
       outputChannel: this.output,
       errorHandler: {
         error: (_err, _msg, count) => ({ action: count !== undefined && count <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown }),

@@ -5,14 +5,15 @@
 import * as vscode from 'vscode';
 import { ApprovalUi, ProposedTexts, proposedScheme, showMessageRequest } from './approvals';
 import { ChatView, chatViewId } from './chatView';
-import { Daemon, currentSettings } from './daemon';
+import { Daemon, currentSettings, readCurrentSettings } from './daemon';
 import { Session } from './session';
 import { ChatCompletion } from './chatCompletion';
 import { PlanView } from './planView';
 import { modes } from './protocol';
 import { ReviewUi } from './review';
 import { rewind } from './rewind';
-import { apiKeyVariable, completionOptions, needsRestart, secretKey } from './logic/settings';
+import { FolderNotices, apiKeyVariable, completionOptions, needsRestart, secretKey } from './logic/settings';
+import { restrictedBanner, trustedNotice } from './logic/trust';
 import { isCurrent, modeDescriptions, presetDescription, presetDetail } from './logic/models';
 
 let daemon: Daemon | undefined;
@@ -57,7 +58,21 @@ export function activate(context: vscode.ExtensionContext): void {
   // so it starts with the window (onStartupFinished), not at the first prompt.
   if (session.id || completionOptions(currentSettings().completion)) void d.agent().catch(() => undefined);
 
-  let settings = currentSettings();
+  // Restricted mode (an untrusted folder): the daemon is a read-only
+  // agent (initializationOptions.workspaceTrust); the chat says so first.
+  if (!vscode.workspace.isTrusted) session.banner(restrictedBanner);
+  const notices = new FolderNotices();
+  const noticeIgnored = (ignored: string[]): void => {
+    const notice = notices.next(ignored);
+    if (notice) {
+      void vscode.window.showWarningMessage(notice, 'Open User Settings').then((pick) => {
+        if (pick) void vscode.commands.executeCommand('workbench.action.openSettings', 'agentLsp');
+      });
+    }
+  };
+  const read = readCurrentSettings();
+  noticeIgnored(read.ignored);
+  let settings = read.settings;
   const command = (id: string, run: () => unknown): vscode.Disposable =>
     vscode.commands.registerCommand(id, async () => {
       try {
@@ -103,9 +118,17 @@ export function activate(context: vscode.ExtensionContext): void {
     command('agentLsp.restart', () => d.restart()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('agentLsp')) return;
-      const next = currentSettings();
+      // A folder's value of a user-only setting is not in next: writing
+      // .vscode/settings.json never restarts the daemon into it.
+      const { settings: next, ignored } = readCurrentSettings();
+      noticeIgnored(ignored);
       if (needsRestart(settings, next)) void d.restart().catch(() => undefined);
       settings = next;
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      session.banner(undefined);
+      session.notice(trustedNotice);
+      void d.restart().catch(() => undefined);
     }),
   );
 }

@@ -228,6 +228,11 @@ export class Session {
     this.render();
   }
 
+  /** banner keeps a line at the top of the chat, undefined removes it (logic/transcript.ts setBanner). */
+  banner(text: string | undefined): void {
+    this.view?.changed(this.transcript.setBanner(text));
+  }
+
   /** notice adds a line to the chat (a rewind says what it dropped). */
   notice(text: string): void {
     this.view?.changed([this.transcript.addNotice(text)]);

@@ -27,7 +27,10 @@ export function userSettings(cfg) {
     'workbench.startupEditor': 'none',
     'workbench.tips.enabled': false,
     'workbench.enableExperiments': false,
-    'security.workspace.trust.enabled': false,
+    // cfg.workspaceTrust: VS Code's workspace trust on, folders opening
+    // untrusted (restricted mode) without the startup question.
+    'security.workspace.trust.enabled': Boolean(cfg.workspaceTrust),
+    'security.workspace.trust.startupPrompt': 'never',
     'extensions.autoCheckUpdates': false,
     'extensions.autoUpdate': false,
     'update.mode': 'none',
@@ -54,6 +57,7 @@ function env(cfg) {
     XDG_CACHE_HOME: join(cfg.home, 'cache'),
     LANG: 'C.UTF-8',
     AGENT_LSP_LOG: process.env.AGENT_LSP_LOG ?? '',
+    ...cfg.env, // the test's own (a canary a hostile folder names as its key)
   };
 }
 
@@ -81,7 +85,7 @@ export async function start(cfg, log) {
   log(`installed ${cfg.vsix} in ${Date.now() - t0} ms`);
 
   const args = [...base, '--auth', 'none', '--bind-addr', '127.0.0.1:0', '--disable-telemetry', '--disable-update-check',
-    '--disable-workspace-trust', '--disable-getting-started-override', '--ignore-last-opened', cfg.workspace];
+    ...(cfg.workspaceTrust ? [] : ['--disable-workspace-trust']), '--disable-getting-started-override', '--ignore-last-opened', cfg.workspace];
   const child = spawn(cfg.node, args, { env: env(cfg), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const out = createWriteStream(join(cfg.artifacts, 'code-server.log'));
   child.stdout.pipe(out);

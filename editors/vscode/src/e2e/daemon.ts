@@ -118,7 +118,7 @@ export class Daemon {
 
   async initialize(): Promise<{ serverInfo?: { name: string } }> {
     const rootUri = pathToFileURL(config.root).href;
-    const settings = readSettings((k) => config.settings[k]);
+    const settings = readSettings((k) => (k in config.settings ? { globalValue: config.settings[k] } : {})).settings;
     const capabilities: { experimental?: unknown; [k: string]: unknown } = {
       workspace: { applyEdit: true, workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] } },
       window: { workDoneProgress: true, showMessage: { messageActionItem: { additionalPropertiesSupport: true } } },

@@ -50,6 +50,8 @@ export interface InitializationOptions {
   mcpServers?: Record<string, unknown>;
   mode?: string;
   completion?: CompletionOptions;
+  /** "restricted": the folder is not trusted, the daemon is a read-only agent. */
+  workspaceTrust?: 'restricted';
 }
 
 /** The daemon's default key variable, for every dialect (provider/config.go). */
@@ -58,17 +60,70 @@ export const defaultApiKeyEnv = 'DEEPSEEK_API_KEY';
 export const apiKeyEnvOverride = 'AGENT_LSP_API_KEY_ENV';
 
 /**
- * readSettings reads the settings through get (a WorkspaceConfiguration's
- * get in the extension), keeping defaults for values of the wrong type.
+ * The settings that start a program, choose an endpoint or name a key
+ * (package.json scopes them "machine"). Their values are taken from the
+ * user's settings only: a repository's .vscode/settings.json (workspace or
+ * folder values) would otherwise pick the daemon binary, start MCP servers
+ * as the user's own, or send the key, and the code, to its server. VS Code
+ * enforces the scope, but older versions and some forks do not, and
+ * inspect() still shows the folder's values, so this reader does not rely
+ * on it. completion.model is here because setting it alone turns inline
+ * completion on: every keystroke's text to the completion endpoint.
  */
-export function readSettings(get: (key: string) => unknown): AgentSettings {
+export const userOnlySettings = [
+  'path',
+  'provider',
+  'baseUrl',
+  'apiKeyEnv',
+  'mcpServers',
+  'completion.dialect',
+  'completion.baseUrl',
+  'completion.model',
+  'completion.apiKeyEnv',
+] as const;
+
+/** What WorkspaceConfiguration.inspect(key) answers (the fields read here). */
+export interface Inspected {
+  defaultValue?: unknown;
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+  globalLanguageValue?: unknown;
+  workspaceLanguageValue?: unknown;
+  workspaceFolderLanguageValue?: unknown;
+}
+
+export interface SettingsRead {
+  settings: AgentSettings;
+  /** The user-only settings this folder set and that were ignored, as "agentLsp.<key>". */
+  ignored: string[];
+}
+
+/**
+ * readSettings reads the settings through inspect (a WorkspaceConfiguration's
+ * inspect in the extension), keeping defaults for values of the wrong type.
+ * The user-only settings come from the user's settings (or the default);
+ * a folder's mode is taken only when it is at least as cautious as the
+ * user's; the rest as VS Code resolves them (folder over workspace over user).
+ */
+export function readSettings(inspect: (key: string) => Inspected | undefined): SettingsRead {
+  const ignored: string[] = [];
+  const userOnly = new Set<string>(userOnlySettings);
+  const get = (key: string): unknown => {
+    const i = inspect(key) ?? {};
+    const user = i.globalValue !== undefined ? i.globalValue : i.defaultValue;
+    const folder = [i.workspaceFolderLanguageValue, i.workspaceFolderValue, i.workspaceLanguageValue, i.workspaceValue].find((v) => v !== undefined);
+    if (!userOnly.has(key)) return folder !== undefined ? folder : user;
+    if (folder !== undefined && JSON.stringify(folder) !== JSON.stringify(user)) ignored.push(`agentLsp.${key}`);
+    return user;
+  };
   const str = (key: string, def = ''): string => {
     const v = get(key);
     return typeof v === 'string' ? v.trim() : def;
   };
   const servers = get('mcpServers');
   const autoSave = get('autoSave');
-  return {
+  const settings: AgentSettings = {
     path: str('path') || 'agent-lsp',
     provider: str('provider'),
     model: str('model'),
@@ -76,9 +131,58 @@ export function readSettings(get: (key: string) => unknown): AgentSettings {
     apiKeyEnv: str('apiKeyEnv'),
     mcpServers: isPlainObject(servers) ? servers : {},
     autoSave: typeof autoSave === 'boolean' ? autoSave : true,
-    mode: (modes as readonly string[]).includes(str('mode')) ? str('mode') : '',
+    mode: readMode(inspect('mode') ?? {}),
     completion: readCompletion(get),
   };
+  return { settings, ignored };
+}
+
+/**
+ * readMode is the user's mode, or the folder's when it is at least as
+ * cautious: a repository may make the agent ask more, never less (its
+ * "auto-edit" would apply the agent's edits without a question).
+ */
+function readMode(i: Inspected): string {
+  const known = (v: unknown): string | undefined => {
+    const m = typeof v === 'string' ? v.trim() : undefined;
+    return m !== undefined && (modes as readonly string[]).includes(m) ? m : undefined;
+  };
+  const user = known(i.globalValue) ?? known(i.defaultValue) ?? '';
+  const folder = known(i.workspaceFolderValue) ?? known(i.workspaceValue);
+  if (folder === undefined) return user;
+  return caution(folder) <= caution(user) ? folder : user;
+}
+
+/** caution orders the modes from the most cautious (0); "" is the daemon's default mode. */
+function caution(mode: string): number {
+  return (modes as readonly string[]).indexOf(mode || 'default');
+}
+
+/**
+ * ignoredNotice is the one notice naming the folder settings that were
+ * ignored, or undefined when there are none.
+ */
+export function ignoredNotice(ignored: readonly string[]): string | undefined {
+  if (ignored.length === 0) return undefined;
+  if (ignored.length === 1) return `agent-lsp: ${ignored[0]} set by this folder is ignored: set it in your user settings.`;
+  const names = `${ignored.slice(0, -1).join(', ')} and ${ignored[ignored.length - 1]}`;
+  return `agent-lsp: ${names} set by this folder are ignored: set them in your user settings.`;
+}
+
+/**
+ * FolderNotices shows the ignored-settings notice once per window: a
+ * restart or a settings change shows it again only for a setting it has
+ * not named yet.
+ */
+export class FolderNotices {
+  private readonly named = new Set<string>();
+
+  /** next is the notice to show now for ignored, if any. */
+  next(ignored: readonly string[]): string | undefined {
+    const fresh = ignored.filter((k) => !this.named.has(k));
+    for (const k of fresh) this.named.add(k);
+    return ignoredNotice(fresh);
+  }
 }
 
 function readCompletion(get: (key: string) => unknown): CompletionSettings {
@@ -128,8 +232,13 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function initializationOptions(s: AgentSettings): InitializationOptions {
+/**
+ * initializationOptions are the settings as the daemon reads them; trusted
+ * false (VS Code's restricted mode) makes it the read-only agent.
+ */
+export function initializationOptions(s: AgentSettings, trusted = true): InitializationOptions {
   const o: InitializationOptions = {};
+  if (!trusted) o.workspaceTrust = 'restricted';
   if (s.provider) o.provider = s.provider;
   if (s.model) o.model = s.model;
   if (s.baseUrl) o.baseURL = s.baseUrl;

@@ -29,6 +29,7 @@ export class Transcript {
   totals?: Totals;
   private readonly toolCards = new Map<string, number>();
   private lastPrompt = -1;
+  private banner?: string;
 
   /** addPrompt appends the user's prompt and returns its index. */
   addPrompt(text: string, context?: string): number {
@@ -38,6 +39,16 @@ export class Transcript {
 
   addNotice(text: string): number {
     return this.push({ kind: 'notice', text });
+  }
+
+  /**
+   * setBanner keeps a notice at the top of every conversation shown from
+   * now on (restricted mode says so); it is added now, and again first
+   * after each clear. undefined drops it from the next clear on.
+   */
+  setBanner(text: string | undefined): number[] {
+    this.banner = text;
+    return text === undefined ? [] : [this.addNotice(text)];
   }
 
   /**
@@ -147,6 +158,7 @@ export class Transcript {
     this.toolCards.clear();
     this.totals = undefined;
     this.lastPrompt = -1;
+    if (this.banner !== undefined) this.addNotice(this.banner);
   }
 
   private push(e: Entry): number {

@@ -40,7 +40,7 @@ test('ghostItems: an answer that arrives after cancellation shows nothing', () =
 });
 
 test('completion settings: off by default, on once a dialect, base URL or model is named', () => {
-  const get = (o: Record<string, unknown>) => readSettings((k) => o[k]);
+  const get = (o: Record<string, unknown>) => readSettings((k) => (k in o ? { globalValue: o[k] } : {})).settings;
   assert.equal(completionOptions(get({}).completion), undefined);
   assert.equal(initializationOptions(get({ 'completion.languages': ['go'], 'completion.debounceMs': 10 })).completion, undefined);
   assert.deepEqual(initializationOptions(get({
