@@ -38,6 +38,7 @@ func TestAttackCampaign(t *testing.T) {
 			t.Run("what is shown is what runs", func(t *testing.T) { attackShownText(t, acct, sum) })
 			t.Run("MCP redirect to another origin", func(t *testing.T) { attackMCPRedirect(t, acct, sum) })
 			t.Run("MCP server's setsid grandchildren, daemon killed", func(t *testing.T) { attackMCPSetsid(t, acct, sum) })
+			t.Run("hostile model floods: huge answer, 10,000 tool calls", func(t *testing.T) { attackFlood(t, acct, sum) })
 			for _, fe := range frontEnds {
 				t.Run("credential stores, workspace is home, denying user, "+fe.name, func(t *testing.T) { attackCredentialReads(t, acct, fe.name, sum) })
 			}
