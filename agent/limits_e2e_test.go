@@ -14,7 +14,7 @@ import (
 )
 
 // limitedSession is newSession with the limits under test.
-func limitedSession(t *testing.T, dialect string, srv *providertest.Server, limit func(*agent.Config)) *agent.Session {
+func limitedSession(t testing.TB, dialect string, srv *providertest.Server, limit func(*agent.Config)) *agent.Session {
 	t.Helper()
 	opts := provider.HTTPOptions{APIKey: "test-key", Client: srv.Client()}
 	switch dialect {
@@ -27,7 +27,7 @@ func limitedSession(t *testing.T, dialect string, srv *providertest.Server, limi
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws, err := tools.NewWorkspace(javaProject(t))
+	ws, err := tools.NewWorkspace(t.TempDir()) // what the tools find is not the question
 	if err != nil {
 		t.Fatal(err)
 	}
