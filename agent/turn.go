@@ -13,8 +13,8 @@ var errNoStop = errors.New("model stream ended without a stop reason")
 
 // turn accumulates one assistant turn from a model's event stream.
 type turn struct {
-	text      strings.Builder
-	reasoning strings.Builder
+	text      pagedText
+	reasoning pagedText
 	signature string
 	calls     []pendingCall  // in the order the model opened them
 	byID      map[string]int // ToolCallID → index in calls
@@ -33,7 +33,7 @@ type turn struct {
 
 type pendingCall struct {
 	id, name string
-	args     strings.Builder
+	args     pagedText
 }
 
 // add takes one event. It returns false once the turn is over (done,
