@@ -93,3 +93,33 @@ func daemonPeakRSS(t *testing.T, pid int) int64 {
 	t.Fatalf("no VmHWM in /proc/%d/status", pid)
 	return 0
 }
+
+// What an answer just under the limit costs the daemon at its peak, as a
+// multiple of its size: it is decoded, kept once in the history, shown to
+// the editor, returned whole in agent/prompt's reply, stored, and sent
+// back in the next request, and the garbage collector lets the heap reach
+// twice what is live before it collects. Measured: 10.1x before the
+// accumulator, the editor's updates and the LSP framing stopped copying
+// to grow, 8.0x after. The bound, 12x, leaves loaded machines a margin; it
+// is there to catch a copy per delta or per update coming back.
+func TestDaemonMemoryOfALongAnswer(t *testing.T) {
+	const size = 8<<20 - 64<<10
+	acct := testAccounts(t)[0]
+	lab := newAttackLab(t, acct, false)
+	srv := providertest.NewServer(t, providertest.Script{
+		{Text: "Here it comes: ", Generated: &providertest.GeneratedText{Bytes: size, Delta: 256}},
+		{Text: "Still here."},
+	}, providertest.WithAPIKey(lab.secrets[attackKeyEnv]))
+	d := startAttackDaemon(t, lab, srv, &popupLog{choose: denying}, nil)
+	base := daemonPeakRSS(t, d.cmd.Process.Pid)
+	d.prompt(t, "Write a lot.")
+	answered := daemonPeakRSS(t, d.cmd.Process.Pid)
+	d.prompt(t, "Again?")
+	resent := daemonPeakRSS(t, d.cmd.Process.Pid)
+	t.Logf("daemon peak RSS: %.1f MiB at start, +%.2f× the answer's %.1f MiB after it streamed, +%.2f× after it was sent back",
+		float64(base)/(1<<20), float64(answered-base)/size, float64(size)/(1<<20), float64(resent-base)/size)
+	if growth := float64(resent-base) / size; growth > 12 {
+		t.Errorf("the daemon's peak grew by %.1fx the answer, want at most 12x", growth)
+	}
+	d.exit(t)
+}
