@@ -71,6 +71,16 @@ func attackFlood(t *testing.T, acct account, sum *campaignSummary) {
 		t.Errorf("the last request sends tool results back: a call of the flood ran")
 	}
 	d.exit(t)
+
+	// The terminal chat says the same, on a line of its own.
+	chatSrv := providertest.NewServer(t, providertest.Script{{Text: "Globbing.", ToolCalls: calls}},
+		providertest.WithAPIKey(lab.secrets[attackKeyEnv]), providertest.WithDeltaSize(64))
+	_, stderr := runChatAnswering(t, lab, chatSrv, "")
+	told := strings.Contains(stderr, "[stopped: [the answer asked for more than 128 tool calls")
+	sum.add("resource floods", false, false, told)
+	if !told {
+		t.Errorf("the chat does not tell the tool-call limit:\n%s", stderr)
+	}
 }
 
 // daemonPeakRSS is the process's peak resident set (VmHWM), read from
