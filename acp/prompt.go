@@ -52,13 +52,20 @@ func (a *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 	if o.Usage.CachedTokens > 0 {
 		resp.Usage.CachedReadTokens = sdk.Ptr(o.Usage.CachedTokens)
 	}
+	if o.Notice != "" {
+		// ACP's stop reasons name no limit of ours: the client shows the
+		// notice as the answer's last line.
+		s.send(a.ctx, sdk.UpdateAgentMessageText("\n\n["+o.Notice+"]"))
+	}
 	switch o.StopReason {
 	case agent.StopEndTurn, "":
 		resp.StopReason = sdk.StopReasonEndTurn
 	case agent.StopMaxTokens:
 		resp.StopReason = sdk.StopReasonMaxTokens
-	case agent.StopMaxRounds:
+	case agent.StopMaxRounds, agent.StopToolCallLimit:
 		resp.StopReason = sdk.StopReasonMaxTurnRequests
+	case agent.StopAnswerCut:
+		resp.StopReason = sdk.StopReasonMaxTokens
 	case agent.StopCancelled:
 		resp.StopReason = sdk.StopReasonCancelled
 	default:

@@ -9,7 +9,7 @@ import (
 )
 
 // StopReason says why a prompt ended. Front ends (the LSP contract among
-// them) see exactly these five values.
+// them) see exactly these seven values.
 type StopReason string
 
 const (
@@ -24,6 +24,12 @@ const (
 	// rounds. The last tool results are in the history; the next prompt
 	// continues from there.
 	StopMaxRounds StopReason = "max_rounds"
+	// StopAnswerCut: the answer passed Config.MaxAnswerBytes; its stream was
+	// closed and the history keeps it cut, with a marker the model reads.
+	StopAnswerCut StopReason = "answer_cut"
+	// StopToolCallLimit: the answer asked for more than Config.MaxToolCalls
+	// tool calls; none was run, and the history keeps its text with a marker.
+	StopToolCallLimit StopReason = "tool_call_limit"
 	// StopCancelled: the prompt's context was cancelled.
 	StopCancelled StopReason = "cancelled"
 	// StopError: the model call failed (network, HTTP status, bad stream).
@@ -101,7 +107,10 @@ type Event struct {
 	Plan []tools.TodoItem
 	// Retry is set on retry (Retry.Err is the failed attempt's error).
 	Retry provider.Retry
-	Err   error
+	// Notice is set on prompt_end when the prompt ended at a limit: the
+	// line to show (Outcome.Notice).
+	Notice string
+	Err    error
 }
 
 // Listener receives a prompt's events.

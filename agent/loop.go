@@ -59,6 +59,19 @@ func (s *Session) run(ctx context.Context, out *serialListener) Outcome {
 		s.cfg.Logger.Debug("round ended", zap.Int("round", round),
 			zap.String("stop", string(t.stop)), zap.Int("tool_calls", len(t.calls)))
 
+		if t.cut != notCut {
+			// The answer passed a limit: kept cut, with its marker, and the
+			// prompt ends; none of its calls runs.
+			msg := t.cutMessage()
+			s.append(msg)
+			s.commit()
+			o.Text, o.StopReason = msg.Text, StopAnswerCut
+			if t.cut == cutManyCalls {
+				o.StopReason = StopToolCallLimit
+			}
+			return o
+		}
+
 		// Wire rule 2 (docs/design.md §5): only the stop reason says "go
 		// on"; calls that came with any other stop (max_tokens cutting the
 		// arguments) are dropped.
@@ -103,21 +116,23 @@ func (s *Session) stream(ctx context.Context, round int, msgs []provider.Message
 		MaxTokens: m.MaxTokens,
 		Thinking:  m.Thinking,
 	}
-	t := &turn{}
+	t := &turn{limits: s.limits}
 	// The provider's retries are the prompt's events: a front end says
 	// "retrying (2/4)" instead of waiting in silence.
 	ctx = provider.WithRetryHook(ctx, func(r provider.Retry) {
 		out.emit(Event{Kind: EventRetry, Round: round, Retry: r, Err: r.Err})
 	})
 	for ev := range m.Provider.Stream(ctx, req) {
-		switch ev.Type {
-		case provider.EventText:
-			out.emit(Event{Kind: EventText, Round: round, Text: ev.Text})
-		case provider.EventReasoning:
-			out.emit(Event{Kind: EventReasoning, Round: round, Text: ev.Text})
+		kept, more := t.take(ev) // a delta past the answer's limit is shown as far as it is kept
+		switch {
+		case kept == "":
+		case ev.Type == provider.EventText:
+			out.emit(Event{Kind: EventText, Round: round, Text: kept})
+		case ev.Type == provider.EventReasoning:
+			out.emit(Event{Kind: EventReasoning, Round: round, Text: kept})
 		}
-		if !t.add(ev) {
-			break // the turn is over; stopping the iteration closes the stream
+		if !more {
+			break // the turn is over or cut; stopping the iteration closes the stream
 		}
 	}
 	if err := t.finish(); err != nil {

@@ -39,6 +39,10 @@ type Config struct {
 	MaxParallel int
 	// MaxOutput bounds one tool output in bytes before truncation (default 32 KiB).
 	MaxOutput int
+	// MaxAnswerBytes bounds one answer's text, reasoning and tool-call
+	// arguments together (default DefaultMaxAnswerBytes); MaxToolCalls
+	// bounds its tool calls (default DefaultMaxToolCalls).
+	MaxAnswerBytes, MaxToolCalls int
 	// Budget is the most tokens a request may hold: when the next request
 	// would pass it, the history is compacted first. 0: DefaultBudget(Model).
 	Budget int
@@ -95,6 +99,7 @@ type Session struct {
 	// budgetFixed and pricingFixed: Config set them, so a model switch
 	// keeps them.
 	budgetFixed, pricingFixed bool
+	limits                    answerLimits // from Config, for every answer
 
 	mu      sync.Mutex // guards the fields below
 	model   modelState
@@ -175,6 +180,12 @@ func newSession(cfg Config) *Session {
 	if cfg.MaxOutput <= 0 {
 		cfg.MaxOutput = DefaultMaxOutput
 	}
+	if cfg.MaxAnswerBytes <= 0 {
+		cfg.MaxAnswerBytes = DefaultMaxAnswerBytes
+	}
+	if cfg.MaxToolCalls <= 0 {
+		cfg.MaxToolCalls = DefaultMaxToolCalls
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = zap.NewNop()
 	}
@@ -201,7 +212,8 @@ func newSession(cfg Config) *Session {
 		cfg.Mode = ModeDefault
 	}
 	s := &Session{cfg: cfg, created: cfg.Now(), busy: make(chan struct{}, 1),
-		budgetFixed: budgetFixed, pricingFixed: pricingFixed, mode: cfg.Mode,
+		budgetFixed: budgetFixed, pricingFixed: pricingFixed,
+		limits: answerLimits{maxBytes: cfg.MaxAnswerBytes, maxCalls: cfg.MaxToolCalls}, mode: cfg.Mode,
 		model: modelState{ModelSettings: ModelSettings{Provider: cfg.Provider, Model: cfg.Model,
 			MaxTokens: cfg.MaxTokens, Thinking: cfg.Thinking}, budget: cfg.Budget, pricing: pricing}}
 	env := tools.Env{}
@@ -253,6 +265,9 @@ type Outcome struct {
 	Usage      provider.Usage // summed over the prompt's rounds
 	Rounds     int            // model calls made
 	Err        error          // set for "error" and "cancelled"
+	// Notice is the line every front end shows when the prompt ended at a
+	// limit (max_rounds, answer_cut, tool_call_limit); "" otherwise.
+	Notice string
 }
 
 // Prompt sends one user prompt and runs rounds (model call, then its tool
@@ -300,8 +315,9 @@ func (s *Session) Prompt(ctx context.Context, text string, l Listener) Outcome {
 
 // end reports the outcome as the prompt's last event and returns it.
 func (s *Session) end(out *serialListener, o Outcome) Outcome {
+	o.Notice = s.notice(o.StopReason)
 	out.emit(Event{Kind: EventPromptEnd, Round: o.Rounds, Text: o.Text,
-		StopReason: o.StopReason, Usage: o.Usage, Err: o.Err})
+		StopReason: o.StopReason, Usage: o.Usage, Err: o.Err, Notice: o.Notice})
 	s.cfg.Logger.Debug("prompt ended", zap.String("stop", string(o.StopReason)),
 		zap.Int("rounds", o.Rounds), zap.Int("prompt_tokens", o.Usage.PromptTokens),
 		zap.Int("completion_tokens", o.Usage.CompletionTokens), zap.Error(o.Err))

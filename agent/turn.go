@@ -13,8 +13,8 @@ var errNoStop = errors.New("model stream ended without a stop reason")
 
 // turn accumulates one assistant turn from a model's event stream.
 type turn struct {
-	text      strings.Builder
-	reasoning strings.Builder
+	text      pagedText
+	reasoning pagedText
 	signature string
 	calls     []pendingCall  // in the order the model opened them
 	byID      map[string]int // ToolCallID → index in calls
@@ -22,29 +22,56 @@ type turn struct {
 	usage     provider.Usage
 	done      bool  // EventDone seen
 	err       error // EventFailure seen, or a stream that broke the contract
+
+	// limits bound what is kept (zero: unbounded); size is the bytes of
+	// text, reasoning and arguments kept so far; cut says the answer passed
+	// a limit and nothing more is taken.
+	limits answerLimits
+	size   int
+	cut    cut
 }
 
 type pendingCall struct {
 	id, name string
-	args     strings.Builder
+	args     pagedText
 }
 
-// add takes one event. It returns false once the turn is over (done or
-// failed); later events are ignored.
+// add takes one event. It returns false once the turn is over (done,
+// failed or cut); later events are ignored.
 func (t *turn) add(ev provider.Event) bool {
+	_, more := t.take(ev)
+	return more
+}
+
+// take is add that also returns the part of a text, reasoning or argument
+// delta that was kept: all of it, or its head when it crosses the answer's
+// size limit (that event cuts the turn).
+func (t *turn) take(ev provider.Event) (kept string, more bool) {
 	if t.over() {
-		return false
+		return "", false
+	}
+	switch ev.Type {
+	case provider.EventText, provider.EventReasoning, provider.EventToolUseArgs:
+		kept = ev.Text
+		if room := t.limits.maxBytes - t.size; t.limits.maxBytes > 0 && len(kept) > room {
+			kept, t.cut = prefixWithin(kept, room), cutTooLong
+		}
+		t.size += len(kept)
 	}
 	switch ev.Type {
 	case provider.EventText:
-		t.text.WriteString(ev.Text)
+		t.text.WriteString(kept)
 	case provider.EventReasoning:
-		t.reasoning.WriteString(ev.Text)
+		t.reasoning.WriteString(kept)
 	case provider.EventReasoningSignature:
 		t.signature = ev.Text
 	case provider.EventToolUseStart:
 		if _, seen := t.byID[ev.ToolCallID]; seen {
 			break // a repeated opening adds nothing: the first one named the call
+		}
+		if t.limits.maxCalls > 0 && len(t.calls) == t.limits.maxCalls {
+			t.cut = cutManyCalls
+			return "", false
 		}
 		if t.byID == nil {
 			t.byID = make(map[string]int)
@@ -58,26 +85,30 @@ func (t *turn) add(ev provider.Event) bool {
 		}
 		if !ok {
 			t.err = fmt.Errorf("model stream: arguments for unknown tool call %q", ev.ToolCallID)
-			return false
+			return "", false
 		}
-		t.calls[i].args.WriteString(ev.Text)
+		t.calls[i].args.WriteString(kept)
 	case provider.EventDone:
 		t.stop, t.usage, t.done = ev.StopReason, ev.Usage, true
-		return false
+		return "", false
 	case provider.EventFailure:
 		t.err = ev.Err
 		if t.err == nil {
 			t.err = errors.New("model stream failed")
 		}
-		return false
+		return "", false
 	}
-	return true
+	return kept, t.cut == notCut
 }
 
-func (t *turn) over() bool { return t.done || t.err != nil }
+func (t *turn) over() bool { return t.done || t.err != nil || t.cut != notCut }
 
-// finish is called when the stream ended; it returns the turn's error, if any.
+// finish is called when the stream ended; it returns the turn's error, if
+// any. A cut turn ended as the agent chose: no error.
 func (t *turn) finish() error {
+	if t.cut != notCut {
+		return nil
+	}
 	if !t.over() {
 		t.err = errNoStop
 	}
@@ -116,6 +147,19 @@ func (t *turn) message(withCalls bool) provider.Message {
 		m.ToolCalls = t.toolCalls()
 	}
 	return m
+}
+
+// cutMessage is the history's message for a cut turn: the text kept and
+// the marker that tells the model why it ends there. Its tool calls are
+// dropped (none will run, and a call without a result would make the
+// history invalid), and so is its reasoning, which may be cut before its
+// signature.
+func (t *turn) cutMessage() provider.Message {
+	text := t.text.String()
+	if text != "" {
+		text += "\n\n"
+	}
+	return provider.Message{Role: provider.RoleAssistant, Text: text + t.limits.marker(t.cut)}
 }
 
 // empty reports a message the history must not hold: nothing to say and

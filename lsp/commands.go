@@ -130,6 +130,9 @@ func (s *server) ask(ctx context.Context, p executeCommandParams) (any, error) {
 		typ, answer = protocol.MessageTypeError, "agent-lsp: "+endMessage(o)
 	default:
 		answer = fmt.Sprintf("%s\n(stopped: %s)", o.Text, o.StopReason)
+		if o.Notice != "" {
+			typ, answer = protocol.MessageTypeWarning, o.Text+"\n("+o.Notice+")"
+		}
 	}
 	if answer == "" {
 		answer = "(no answer)"

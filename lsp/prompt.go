@@ -40,6 +40,9 @@ type promptResult struct {
 	Text       string         `json:"text"`
 	Usage      provider.Usage `json:"usage"`
 	Error      string         `json:"error,omitempty"`
+	// Notice is the line to show when the prompt ended at a limit
+	// (max_rounds, answer_cut, tool_call_limit).
+	Notice string `json:"notice,omitempty"`
 	// Mentions say what became of each @mention and context file.
 	Mentions []agent.MentionReport `json:"mentions,omitempty"`
 	// Command is the slash command the prompt ran (control runs it).
@@ -89,7 +92,7 @@ func (s *server) prompt(ctx context.Context, p promptParams) (any, error) {
 	}
 	o := res.Outcome
 	out := promptResult{SessionID: sess.id, StopReason: string(o.StopReason), Text: o.Text, Usage: o.Usage,
-		Mentions: res.Mentions, Command: res.Command}
+		Mentions: res.Mentions, Command: res.Command, Notice: o.Notice}
 	if o.StopReason == agent.StopError && o.Err != nil {
 		out.Error = o.Err.Error()
 	}
@@ -153,6 +156,9 @@ func endMessage(o agent.Outcome) string {
 			return "Failed: " + o.Err.Error()
 		}
 		return "Failed"
+	}
+	if o.Notice != "" {
+		return strings.ToUpper(o.Notice[:1]) + o.Notice[1:]
 	}
 	return "Stopped: " + string(o.StopReason)
 }

@@ -142,7 +142,16 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	data, err := json.Marshal(msg)
+	// jsonrpc2's messages marshal themselves; json.Marshal would only
+	// check and copy their JSON twice more, which for an answer of
+	// megabytes is megabytes more.
+	var data []byte
+	var err error
+	if m, ok := msg.(json.Marshaler); ok {
+		data, err = m.MarshalJSON()
+	} else {
+		data, err = json.Marshal(msg)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("marshaling message: %w", err)
 	}
@@ -152,19 +161,28 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 	return int64(len(data)), nil
 }
 
+// largeFrame is the size from which a message is written apart from its
+// header (two writes) rather than copied behind it (one).
+const largeFrame = 64 << 10
+
 func (s *stream) writeFrame(data []byte) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	if s.stopped.Load() {
 		return errWriterStopped
 	}
-	frame := make([]byte, 0, len(data)+32)
-	frame = append(frame, "Content-Length: "...)
-	frame = strconv.AppendInt(frame, int64(len(data)), 10)
-	frame = append(frame, "\r\n\r\n"...)
-	frame = append(frame, data...)
-	if _, err := s.out.Write(frame); err != nil {
-		return fmt.Errorf("write to stream: %w", err)
+	header := make([]byte, 0, 32)
+	header = append(header, "Content-Length: "...)
+	header = strconv.AppendInt(header, int64(len(data)), 10)
+	header = append(header, "\r\n\r\n"...)
+	frame := [][]byte{header, data} // a large message is written as it is, not copied behind its header
+	if len(data) <= largeFrame {
+		frame = [][]byte{append(header, data...)}
+	}
+	for _, b := range frame {
+		if _, err := s.out.Write(b); err != nil {
+			return fmt.Errorf("write to stream: %w", err)
+		}
 	}
 	return nil
 }

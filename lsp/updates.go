@@ -147,8 +147,16 @@ type updateListener struct {
 // update, ready to send.
 type pendingUpdate struct {
 	deltaKind string // "text" or "reasoning"; "" for the other updates
-	text      strings.Builder
-	u         payload
+	// deltas are joined once, when the update is written: kept apart until
+	// then, they are never copied to grow.
+	deltas []string
+	size   int // their bytes
+	u      payload
+}
+
+func (p *pendingUpdate) add(delta string) {
+	p.deltas = append(p.deltas, delta)
+	p.size += len(delta)
 }
 
 func newUpdateListener(s *server, sess *session, prog *progress) *updateListener {
@@ -222,15 +230,21 @@ func (l *updateListener) closeLocked() {
 	}
 }
 
+// maxCoalesced bounds the text of one coalesced update: a long answer
+// behind a slow editor goes out in updates of this size, not as one update
+// the daemon would grow by copying and then marshal whole.
+const maxCoalesced = 64 << 10
+
 // enqueueDeltaLocked appends a delta to the last queued update when that is
-// a delta of the same kind not yet taken by the writer, else queues it.
+// a delta of the same kind not yet taken by the writer and not yet
+// maxCoalesced long, else queues it.
 func (l *updateListener) enqueueDeltaLocked(kind, text string) {
-	if n := len(l.queue); n > 0 && l.queue[n-1].deltaKind == kind {
-		l.queue[n-1].text.WriteString(text)
+	if n := len(l.queue); n > 0 && l.queue[n-1].deltaKind == kind && l.queue[n-1].size < maxCoalesced {
+		l.queue[n-1].add(text)
 		return
 	}
 	p := &pendingUpdate{deltaKind: kind}
-	p.text.WriteString(text)
+	p.add(text)
 	l.enqueueLocked(p)
 }
 
@@ -280,7 +294,7 @@ func (l *updateListener) drain() {
 func (l *updateListener) write(p *pendingUpdate) {
 	u := p.u
 	if p.deltaKind != "" {
-		u = &textUpdate{updateHeader: kind(p.deltaKind), textBody: textBody{Text: p.text.String()}}
+		u = &textUpdate{updateHeader: kind(p.deltaKind), textBody: textBody{Text: strings.Join(p.deltas, "")}}
 	}
 	l.sess.sendUpdate(l.s, u)
 }

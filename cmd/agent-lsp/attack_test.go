@@ -40,6 +40,7 @@ func TestAttackCampaign(t *testing.T) {
 			t.Run("MCP server's setsid grandchildren, daemon killed", func(t *testing.T) { attackMCPSetsid(t, acct, sum) })
 			t.Run("trusted .mcp.json entry's script swapped", func(t *testing.T) { attackMCPTrustSwap(t, acct, sum) })
 			t.Run("untrusted folder (restricted mode), hostile model, permissive user", func(t *testing.T) { attackRestricted(t, acct, sum) })
+			t.Run("hostile model floods: huge answer, 10,000 tool calls", func(t *testing.T) { attackFlood(t, acct, sum) })
 			for _, fe := range frontEnds {
 				t.Run("credential stores, workspace is home, denying user, "+fe.name, func(t *testing.T) { attackCredentialReads(t, acct, fe.name, sum) })
 			}

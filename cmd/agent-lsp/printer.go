@@ -122,7 +122,9 @@ func (p *printer) OnEvent(e agent.Event) {
 		}
 		if e.StopReason == agent.StopCancelled {
 			p.write(p.progress, p.style(ansiDim, "[cancelled]")+"\n")
-		} else if e.StopReason == agent.StopMaxRounds || e.StopReason == agent.StopMaxTokens {
+		} else if e.Notice != "" { // a limit: one line that says which
+			p.write(p.progress, p.style(ansiRed, "["+e.Notice+"]")+"\n")
+		} else if e.StopReason == agent.StopMaxTokens {
 			p.write(p.progress, p.style(ansiDim, "[stopped: "+string(e.StopReason)+"]")+"\n")
 		}
 	}

@@ -11,6 +11,7 @@ type answer struct {
 	frames     [][]byte
 	finishFrom int // first frame of the finish (dropped by Fault.NoFinish)
 	fault      *Fault
+	generated  *generated // written before frame generated.at; faults count frames without it
 }
 
 // garbageFrame is a data line that is not JSON, framed like the dialect's
@@ -53,6 +54,12 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, ans *answer) {
 			if !s.disturb(w, r, rc, ans, f, i, len(frames)) {
 				return
 			}
+		}
+		if g := ans.generated; g != nil && g.at == i && !g.write(func(frame []byte) bool {
+			_, err := w.Write(frame)
+			return err == nil && rc.Flush() == nil
+		}) {
+			return
 		}
 		if i == len(frames) {
 			return

@@ -16,6 +16,9 @@ type Turn struct {
 	// Completions, a thinking block closed by a signature_delta in Messages.
 	Reasoning string
 	Text      string
+	// Generated, when set, streams more text after Text (which must not be
+	// empty) without the server holding it (generated.go).
+	Generated *GeneratedText
 	ToolCalls []Call
 	// Usage: PromptTokens is the total input (cached or not), CachedTokens the
 	// part of it read from the cache, CompletionTokens the output.

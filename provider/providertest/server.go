@@ -315,6 +315,9 @@ func (s *Server) prepare(rec *Received, turn Turn) *answer {
 		model, _ = req.str("model")
 	}
 	frag := newFragmenter(s.seed, rec.Turn, s.deltaSize)
+	if turn.Generated != nil && turn.Text == "" {
+		s.t.Errorf("providertest: turn %d has generated text but no Text to open it", rec.Turn)
+	}
 	turn.ToolCalls = append([]Call(nil), turn.ToolCalls...)
 	for i := range turn.ToolCalls {
 		if turn.ToolCalls[i].ID != "" {
@@ -336,6 +339,11 @@ func (s *Server) prepare(rec *Received, turn Turn) *answer {
 			model: model, separateUsage: s.separateUsage,
 		}
 		ans.frames, ans.finishFrom = chatFrames(turn, c)
+		if turn.Generated != nil {
+			ans.generated = newGenerated(turn.Generated, c.textEnd, func(text string) []byte {
+				return c.textFrame(text, turn.Reasoning != "")
+			})
+		}
 	} else {
 		m := &messagesStream{frag: frag, id: frag.messageID(), model: model}
 		if turn.Reasoning != "" {
@@ -343,6 +351,12 @@ func (s *Server) prepare(rec *Received, turn Turn) *answer {
 			produced.signature = m.signature
 		}
 		ans.frames, ans.finishFrom = s.messagesLayout.frames(turn, m)
+		if turn.Generated != nil {
+			if s.messagesLayout == LayoutLlamaCpp {
+				s.t.Errorf("providertest: generated text in the llama.cpp layout is not supported")
+			}
+			ans.generated = newGenerated(turn.Generated, m.textEnd, m.textFrame)
+		}
 	}
 	s.mem.remember(produced)
 	return ans

@@ -82,6 +82,7 @@ type chatStream struct {
 	model         string
 	separateUsage bool
 	frames        [][]byte
+	textEnd       int // the frame after the text's deltas
 }
 
 func (c *chatStream) chunk(choices []chatChoice, usage json.RawMessage) {
@@ -97,6 +98,18 @@ func (c *chatStream) chunk(choices []chatChoice, usage json.RawMessage) {
 
 func (c *chatStream) delta(d chatDelta) {
 	c.chunk([]chatChoice{{Delta: d}}, nil)
+}
+
+// textFrame is the frame of one text delta, for generated text.
+func (c *chatStream) textFrame(text string, reasoning bool) []byte {
+	d := chatDelta{Content: jsonString(text)}
+	if reasoning {
+		d.ReasoningContent = jsonNull
+	}
+	c.delta(d)
+	f := c.frames[len(c.frames)-1]
+	c.frames = c.frames[:len(c.frames)-1]
+	return f
 }
 
 func chatFrame(data []byte) []byte {
@@ -125,6 +138,7 @@ func chatFrames(t Turn, c *chatStream) (frames [][]byte, finishFrom int) {
 		}
 		c.delta(d)
 	}
+	c.textEnd = len(c.frames)
 	for i, call := range t.ToolCalls {
 		c.delta(chatDelta{ToolCalls: []chatToolCallDelta{{
 			Index: i, ID: call.ID, Type: "function",

@@ -123,10 +123,18 @@ type messagesStream struct {
 	signature string // of the thinking block, when the turn has reasoning
 	frames    [][]byte
 	blocks    int
+	textEnd   int // the text block's content_block_stop frame
+	textIndex int // the text block's index
 }
 
 func (m *messagesStream) add(event string, v any) {
 	m.frames = append(m.frames, messagesFrame(event, v))
+}
+
+// textFrame is the frame of one delta of the text block, for generated text.
+func (m *messagesStream) textFrame(text string) []byte {
+	return messagesFrame("content_block_delta", blockDeltaEvent{Type: "content_block_delta",
+		Index: m.textIndex, Delta: textDelta{Type: "text_delta", Text: text}})
 }
 
 func (m *messagesStream) ping() { m.add("ping", typeEvent{Type: "ping"}) }
@@ -173,6 +181,7 @@ func messagesFrames(t Turn, m *messagesStream) (frames [][]byte, finishFrom int)
 			deltas = append(deltas, textDelta{Type: "text_delta", Text: part})
 		}
 		m.block(textBlock{Type: "text"}, deltas)
+		m.textEnd, m.textIndex = len(m.frames)-1, m.blocks-1
 	}
 	for _, call := range t.ToolCalls {
 		deltas := []any{inputJSONDelta{Type: "input_json_delta"}}

@@ -161,6 +161,7 @@ export class Session {
       const result = await agent.prompt(promptParams(prompt, { sessionId: this.id, context, workDoneToken: token }));
       if (result.sessionId !== this.id) await this.setId(result.sessionId);
       this.view?.changed(this.transcript.finish(result));
+      if (result.notice) this.view?.changed([this.transcript.addNotice(result.notice)]);
       if (result.stopReason === 'error') void vscode.window.showErrorMessage(`agent-lsp: ${result.error ?? 'the prompt failed'}`);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

@@ -48,7 +48,8 @@ local function settle(st, run, stop_reason, message, result)
   if compat.get(result, 'command') and not run.streamed and compat.str(compat.get(result, 'text')) ~= '' then
     chat.answer(result.text)
   end
-  chat.finish(stop_reason, message)
+  -- A limit (max_rounds, answer_cut, tool_call_limit) is told in the daemon's words.
+  chat.finish(stop_reason, message or compat.str(compat.get(result, 'notice')))
   if run.marker then
     if stop_reason == 'end_turn' then
       inline.done(run.marker, 'done', 'AgentLspToolOk', '✓')

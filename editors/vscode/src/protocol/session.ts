@@ -68,7 +68,7 @@ export interface PromptParams {
   workDoneToken?: string;
 }
 
-export type StopReason = 'end_turn' | 'max_tokens' | 'max_rounds' | 'cancelled' | 'error';
+export type StopReason = 'end_turn' | 'max_tokens' | 'max_rounds' | 'answer_cut' | 'tool_call_limit' | 'cancelled' | 'error';
 
 export interface PromptResult {
   sessionId: string;
@@ -76,6 +76,8 @@ export interface PromptResult {
   text: string;
   usage: Usage;
   error?: string;
+  /** The line to show when the prompt ended at a limit (max_rounds, answer_cut, tool_call_limit). */
+  notice?: string;
   mentions?: MentionReport[];
   /** The slash command the prompt ran ("/mode"), when it was one. */
   command?: string;
