@@ -33,14 +33,15 @@ func TestChatHighlightsMarkdown(t *testing.T) {
 		heading = "## Plan"
 		item    = "- read the file"
 		code    = "int x = 1;"
+		tool    = "Then call read_file."
 	)
 	eachNvim(t, func(t *testing.T, nvim lsptest.Nvim) {
 		model := providertest.NewServer(t, providertest.Script{
-			{Text: heading + "\n\n" + item + "\n- change it\n\n```java\n" + code + "\n```\n\nDone."},
+			{Text: heading + "\n\n" + item + "\n- change it\n\n```java\n" + code + "\n```\n\n" + tool},
 		})
 		var rep markdownReport
 		scenario{nvim: nvim, script: "markdown.lua", root: workspace(t, map[string]string{"main.go": greetBefore}), model: model,
-			config: map[string]any{"prompt": "Plan it", "probe": []string{heading, item, code}}}.run(t, &rep)
+			config: map[string]any{"prompt": "Plan it", "probe": []string{heading, item, code, tool}}}.run(t, &rep)
 
 		if rep.Filetype != "agent_lsp_chat" {
 			t.Errorf("the chat's filetype is %q", rep.Filetype)
@@ -51,6 +52,12 @@ func TestChatHighlightsMarkdown(t *testing.T) {
 		}
 		if !treesitter && rep.Syntax != "markdown" {
 			t.Errorf("the chat's syntax is %q, want markdown", rep.Syntax)
+		}
+		// An underscore inside a word (every tool's name) is no error.
+		if got, ok := rep.Lines[tool]; !ok {
+			t.Errorf("the transcript has no line %q", tool)
+		} else if slices.Contains(got.Syntax, "markdownError") || slices.ContainsFunc(got.Captures, func(c string) bool { return strings.Contains(c, "error") }) {
+			t.Errorf("%q is highlighted as an error: %q %q", tool, got.Syntax, got.Captures)
 		}
 		for line, want := range map[string][2]string{
 			heading: {"markup.heading", "markdownH2"},

@@ -43,7 +43,8 @@ H.run(function()
   for row, text in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, true)) do
     for _, want in ipairs(cfg.probe) do
       if text == want then
-        H.report.lines[want] = highlights_at(buf, row - 1, 0)
+        -- At the line's first underscore (inside a word), else its start.
+        H.report.lines[want] = highlights_at(buf, row - 1, math.max((text:find('_', 1, true) or 1) - 1, 0))
       end
     end
   end

@@ -38,6 +38,11 @@ function M.highlight(buf)
   -- 'syntax' apart from 'filetype': the syntax file without the markdown
   -- ftplugin. Set after the filetype, whose FileType autocommand resets it.
   vim.bo[buf].syntax = 'markdown'
+  -- The syntax file marks an underscore inside a word as an error: every
+  -- tool line (read_file, run_bash) would be red.
+  vim.api.nvim_buf_call(buf, function()
+    vim.cmd('silent! syntax clear markdownError')
+  end)
   return 'syntax'
 end
 
