@@ -5,7 +5,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
-	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/util"
 
 	"github.com/agent-lsp/agent-lsp/permission"
@@ -18,7 +17,6 @@ import (
 const (
 	ansiItalic    = "\x1b[3m"
 	ansiUnderline = "\x1b[4m"
-	ansiStrike    = "\x1b[9m"
 	ansiYellow    = "\x1b[33m"
 	ansiMagenta   = "\x1b[35m"
 	ansiCyan      = "\x1b[36m"
@@ -77,8 +75,6 @@ func inlineSpan(n ast.Node, src []byte, style string, out []span) []span {
 			emphasis = ansiBold
 		}
 		out = inlineSpans(n, src, style+emphasis, out)
-	case *east.Strikethrough:
-		out = inlineSpans(n, src, style+ansiStrike, out)
 	case *ast.Link:
 		label := inlineSpans(n, src, style+ansiUnderline+ansiCyan, nil)
 		out = append(out, label...)
@@ -95,12 +91,6 @@ func inlineSpan(n ast.Node, src []byte, style string, out []span) []span {
 			seg := n.Segments.At(i)
 			out = append(out, span{style, permission.VisibleOutput(string(seg.Value(src)))})
 		}
-	case *east.TaskCheckBox:
-		box := "☐ "
-		if n.IsChecked {
-			box = "☑ "
-		}
-		out = append(out, span{style, box})
 	default:
 		out = inlineSpans(n, src, style, out)
 	}

@@ -8,18 +8,17 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
-	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 
 	"github.com/agent-lsp/agent-lsp/permission"
 )
 
-// markdownParser is CommonMark with GitHub's tables, strikethrough and task
-// lists, built on first use: only a chat that renders pays for it.
+// markdownParser is CommonMark, built on first use: only a chat that
+// renders pays for it. GitHub's tables are found in paragraphs
+// (tableCells), not by goldmark's extension package (see there why).
 var markdownParser = sync.OnceValue(func() parser.Parser {
-	return goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList)).Parser()
+	return goldmark.New().Parser()
 })
 
 // renderMarkdown is source (already visible text) rendered for a terminal
@@ -54,7 +53,13 @@ func (r *markdownRenderer) blocks(parent ast.Node, first, rest string, tight boo
 
 func (r *markdownRenderer) block(n ast.Node, first, rest string) {
 	switch n := n.(type) {
-	case *ast.Paragraph, *ast.TextBlock:
+	case *ast.Paragraph:
+		if rows, aligns, ok := tableCells(r.paragraphLines(n)); ok {
+			r.table(rows, aligns, first, rest)
+			return
+		}
+		r.out.WriteString(wrapSpans(inlineSpans(n, r.src, "", nil), r.wrapWidth(), first, rest))
+	case *ast.TextBlock:
 		r.out.WriteString(wrapSpans(inlineSpans(n, r.src, "", nil), r.wrapWidth(), first, rest))
 	case *ast.Heading:
 		style := ansiBold
@@ -81,8 +86,6 @@ func (r *markdownRenderer) block(n ast.Node, first, rest string) {
 		r.line(first, ansiDim, strings.Repeat("─", min(r.width, 40)))
 	case *ast.HTMLBlock:
 		r.rawLines(n, first, "")
-	case *east.Table:
-		r.table(n, first, rest)
 	default:
 		r.blocks(n, first, rest, false)
 	}
