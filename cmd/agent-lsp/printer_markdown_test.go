@@ -136,3 +136,24 @@ func TestPlainAnswerIsShownAsTyped(t *testing.T) {
 		t.Errorf("plain answer changed:\n%q", out.String())
 	}
 }
+
+// A table is a header row and a delimiter row of as many cells, with or
+// without outer pipes; an escaped pipe stays in its cell; anything else is
+// a paragraph.
+func TestMarkdownTables(t *testing.T) {
+	for _, tc := range []struct{ name, source, want string }{
+		{"outer pipes", "| a | b |\n|:-:|---|\n| 1 | 2 |\n", "a │ b\n──┼──\n1 │ 2\n"},
+		{"no outer pipes", "a | b\n--|--:\nx | 10\n", "a │  b\n──┼───\nx │ 10\n"},
+		{"escaped pipe", "| cmd | note |\n|---|---|\n| `a \\| b` | **or** |\n", "cmd   │ note\n──────┼─────\na | b │ or\n"},
+		{"short row", "| a | b |\n|---|---|\n| 1 |\n", "a │ b\n──┼──\n1 │\n"},
+		{"delimiter of another width", "| a | b |\n|---|\n| 1 | 2 |\n", "| a | b | |---| | 1 | 2 |\n"},
+		{"no delimiter row", "a | b\nc | d\n", "a | b c | d\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := stripStyles(renderMarkdown(tc.source, 80))
+			if strings.Join(strings.Fields(got), " ") != strings.Join(strings.Fields(tc.want), " ") {
+				t.Errorf("rendered\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}
