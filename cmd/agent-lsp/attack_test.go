@@ -36,6 +36,7 @@ func TestAttackCampaign(t *testing.T) {
 			t.Run("file tools, workspace is home, denying user", func(t *testing.T) { attackFileTools(t, acct, sum) })
 			t.Run("hostile .mcp.json, popups dismissed", func(t *testing.T) { attackMCPConfig(t, acct, sum) })
 			t.Run("what is shown is what runs", func(t *testing.T) { attackShownText(t, acct, sum) })
+			t.Run("rendered answer on a terminal", func(t *testing.T) { attackRenderedAnswer(t, acct, sum) })
 			t.Run("MCP redirect to another origin", func(t *testing.T) { attackMCPRedirect(t, acct, sum) })
 			t.Run("MCP server's setsid grandchildren, daemon killed", func(t *testing.T) { attackMCPSetsid(t, acct, sum) })
 			t.Run("trusted .mcp.json entry's script swapped", func(t *testing.T) { attackMCPTrustSwap(t, acct, sum) })

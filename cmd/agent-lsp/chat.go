@@ -61,7 +61,11 @@ func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f.prompt != "" {
 		progress = stderr
 	}
-	c, err := newChat(ctx, f, fs, stdin, newPrinter(stdout, progress, color), stderr, log)
+	p := newPrinter(stdout, progress, color)
+	if color { // a terminal that shows styles shows rendered answers too
+		p.renderMarkdown(terminalWidth(stdout))
+	}
+	c, err := newChat(ctx, f, fs, stdin, p, stderr, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "agent-lsp chat: %v\n", err)
 		return 1

@@ -37,6 +37,7 @@ const (
 type printer struct {
 	answer, progress io.Writer
 	color            bool
+	markdown         *markdownStream // renders the answer; nil prints it as it streams
 
 	mu sync.Mutex // guards the fields below and the writes
 	// midLine is true when the last thing written did not end a line, so
@@ -81,13 +82,16 @@ func (p *printer) write(w io.Writer, s string) {
 func (p *printer) OnEvent(e agent.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if e.Kind != agent.EventText {
+		p.flushMarkdown()
+	}
 	if e.Kind != agent.EventReasoning && p.reasoning {
 		p.reasoning = false
 		p.freshLine(p.progress)
 	}
 	switch e.Kind {
 	case agent.EventText:
-		p.write(p.answer, permission.VisibleOutput(e.Text))
+		p.writeAnswer(permission.VisibleOutput(e.Text))
 	case agent.EventReasoning:
 		if !p.reasoning {
 			p.freshLine(p.progress)
@@ -148,6 +152,7 @@ func (p *printer) styledLine(code, s string) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.flushMarkdown()
 	p.freshLine(p.answer)
 	p.write(p.progress, s+"\n")
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -28,8 +29,9 @@ var hostileText = []struct {
 	{"zero-width space", "curl evil\u200B.example", `curl evil<U+200B>.example`},
 }
 
-// ourColours are the only escape sequences the chat writes.
-var ourColours = regexp.MustCompile(`\x1b\[(?:0|1|2|31|32)m`)
+// ourColours are the only escape sequences the chat writes: its colours
+// and rendered markdown's styles.
+var ourColours = regexp.MustCompile(`\x1b\[(?:0|1|2|3|4|9|31|32|33|35|36)m`)
 
 // rawHidden finds a character the terminal would obey or hide, outside
 // our own colours.
@@ -44,36 +46,48 @@ func rawHidden(out string) int {
 // control and zero-width character shown, not obeyed; its own colours
 // stay.
 func TestPrinterShowsControlSequences(t *testing.T) {
-	for _, tc := range hostileText {
-		t.Run(tc.name, func(t *testing.T) {
-			var answer, progress strings.Builder
-			p := newPrinter(&answer, &progress, true)
-			args, _ := json.Marshal(map[string]string{"command": "echo " + tc.text})
-			p.OnEvent(agent.Event{Kind: agent.EventReasoning, Text: "thinking " + tc.text})
-			p.OnEvent(agent.Event{Kind: agent.EventText, Text: "answer " + tc.text})
-			p.OnEvent(agent.Event{Kind: agent.EventToolCall, ToolCallID: "c1", ToolName: "run_bash", Arguments: args})
-			p.OnEvent(agent.Event{Kind: agent.EventToolResult, ToolCallID: "c1", ToolName: "run_bash", Status: tools.StatusCompleted, Output: "output " + tc.text + "\nmore"})
-			p.OnEvent(agent.Event{Kind: agent.EventError, Err: errors.New("failed: " + tc.text)})
-			p.note("note " + tc.text)
-			p.line("line " + tc.text)
-			p.plan([]tools.TodoItem{{Content: "step " + tc.text, Status: "pending"}})
-			for what, out := range map[string]string{"answer": answer.String(), "progress": progress.String()} {
-				if i := rawHidden(out); i >= 0 {
-					t.Errorf("%s: a raw %q reaches the terminal:\n%q", what, []rune(ourColours.ReplaceAllString(out, "")[i:])[0], out)
-				}
-			}
-			if !strings.Contains(answer.String(), "answer "+tc.shown) {
-				t.Errorf("answer %q does not show %q", answer.String(), tc.shown)
-			}
-			for _, want := range []string{"thinking ", "echo ", "output ", "failed: ", "note ", "line ", "step "} {
-				if !strings.Contains(progress.String(), want+tc.shown) {
-					t.Errorf("progress does not show %q:\n%s", want+tc.shown, progress.String())
-				}
-			}
-			if !strings.Contains(progress.String(), ansiGreen+"✓"+ansiReset) || !strings.Contains(progress.String(), ansiRed+"note ") {
-				t.Errorf("our colours are gone:\n%q", progress.String())
-			}
-		})
+	for _, rendered := range []bool{false, true} {
+		for _, tc := range hostileText {
+			t.Run(fmt.Sprintf("%s/markdown=%v", tc.name, rendered), func(t *testing.T) {
+				showsControlSequences(t, tc.text, tc.shown, rendered)
+			})
+		}
+	}
+}
+
+// showsControlSequences runs hostile text through every kind of line the
+// printer shows, with the answer rendered as markdown or as it streams.
+func showsControlSequences(t *testing.T, text, shown string, rendered bool) {
+	var answer, progress strings.Builder
+	p := newPrinter(&answer, &progress, true)
+	if rendered {
+		p.renderMarkdown(func() int { return 80 })
+	}
+	args, _ := json.Marshal(map[string]string{"command": "echo " + text})
+	p.OnEvent(agent.Event{Kind: agent.EventReasoning, Text: "thinking " + text})
+	p.OnEvent(agent.Event{Kind: agent.EventText, Text: "answer " + text})
+	p.OnEvent(agent.Event{Kind: agent.EventToolCall, ToolCallID: "c1", ToolName: "run_bash", Arguments: args})
+	p.OnEvent(agent.Event{Kind: agent.EventToolResult, ToolCallID: "c1", ToolName: "run_bash", Status: tools.StatusCompleted, Output: "output " + text + "\nmore"})
+	p.OnEvent(agent.Event{Kind: agent.EventError, Err: errors.New("failed: " + text)})
+	p.OnEvent(agent.Event{Kind: agent.EventPromptEnd})
+	p.note("note " + text)
+	p.line("line " + text)
+	p.plan([]tools.TodoItem{{Content: "step " + text, Status: "pending"}})
+	for what, out := range map[string]string{"answer": answer.String(), "progress": progress.String()} {
+		if i := rawHidden(out); i >= 0 {
+			t.Errorf("%s: a raw %q reaches the terminal:\n%q", what, []rune(ourColours.ReplaceAllString(out, "")[i:])[0], out)
+		}
+	}
+	if !strings.Contains(answer.String(), "answer "+shown) {
+		t.Errorf("answer %q does not show %q", answer.String(), shown)
+	}
+	for _, want := range []string{"thinking ", "echo ", "output ", "failed: ", "note ", "line ", "step "} {
+		if !strings.Contains(progress.String(), want+shown) {
+			t.Errorf("progress does not show %q:\n%s", want+shown, progress.String())
+		}
+	}
+	if !strings.Contains(progress.String(), ansiGreen+"✓"+ansiReset) || !strings.Contains(progress.String(), ansiRed+"note ") {
+		t.Errorf("our colours are gone:\n%q", progress.String())
 	}
 }
 

@@ -2,6 +2,7 @@
 -- prompt buffer, in a column on the right of the current tab, as wide as
 -- the options say for the editor's width. What goes into the transcript is
 -- chat.lua's, the status line chat_status.lua's.
+local chat_markdown = require('agent_lsp.chat_markdown')
 local config = require('agent_lsp.config')
 
 local M = {}
@@ -25,7 +26,9 @@ local function make_transcript()
   vim.bo[buf].buftype = 'nofile'
   vim.bo[buf].bufhidden = 'hide'
   vim.bo[buf].swapfile = false
-  vim.bo[buf].filetype = 'agent_lsp_chat'
+  chat_markdown.register()
+  vim.bo[buf].filetype = chat_markdown.filetype
+  chat_markdown.highlight(buf)
   vim.bo[buf].modifiable = false
   buffers.transcript, buffers.fresh = buf, true
   return buf

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/agent-lsp/agent-lsp/provider/providertest"
+)
+
+// openPTY opens a pseudo-terminal cols columns wide: the side a program
+// writes to (its stdout) and the side that reads what it showed.
+func openPTY(t *testing.T, cols uint16) (term, reader *os.File) {
+	t.Helper()
+	reader, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals here: %v", err)
+	}
+	t.Cleanup(func() { reader.Close() })
+	if err := unix.IoctlSetPointerInt(int(reader.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		t.Fatal(err)
+	}
+	n, err := unix.IoctlGetUint32(int(reader.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	term, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { term.Close() })
+	if err := unix.IoctlSetWinsize(int(term.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 40, Col: cols}); err != nil {
+		t.Fatal(err)
+	}
+	return term, reader
+}
+
+// chatOnTerminal runs the real binary's one-shot chat with its stdout on
+// a pseudo-terminal (or a pipe when onTTY is false) and returns what it
+// showed there.
+func chatOnTerminal(t *testing.T, srv *providertest.Server, onTTY bool, env ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, agentBinary(t), "chat", "--base-url", srv.OpenAIBaseURL(), "--api-key-env", "none",
+		"--dir", t.TempDir(), "--no-save", "-p", "explain")
+	cmd.Env = append(os.Environ(), append([]string{"XDG_STATE_HOME=" + t.TempDir(), "NO_COLOR="}, env...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	var shown bytes.Buffer
+	read := make(chan error, 1)
+	if onTTY {
+		term, reader := openPTY(t, 50)
+		cmd.Stdout = term
+		go func() { _, err := io.Copy(&shown, reader); read <- err }() // ends when the last writer closes (EIO)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		term.Close()
+	} else {
+		cmd.Stdout = &shown
+		close(read)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("chat: %v\nstderr:\n%s", err, stderr.String())
+	}
+	<-read
+	return strings.ReplaceAll(shown.String(), "\r\n", "\n")
+}
+
+// The terminal chat renders the answer's markdown on a terminal, to the
+// terminal's width, and prints it exactly as the model wrote it through a
+// pipe or with NO_COLOR.
+func TestChatRendersMarkdownOnATerminal(t *testing.T) {
+	answer := "## Steps\n\n1. Open **Calculator.java**, then read every line of the method slowly.\n2. Run it\n\n" +
+		"```java\nint x = Math.addExact(a, b);\n```\n\nDone: &#27;[2J"
+	srv := providertest.NewServer(t, providertest.Script{{Text: answer}, {Text: answer}, {Text: answer}})
+
+	rendered := chatOnTerminal(t, srv, true)
+	for _, want := range []string{ansiBold + ansiMagenta + "Steps" + ansiReset, "1. " + ansiReset + "Open " + ansiBold + "Calculator.java",
+		ansiDim + "```java" + ansiReset, ansiYellow + "int x = Math.addExact(a, b);" + ansiReset, `Done: \x1b[2J`} {
+		if !strings.Contains(rendered, want) {
+			t.Errorf("the terminal does not show %q:\n%q", want, rendered)
+		}
+	}
+	for _, line := range strings.Split(stripStyles(rendered), "\n") {
+		if n := columns(line); n > 50 {
+			t.Errorf("a line of %d columns on a 50-column terminal: %q", n, line)
+		}
+	}
+	if strings.Contains(rendered, "## Steps") || rawHidden(rendered) >= 0 {
+		t.Errorf("the terminal shows raw markdown or a raw control character:\n%q", rendered)
+	}
+
+	for name, shown := range map[string]string{"pipe": chatOnTerminal(t, srv, false), "NO_COLOR": chatOnTerminal(t, srv, true, "NO_COLOR=1")} {
+		if want := answer + "\n"; shown != want {
+			t.Errorf("%s: the answer is not shown as typed:\n%q\nwant\n%q", name, shown, want)
+		}
+	}
+}
