@@ -162,6 +162,7 @@ func searchFile(ctx context.Context, f walkedFile, m *lineMatcher, keepLines int
 	}
 	defer file.Close()
 	sr := newSegmentReader(ctx, file, *bufp)
+	sr.shortIsEOF = true // the walk visits regular files only
 	defer func() { *bufp = sr.buf }()
 	sr.fillFirst()
 	if sr.err != nil {
