@@ -167,7 +167,7 @@ func walkFiles(ctx context.Context, ws *Workspace, start string, workers int, vi
 // ignore rules. Open and read errors make the directory look empty: a
 // search tool should not fail because one folder is unreadable.
 func listDir(dir walkItem) []walkItem {
-	handle, entries, err := openWalkDir(dir.parent.root, dir.name)
+	handle, entries, err := openWalkDir(dir.parent, dir.name)
 	if err != nil {
 		return nil
 	}
