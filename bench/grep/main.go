@@ -42,6 +42,7 @@ var rgArgs = []string{
 func main() {
 	dir := flag.String("dir", "", "tree to search (required)")
 	corpus := flag.String("corpus", "goroot", "which patterns: goroot (11) or node_modules (1)")
+	base := flag.String("base", "", "another grep-bench binary (an older build) timed in the same rotation, for before/after")
 	makeNM := flag.Bool("make-node-modules", false, "write the node_modules corpus into -dir and exit")
 	runs := flag.Int("runs", 9, "timed runs per tool and pattern (median reported)")
 	rg := flag.String("rg", "rg", "ripgrep binary")
@@ -71,14 +72,14 @@ func main() {
 		fmt.Fprintln(os.Stdout, stats.MatchedLines)
 		return
 	}
-	if err := compare(os.Stdout, *dir, *rg, *runs, patterns); err != nil {
+	if err := compare(os.Stdout, *dir, *rg, *base, *runs, patterns); err != nil {
 		fmt.Fprintln(os.Stderr, "grep-bench:", err)
 		os.Exit(1)
 	}
 }
 
 // compare writes the report table to w.
-func compare(w io.Writer, dir, rg string, runs int, patterns []string) error {
+func compare(w io.Writer, dir, rg, base string, runs int, patterns []string) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
@@ -88,14 +89,19 @@ func compare(w io.Writer, dir, rg string, runs int, patterns []string) error {
 	fmt.Fprintf(w, "%-24s %8s %8s %6s   %8s %8s %6s   %7s %7s\n",
 		"pattern", "ours ms", "rg ms", "speed", "ours cpu", "rg cpu", "speed", "ours n", "rg n")
 	var mismatch []string
-	var sumOurs, sumRg, sumOursCPU, sumRgCPU float64
+	var sumOurs, sumRg, sumOursCPU, sumRgCPU, sumBase, sumBaseCPU float64
 	for _, p := range patterns {
 		ours := side{name: "ours", path: self, args: []string{"-dir", dir, "-one", p}, parse: parseOne}
 		theirs := side{name: "ripgrep", path: rg, args: append(append([]string(nil), rgArgs...), "-e", p, dir), parse: sumCounts}
-		// One untimed run each warms the page cache; then the two
-		// alternate, so a burst of load elsewhere hits both alike.
+		before := side{name: "base", path: base, args: ours.args, parse: parseOne}
+		sides := []*side{&ours, &theirs}
+		if base != "" {
+			sides = append(sides, &before)
+		}
+		// One untimed run each warms the page cache; then they
+		// alternate, so a burst of load elsewhere hits all alike.
 		for i := 0; i <= runs; i++ {
-			for _, s := range []*side{&ours, &theirs} {
+			for _, s := range sides {
 				if err := s.run(i > 0); err != nil {
 					return fmt.Errorf("%s, %q: %w", s.name, p, err)
 				}
@@ -106,12 +112,20 @@ func compare(w io.Writer, dir, rg string, runs int, patterns []string) error {
 		fmt.Fprintf(w, "%-24s %8.1f %8.1f %6.2f   %8.1f %8.1f %6.2f   %7d %7d\n",
 			p, ow, tw, tw/ow, oc, tc, tc/oc, ours.count, theirs.count)
 		sumOurs, sumRg, sumOursCPU, sumRgCPU = sumOurs+ow, sumRg+tw, sumOursCPU+oc, sumRgCPU+tc
-		if ours.count != theirs.count {
+		if base != "" {
+			bw, bc := before.medians()
+			fmt.Fprintf(w, "%-24s %8.1f %8s %6.2f   %8.1f %8s %6.2f   %7d\n", "  base (before)", bw, "", tw/bw, bc, "", tc/bc, before.count)
+			sumBase, sumBaseCPU = sumBase+bw, sumBaseCPU+bc
+		}
+		if ours.count != theirs.count || (base != "" && before.count != theirs.count) {
 			mismatch = append(mismatch, p)
 		}
 	}
 	fmt.Fprintf(w, "%-24s %8.1f %8.1f %6.2f   %8.1f %8.1f %6.2f\n",
 		fmt.Sprintf("TOTAL (%d patterns)", len(patterns)), sumOurs, sumRg, sumRg/sumOurs, sumOursCPU, sumRgCPU, sumRgCPU/sumOursCPU)
+	if base != "" {
+		fmt.Fprintf(w, "%-24s %8.1f %8s %6.2f   %8.1f %8s %6.2f\n", "  base TOTAL", sumBase, "", sumRg/sumBase, sumBaseCPU, "", sumRgCPU/sumBaseCPU)
+	}
 	if len(mismatch) > 0 {
 		return fmt.Errorf("match counts differ for %q", mismatch)
 	}

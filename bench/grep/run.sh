@@ -4,7 +4,8 @@
 # whose .gitignore excludes a generated 100k-file node_modules tree. Each
 # prints our median time, ripgrep's and the speed ratio (rg / ours).
 # Needs ripgrep (apt-get install -y ripgrep).
-# Usage: bench/grep/run.sh [runs] [work dir for the corpora (kept if given)]
+# Usage: bench/grep/run.sh [runs] [work dir for the corpora (kept if given)] [older grep-bench binary]
+# An older build given third is timed in the same rotation (before/after).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs="${1:-9}"
@@ -33,9 +34,10 @@ if [ ! -d "$work/node_modules_project" ]; then
 	"$bin" -make-node-modules -dir "$work/node_modules_project.tmp"
 	mv "$work/node_modules_project.tmp" "$work/node_modules_project"
 fi
+base="${3:-}"
 version="$(rg --version)"
 echo "${version%%$'\n'*}; $(nproc) CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== 3x GOROOT ($(go env GOVERSION)), 11 patterns"
-"$bin" -dir "$work/goroot3" -runs "$runs" -corpus goroot
+"$bin" -dir "$work/goroot3" -runs "$runs" -corpus goroot ${base:+-base "$base"}
 echo "== 100k-file ignored node_modules"
-"$bin" -dir "$work/node_modules_project" -runs "$runs" -corpus node_modules
+"$bin" -dir "$work/node_modules_project" -runs "$runs" -corpus node_modules ${base:+-base "$base"}
