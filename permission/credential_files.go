@@ -71,3 +71,20 @@ func CredentialFile(p string) bool {
 	}
 	return false
 }
+
+// CredentialStores returns the paths CredentialPath judges by place, for
+// home: every path it reports is one of them or below one. A walk checks a
+// directory against them once instead of every file in it.
+func CredentialStores(home string) []string {
+	stores := []string{"/etc/shadow", "/etc/gshadow", "/etc/ssh"}
+	if home == "" || !strings.HasPrefix(home, "/") {
+		return stores
+	}
+	home = path.Clean(home)
+	for _, list := range [][]string{homeCredentials, homeToolStores, agentDirs} {
+		for _, c := range list {
+			stores = append(stores, home+"/"+c)
+		}
+	}
+	return stores
+}

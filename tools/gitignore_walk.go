@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -51,6 +52,7 @@ func (f walkedFile) Info() (fs.FileInfo, error) {
 // it and opens files in it.
 type walkDir struct {
 	root *os.Root // opened through the parent's Root by one name
+	abs  string   // its display path, the Abs of its files without their names
 	walkDirSys
 	refs atomic.Int32
 }
@@ -165,9 +167,16 @@ func walkFiles(ctx context.Context, ws *Workspace, start string, workers int, vi
 // ignore rules. Open and read errors make the directory look empty: a
 // search tool should not fail because one folder is unreadable.
 func listDir(dir walkItem) []walkItem {
-	handle, entries, err := openWalkDir(dir.parent.root, dir.name)
+	handle, entries, err := openWalkDir(dir.parent, dir.name)
 	if err != nil {
 		return nil
+	}
+	handle.abs = dir.abs
+	// Paths are built by one concatenation: dir.abs is clean and a name
+	// is one component (filepath.Join would clean every one again).
+	prefix := dir.abs + string(filepath.Separator)
+	if strings.HasSuffix(dir.abs, string(filepath.Separator)) {
+		prefix = dir.abs
 	}
 
 	rules := dir.rules
@@ -195,7 +204,7 @@ func listDir(dir walkItem) []walkItem {
 				continue
 			}
 		}
-		it := walkItem{abs: filepath.Join(dir.abs, name), parent: handle, name: name, isDir: typ.IsDir()}
+		it := walkItem{abs: prefix + name, parent: handle, name: name, isDir: typ.IsDir()}
 		if it.isDir {
 			it.parts = append(dir.parts[:len(dir.parts):len(dir.parts)], name)
 			it.rules = rules

@@ -39,6 +39,10 @@ type segmentReader struct {
 	skip    bool            // drop bytes up to the next newline first
 	eof     bool
 	err     error
+	// shortIsEOF: r is a regular file, where a read returns fewer bytes
+	// than asked only at the end; the read that would return 0 is saved
+	// (one system call in four for a small file: open, read, close).
+	shortIsEOF bool
 }
 
 // newSegmentReader reads r into buf (len(buf) bytes at first; a new
@@ -56,10 +60,13 @@ func (s *segmentReader) fill() {
 		s.err = err
 		return
 	}
+	want := len(s.buf) - s.n
 	m, err := s.r.Read(s.buf[s.n:])
 	s.n += m
 	switch {
 	case err == io.EOF:
+		s.eof = true
+	case err == nil && s.shortIsEOF && m > 0 && m < want:
 		s.eof = true
 	case err != nil:
 		s.err = err

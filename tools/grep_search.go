@@ -99,19 +99,21 @@ func runSearch(ctx context.Context, ws *Workspace, start string, m *lineMatcher,
 	// A walk from above a credential store (the workspace at $HOME) does
 	// not read it: its lines would go to the model. Searching the store
 	// itself is asked for as HIGH (grep's Describe).
-	isCredential := credentialReads()
-	startInStore := isCredential(start)
+	credentials := newWalkCredentials()
+	startInStore := credentials.full(start)
 	visit := func(f walkedFile) {
-		if !startInStore && isCredential(f.Abs) {
+		if !startInStore && f.isCredential(credentials) {
 			other.Add(1)
 			return
 		}
-		rel := filepath.Base(f.Abs)
-		if f.Abs != start {
-			rel = filepath.ToSlash(strings.TrimPrefix(f.Abs, start+string(filepath.Separator)))
-		}
-		if !keep(rel) {
-			return
+		if glob != "" {
+			rel := filepath.Base(f.Abs)
+			if f.Abs != start {
+				rel = filepath.ToSlash(strings.TrimPrefix(f.Abs, start+string(filepath.Separator)))
+			}
+			if !keep(rel) {
+				return
+			}
 		}
 		bufp := readBufferPool.Get().(*[]byte)
 		defer func() {
@@ -160,6 +162,7 @@ func searchFile(ctx context.Context, f walkedFile, m *lineMatcher, keepLines int
 	}
 	defer file.Close()
 	sr := newSegmentReader(ctx, file, *bufp)
+	sr.shortIsEOF = true // the walk visits regular files only
 	defer func() { *bufp = sr.buf }()
 	sr.fillFirst()
 	if sr.err != nil {

@@ -27,13 +27,7 @@ func CredentialRead(abs string) bool { return credentialReads()(abs) }
 // credentialReads returns CredentialRead with home looked up once, for a
 // walk that asks about every file.
 func credentialReads() func(abs string) bool {
-	home, _ := os.UserHomeDir()
-	homes := []string{filepath.ToSlash(home)}
-	if home != "" {
-		if real, err := filepath.EvalSymlinks(home); err == nil && real != home {
-			homes = append(homes, filepath.ToSlash(real))
-		}
-	}
+	homes := credentialHomes()
 	return func(abs string) bool {
 		if permission.CredentialFile(filepath.ToSlash(abs)) {
 			return true
@@ -45,4 +39,17 @@ func credentialReads() func(abs string) bool {
 		}
 		return false
 	}
+}
+
+// credentialHomes is home as given and as resolved through symlinks
+// (workspace paths are resolved), in slash form.
+func credentialHomes() []string {
+	home, _ := os.UserHomeDir()
+	homes := []string{filepath.ToSlash(home)}
+	if home != "" {
+		if real, err := filepath.EvalSymlinks(home); err == nil && real != home {
+			homes = append(homes, filepath.ToSlash(real))
+		}
+	}
+	return homes
 }

@@ -17,22 +17,37 @@ import (
 // component read from this very directory, opened with O_NOFOLLOW: it can
 // only be an entry of a directory inside the workspace, as through the Root.
 type walkDirSys struct {
-	dir *os.File // keeps fd open
-	fd  int
+	dir *os.File // keeps fd open, when opened through the Root
+	fd  int      // the listing's descriptor
+	raw bool     // fd was opened by openat in the parent's fd: closed by close(2)
 }
 
-// openWalkDir opens the directory name in parent and lists it.
-func openWalkDir(parent *os.Root, name string) (*walkDir, []dirEntry, error) {
-	root, err := parent.OpenRoot(name)
+// openWalkDir opens the directory name in parent and lists it. Below the
+// start the listing's descriptor is opened by openat in the parent's
+// (O_NOFOLLOW, one component, as the files are): Root.Open(".") made an
+// os.File, with fcntl, fstat and a refused epoll_ctl for each directory.
+// Either way it is a directory inside the workspace.
+func openWalkDir(parent *walkDir, name string) (*walkDir, []dirEntry, error) {
+	root, err := parent.root.OpenRoot(name)
 	if err != nil {
 		return nil, nil, err
 	}
-	f, err := root.Open(".")
-	if err != nil {
-		root.Close()
-		return nil, nil, err
+	d := &walkDir{root: root}
+	if parent.raw || parent.dir != nil {
+		fd, err := openatRetry(parent.fd, name, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC)
+		if err != nil {
+			root.Close()
+			return nil, nil, err
+		}
+		d.fd, d.raw = fd, true
+	} else {
+		f, err := root.Open(".")
+		if err != nil {
+			root.Close()
+			return nil, nil, err
+		}
+		d.dir, d.fd = f, int(f.Fd())
 	}
-	d := &walkDir{root: root, walkDirSys: walkDirSys{dir: f, fd: int(f.Fd())}}
 	entries, err := readDirents(d.fd, root.Lstat)
 	if err != nil && len(entries) == 0 {
 		d.close()
@@ -42,21 +57,34 @@ func openWalkDir(parent *os.Root, name string) (*walkDir, []dirEntry, error) {
 }
 
 func (d *walkDir) close() {
-	d.dir.Close()
+	if d.raw {
+		syscall.Close(d.fd)
+	} else {
+		d.dir.Close()
+	}
 	d.root.Close()
 }
 
 // openFile opens the regular file name (one component) in the directory.
 func (d *walkDir) openFile(name string) (searchedFile, error) {
+	fd, err := openatRetry(d.fd, name, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC)
+	if err != nil {
+		return nil, err
+	}
+	return rawFile(fd), nil
+}
+
+// openatRetry opens name (one component) in the directory open at dirfd.
+func openatRetry(dirfd int, name string, flags int) (int, error) {
 	for {
-		fd, err := syscall.Openat(d.fd, name, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
+		fd, err := syscall.Openat(dirfd, name, flags, 0)
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
-			return nil, &fs.PathError{Op: "openat", Path: name, Err: err}
+			return -1, &fs.PathError{Op: "openat", Path: name, Err: err}
 		}
-		return rawFile(fd), nil
+		return fd, nil
 	}
 }
 

@@ -12,8 +12,8 @@ import (
 type walkDirSys struct{}
 
 // openWalkDir opens the directory name in parent and lists it.
-func openWalkDir(parent *os.Root, name string) (*walkDir, []dirEntry, error) {
-	root, err := parent.OpenRoot(name)
+func openWalkDir(parent *walkDir, name string) (*walkDir, []dirEntry, error) {
+	root, err := parent.root.OpenRoot(name)
 	if err != nil {
 		return nil, nil, err
 	}

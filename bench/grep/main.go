@@ -25,10 +25,6 @@ import (
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
-// patterns: a literal, a regex whose literal part needs a prefilter, a
-// case-insensitive literal.
-var patterns = []string{`func main`, `err != nil \{`, `(?i)deadline`}
-
 // rgArgs makes ripgrep use the grep tool's rules.
 var rgArgs = []string{
 	"--no-config",         // no user config file
@@ -45,6 +41,9 @@ var rgArgs = []string{
 
 func main() {
 	dir := flag.String("dir", "", "tree to search (required)")
+	corpus := flag.String("corpus", "goroot", "which patterns: goroot (11) or node_modules (1)")
+	base := flag.String("base", "", "another grep-bench binary (an older build) timed in the same rotation, for before/after")
+	makeNM := flag.Bool("make-node-modules", false, "write the node_modules corpus into -dir and exit")
 	runs := flag.Int("runs", 9, "timed runs per tool and pattern (median reported)")
 	rg := flag.String("rg", "rg", "ripgrep binary")
 	one := flag.String("one", "", "internal: search for this pattern once and print the count")
@@ -52,6 +51,17 @@ func main() {
 	if *dir == "" {
 		fmt.Fprintln(os.Stderr, "grep-bench: -dir is required")
 		os.Exit(2)
+	}
+	if *makeNM {
+		if err := makeNodeModules(*dir); err != nil {
+			fmt.Fprintln(os.Stderr, "grep-bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	patterns := gorootPatterns
+	if *corpus == "node_modules" {
+		patterns = nodeModulesPatterns
 	}
 	if *one != "" {
 		stats, err := tools.Search(context.Background(), *dir, tools.SearchOptions{Pattern: *one})
@@ -62,29 +72,36 @@ func main() {
 		fmt.Fprintln(os.Stdout, stats.MatchedLines)
 		return
 	}
-	if err := compare(os.Stdout, *dir, *rg, *runs); err != nil {
+	if err := compare(os.Stdout, *dir, *rg, *base, *runs, patterns); err != nil {
 		fmt.Fprintln(os.Stderr, "grep-bench:", err)
 		os.Exit(1)
 	}
 }
 
 // compare writes the report table to w.
-func compare(w io.Writer, dir, rg string, runs int) error {
+func compare(w io.Writer, dir, rg, base string, runs int, patterns []string) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "tree: %s; %d runs each, alternating; median wall and CPU (user+sys) time\n", dir, runs)
-	fmt.Fprintf(w, "%-16s %8s %8s %6s   %8s %8s %6s   %7s %7s\n",
-		"pattern", "ours ms", "rg ms", "ratio", "ours cpu", "rg cpu", "ratio", "ours n", "rg n")
+	fmt.Fprintf(w, "speed = rg time / ours time: 1.00 or more means at least as fast as ripgrep\n")
+	fmt.Fprintf(w, "%-24s %8s %8s %6s   %8s %8s %6s   %7s %7s\n",
+		"pattern", "ours ms", "rg ms", "speed", "ours cpu", "rg cpu", "speed", "ours n", "rg n")
 	var mismatch []string
+	var sumOurs, sumRg, sumOursCPU, sumRgCPU, sumBase, sumBaseCPU float64
 	for _, p := range patterns {
 		ours := side{name: "ours", path: self, args: []string{"-dir", dir, "-one", p}, parse: parseOne}
 		theirs := side{name: "ripgrep", path: rg, args: append(append([]string(nil), rgArgs...), "-e", p, dir), parse: sumCounts}
-		// One untimed run each warms the page cache; then the two
-		// alternate, so a burst of load elsewhere hits both alike.
+		before := side{name: "base", path: base, args: ours.args, parse: parseOne}
+		sides := []*side{&ours, &theirs}
+		if base != "" {
+			sides = append(sides, &before)
+		}
+		// One untimed run each warms the page cache; then they
+		// alternate, so a burst of load elsewhere hits all alike.
 		for i := 0; i <= runs; i++ {
-			for _, s := range []*side{&ours, &theirs} {
+			for _, s := range sides {
 				if err := s.run(i > 0); err != nil {
 					return fmt.Errorf("%s, %q: %w", s.name, p, err)
 				}
@@ -92,11 +109,22 @@ func compare(w io.Writer, dir, rg string, runs int) error {
 		}
 		ow, oc := ours.medians()
 		tw, tc := theirs.medians()
-		fmt.Fprintf(w, "%-16s %8.1f %8.1f %6.2f   %8.1f %8.1f %6.2f   %7d %7d\n",
-			p, ow, tw, ow/tw, oc, tc, oc/tc, ours.count, theirs.count)
-		if ours.count != theirs.count {
+		fmt.Fprintf(w, "%-24s %8.1f %8.1f %6.2f   %8.1f %8.1f %6.2f   %7d %7d\n",
+			p, ow, tw, tw/ow, oc, tc, tc/oc, ours.count, theirs.count)
+		sumOurs, sumRg, sumOursCPU, sumRgCPU = sumOurs+ow, sumRg+tw, sumOursCPU+oc, sumRgCPU+tc
+		if base != "" {
+			bw, bc := before.medians()
+			fmt.Fprintf(w, "%-24s %8.1f %8s %6.2f   %8.1f %8s %6.2f   %7d\n", "  base (before)", bw, "", tw/bw, bc, "", tc/bc, before.count)
+			sumBase, sumBaseCPU = sumBase+bw, sumBaseCPU+bc
+		}
+		if ours.count != theirs.count || (base != "" && before.count != theirs.count) {
 			mismatch = append(mismatch, p)
 		}
+	}
+	fmt.Fprintf(w, "%-24s %8.1f %8.1f %6.2f   %8.1f %8.1f %6.2f\n",
+		fmt.Sprintf("TOTAL (%d patterns)", len(patterns)), sumOurs, sumRg, sumRg/sumOurs, sumOursCPU, sumRgCPU, sumRgCPU/sumOursCPU)
+	if base != "" {
+		fmt.Fprintf(w, "%-24s %8.1f %8s %6.2f   %8.1f %8s %6.2f\n", "  base TOTAL", sumBase, "", sumRg/sumBase, sumBaseCPU, "", sumRgCPU/sumBaseCPU)
 	}
 	if len(mismatch) > 0 {
 		return fmt.Errorf("match counts differ for %q", mismatch)
