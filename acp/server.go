@@ -14,6 +14,7 @@ import (
 
 	"github.com/agent-lsp/agent-lsp/agent/control"
 	"github.com/agent-lsp/agent-lsp/mcp"
+	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
@@ -35,6 +36,9 @@ type Options struct {
 	// workspace, whether sandboxed commands run without asking, and what
 	// to close with the session. nil: an unsandboxed process runner.
 	LocalRunner func(ws *tools.Workspace) (tools.CommandRunner, bool, func() error, error)
+	// ProtectedFiles are the protected workspace files of every session's
+	// workspace: the built-in list with the user's entries (--protect).
+	ProtectedFiles permission.ProtectedFiles
 	// ContextWindow is the context size in tokens reported in
 	// usage_update; 0: the agent's default budget is not known, 128k.
 	ContextWindow int

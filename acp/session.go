@@ -106,6 +106,7 @@ func (a *server) bind(cwd string, servers []sdk.McpServer) (*session, control.Bi
 	if err != nil {
 		return nil, control.Binding{}, invalidParams(fmt.Errorf("cwd: %w", err))
 	}
+	ws.SetProtectedFiles(a.o.ProtectedFiles)
 	if a.o.MCP != nil {
 		configs = append(configs, a.o.MCP(ws.Roots()[0])...)
 	}

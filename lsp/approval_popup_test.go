@@ -68,6 +68,7 @@ func TestApprovalPopupGolden(t *testing.T) {
 			Arguments: `{"path":"a.go","old_string":"oldName","new_string":"newName","replace_all":true}`}},
 		{name: "write_file_cut", call: providertest.Call{ID: "call_1", Name: "write_file", Arguments: writeArgs("rows.txt", sixtyLines())}},
 		{name: "write_file_reasons", call: providertest.Call{ID: "call_1", Name: "write_file", Arguments: writeArgs(".env", "TOKEN=x\n")}},
+		{name: "write_file_protected", call: providertest.Call{ID: "call_1", Name: "write_file", Arguments: writeArgs(".vscode/tasks.json", "{}\n")}},
 		// What runs is what is shown: a carriage return, escapes (OSC 52
 		// included), a bidi override and a zero-width space, in the command
 		// and in the path of an edit; a long command's tail.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
+	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
@@ -77,6 +78,9 @@ type initOptions struct {
 	Completion    json.RawMessage `json:"completion"` // inline_completion_config.go
 	// WorkspaceTrust "restricted" is the read-only agent of an untrusted folder (restricted.go).
 	WorkspaceTrust *string `json:"workspaceTrust"`
+	// ProtectedFiles extend the protected workspace files
+	// (permission.NewProtectedFiles): HIGH to write, read-only to commands.
+	ProtectedFiles []string `json:"protectedFiles"`
 }
 
 // settings is the configuration after initialize.
@@ -117,8 +121,13 @@ func (s *server) initialize(_ context.Context, p initializeParams) (any, error) 
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "workspace: %v", err)
 	}
+	files, err := permission.NewProtectedFiles(o.ProtectedFiles)
+	if err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions.protectedFiles: %v", err)
+	}
+	ws.SetProtectedFiles(files)
 	caps := p.caps()
-	sb, err := s.startSandbox(o.Sandbox, ws)
+	sb, err := s.startSandbox(o.Sandbox, o.ProtectedFiles, ws)
 	if err != nil {
 		return nil, err
 	}

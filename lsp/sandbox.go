@@ -39,7 +39,7 @@ type sandboxState struct {
 // startSandbox sets up the sandbox for the workspace. Bad settings fail
 // initialize; a sandbox the machine cannot provide does not (the user is
 // told at initialized, commands run under approvals only).
-func (s *server) startSandbox(o *sandboxOptions, ws *tools.Workspace) (sandboxState, error) {
+func (s *server) startSandbox(o *sandboxOptions, protectedFiles []string, ws *tools.Workspace) (sandboxState, error) {
 	if o == nil {
 		o = &sandboxOptions{}
 	}
@@ -58,7 +58,7 @@ func (s *server) startSandbox(o *sandboxOptions, ws *tools.Workspace) (sandboxSt
 	settings := sandbox.Settings{
 		Mode: mode, Network: network, WritableDirs: o.WritableDirs, HiddenPaths: hidden,
 		ForceUnavailable: o.ForceUnavailable, HostPorts: o.HostPorts, AllowSockets: o.AllowSockets,
-		ProcessLimit: o.ProcessLimit, MemoryLimitMB: o.MemoryLimitMB,
+		ProcessLimit: o.ProcessLimit, MemoryLimitMB: o.MemoryLimitMB, ProtectedFiles: protectedFiles,
 	}
 	if err := settings.Validate(); err != nil {
 		return sandboxState{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions.sandbox: %v", err)

@@ -131,7 +131,7 @@ func (editFileTool) Describe(ctx context.Context, raw json.RawMessage, env *Env)
 	case len(p.lines) > 1:
 		summary = fmt.Sprintf("edit %s (%d replacements)", p.rel, len(p.lines))
 	}
-	return fileAction("edit_file", summary, p.rel, p.doc, p.after), nil
+	return fileAction("edit_file", summary, p.rel, p.doc, p.after, env.Workspace.ProtectedFiles()), nil
 }
 
 func (editFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Result, error) {

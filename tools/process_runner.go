@@ -102,7 +102,7 @@ func (r *ProcessRunner) RunCommand(ctx context.Context, req CommandRequest) (Com
 		return out, err
 	}
 	out.Sandboxed = sandboxed
-	if sandboxed && (out.ExitCode != 0 || out.TimedOut) {
+	if sandboxed && (out.ExitCode != 0 || out.TimedOut || r.Sandbox.Tripped(out.Output)) {
 		out.Blocked = r.Sandbox.Explain(out.Output)
 	}
 	return out, nil

@@ -18,13 +18,17 @@ import (
 // still a start-up file, and .git/hooks runs code in any repository.
 // Those are HIGH, which auto-edit never lets through without asking.
 //
+// A protected workspace file (permission.ProtectedFiles: editor tasks and
+// settings, direnv, exrc, git hook managers, .mcp.json, ...) is HIGH: an
+// editor, git or a shell runs it later, outside every boundary.
+//
 // Writing a source file is MEDIUM: visible in the diff, undoable. Writing a
 // file that usually holds secrets (.env, keys, credential files) or that
 // runs with them (CI workflows) is HIGH: a change there can leak a secret
 // or run code with it, and HIGH means the approval cannot be remembered for
 // the session, so each such write is shown. Template files (.env.example)
 // stay MEDIUM: they are meant to be committed and hold no secrets.
-func writeRisk(rel, abs string) (permission.Risk, string) {
+func writeRisk(rel, abs string, protected permission.ProtectedFiles) (permission.Risk, string) {
 	if abs != "" {
 		// Workspace paths are resolved through symlinks; so is home, in
 		// case it is a link (/home/u -> /data/u).
@@ -38,6 +42,9 @@ func writeRisk(rel, abs string) (permission.Risk, string) {
 				return permission.High, why
 			}
 		}
+	}
+	if why, ok := protected.Match(rel); ok {
+		return permission.High, why
 	}
 	base := strings.ToLower(path.Base(rel))
 	lower := strings.ToLower(rel)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/agent-lsp/agent-lsp/permission"
 )
 
 // Workspace is the sandbox every path argument goes through: the roots the
@@ -46,6 +48,8 @@ type Workspace struct {
 	mu      sync.Mutex
 	handles []*os.Root // handles[i] is opened on roots[i]
 	closed  bool
+	// protected are the files writing which is HIGH (protected_files.go).
+	protected permission.ProtectedFiles
 }
 
 // maxPathBytes bounds a path argument; PATH_MAX on Linux is 4096 and

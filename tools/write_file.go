@@ -129,7 +129,7 @@ func (writeFileTool) Describe(ctx context.Context, raw json.RawMessage, env *Env
 	case p.doc.Exists:
 		summary = fmt.Sprintf("write %s (replace %d lines with %d)", p.rel, countLines(p.doc.Text), lines)
 	}
-	return fileAction("write_file", summary, p.rel, p.doc, p.after), nil
+	return fileAction("write_file", summary, p.rel, p.doc, p.after, env.Workspace.ProtectedFiles()), nil
 }
 
 func (writeFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Result, error) {
@@ -174,12 +174,12 @@ func (writeFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Re
 }
 
 // fileAction is the permission action of a write or edit: its risk comes
-// from the path, its diff from the text before and after. It carries the
+// from the path (and the workspace's protected files), its diff from the text before and after. It carries the
 // proposal too (Action.Edit): hunks for a reviewer, and the text the edit
 // was computed against, which Run applies it to (readForEdit).
-func fileAction(tool, summary, rel string, doc Doc, after string) permission.Action {
+func fileAction(tool, summary, rel string, doc Doc, after string, protected permission.ProtectedFiles) permission.Action {
 	before := doc.Text
-	risk, reason := writeRisk(rel, doc.Path)
+	risk, reason := writeRisk(rel, doc.Path, protected)
 	a := permission.Action{
 		Tool: tool, Summary: summary, Scope: tool, Risk: risk, Path: rel,
 		Diff:          Truncate(UnifiedDiff(rel, before, after, 3), approvalDiffBytes),

@@ -16,6 +16,7 @@ import (
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
 	"github.com/agent-lsp/agent-lsp/mcp"
+	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/provider/connect"
 	"github.com/agent-lsp/agent-lsp/tools"
@@ -118,10 +119,15 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			log.Warn("closing switched models", zap.Error(err))
 		}
 	}()
+	protected, err := permission.NewProtectedFiles(box.ProtectedFiles) // checked by the flag
+	if err != nil {
+		fmt.Fprintf(stderr, "agent-lsp acp: %v\n", err)
+		return 2
+	}
 	err = acp.Serve(ctx, stdin, stdout, acp.Options{
 		Control: ctl, Logger: log, Version: buildVersion(),
 		KeyEnv: cfg.APIKeyEnv, KeyMissing: keyErr != nil && m.replay == "",
-		AutoApprove: *yes, Index: index,
+		AutoApprove: *yes, Index: index, ProtectedFiles: protected,
 		MCP: func(root string) []mcp.ServerConfig {
 			// Only the command line's servers: the workspace's .mcp.json is
 			// untrusted and ACP has no way to ask about it before a prompt.

@@ -45,6 +45,7 @@ func TestAttackCampaign(t *testing.T) {
 			for _, fe := range frontEnds {
 				t.Run("credential stores, workspace is home, denying user, "+fe.name, func(t *testing.T) { attackCredentialReads(t, acct, fe.name, sum) })
 			}
+			t.Run("protected workspace files, auto-edit, denying user", func(t *testing.T) { attackProtectedFiles(t, acct, sum) })
 			for _, fe := range frontEnds[1:] { // the daemon's run is the first above
 				t.Run(fe.name+" --yes, sandboxed run_bash", func(t *testing.T) { attackShellThrough(t, acct, fe, sum) })
 			}

@@ -46,6 +46,12 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 		_ = closeModel()
 		return nil, err
 	}
+	protected, err := permission.NewProtectedFiles(f.sandbox.ProtectedFiles) // checked by the flag
+	if err != nil {
+		_ = closeModel()
+		return nil, err
+	}
+	ws.SetProtectedFiles(protected)
 	reg := tools.NewRegistry()
 	if err := tools.RegisterBuiltins(reg); err != nil {
 		_ = closeModel()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/tools/sandbox"
 )
 
@@ -37,6 +38,11 @@ func registerSandboxFlags(fs *flag.FlagSet, st *sandbox.Settings, autoAllow *boo
 	fs.Func("sandbox-allow-socket", "a unix socket outside the workspace sandboxed commands may connect to (repeatable; absolute or ~/)", func(v string) error {
 		st.AllowSockets = append(st.AllowSockets, v)
 		return (sandbox.Settings{AllowSockets: []string{v}}).Validate()
+	})
+	fs.Func("protect", "a workspace file commands may not change and writing which is asked every time, as .vscode/ or .envrc are: a path relative to any workspace directory, dir/ for a whole directory, * in its last part (repeatable)", func(v string) error {
+		st.ProtectedFiles = append(st.ProtectedFiles, v)
+		_, err := permission.NewProtectedFiles([]string{v})
+		return err
 	})
 	fs.IntVar(&st.ProcessLimit, "sandbox-process-limit", sandbox.DefaultProcessLimit, "processes one sandboxed command may run at once")
 	fs.IntVar(&st.MemoryLimitMB, "sandbox-memory-limit-mb", sandbox.DefaultMemoryLimitMB, "memory (MiB) each process of a sandboxed command may allocate")

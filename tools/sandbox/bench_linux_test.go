@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -14,7 +15,9 @@ import (
 // namespaces, the policy walk, Landlock). The difference of the medians
 // is the sandbox's start-up overhead per command (budget: 10 ms).
 // sandboxed-git runs in a git repository (git init), whose metadata the
-// sandbox finds, mounts and watches for every command (gitGuard).
+// sandbox finds, mounts and watches for every command (gitGuard);
+// sandboxed-git-editor-files in one that holds protected workspace files
+// (.vscode/, .husky/, .npmrc, .envrc: workspace_files.go).
 //
 // AGENT_LSP_SANDBOX_BENCH_LAUNCHER=path/to/agent-lsp times the real
 // binary as the launcher instead of this test binary (larger, slower to
@@ -24,9 +27,23 @@ func BenchmarkCommandStart(b *testing.B) {
 		launcherPath = p
 		defer func() { launcherPath = "/proc/self/exe" }()
 	}
-	plainWS, gitWS := b.TempDir(), b.TempDir()
-	if out, err := exec.Command("git", "init", "-q", gitWS).CombinedOutput(); err != nil {
-		b.Fatalf("git init: %v: %s", err, out)
+	plainWS, gitWS, editorWS := b.TempDir(), b.TempDir(), b.TempDir()
+	for _, ws := range []string{gitWS, editorWS} {
+		if out, err := exec.Command("git", "init", "-q", ws).CombinedOutput(); err != nil {
+			b.Fatalf("git init: %v: %s", err, out)
+		}
+	}
+	// A project as editors and hook managers leave it: protected
+	// workspace files that exist (mounted read-only) beside the missing
+	// ones (watched).
+	for _, p := range []string{".vscode/settings.json", ".vscode/launch.json", ".husky/pre-commit", ".npmrc", ".envrc"} {
+		abs := filepath.Join(editorWS, p)
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte("x\n"), 0o644); err != nil {
+			b.Fatal(err)
+		}
 	}
 	for _, c := range []struct {
 		name string
@@ -36,6 +53,7 @@ func BenchmarkCommandStart(b *testing.B) {
 		{"plain", Settings{ForceUnavailable: true}, plainWS},
 		{"sandboxed", Settings{}, plainWS},
 		{"sandboxed-git", Settings{}, gitWS},
+		{"sandboxed-git-editor-files", Settings{}, editorWS},
 		{"sandboxed-no-namespaces", Settings{NoNamespaces: true}, plainWS},
 	} {
 		ws := c.ws
@@ -112,4 +130,41 @@ func BenchmarkHandoffStart(b *testing.B) {
 	}
 	slices.Sort(times)
 	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "median-ms")
+}
+
+// BenchmarkPolicyBuild measures the daemon's share of a command's start:
+// computing its launch policy (the Landlock grants, the git metadata and
+// protected workspace files found, mounted and watched), without the
+// launcher's process, which dominates BenchmarkCommandStart and its
+// noise on a loaded machine.
+func BenchmarkPolicyBuild(b *testing.B) {
+	plainWS, gitWS, editorWS := b.TempDir(), b.TempDir(), b.TempDir()
+	for _, ws := range []string{gitWS, editorWS} {
+		if out, err := exec.Command("git", "init", "-q", ws).CombinedOutput(); err != nil {
+			b.Fatalf("git init: %v: %s", err, out)
+		}
+	}
+	for _, p := range []string{".vscode/settings.json", ".vscode/launch.json", ".husky/pre-commit", ".npmrc", ".envrc"} {
+		abs := filepath.Join(editorWS, p)
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte("x\n"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, c := range []struct{ name, ws string }{{"plain", plainWS}, {"git", gitWS}, {"git-editor-files", editorWS}} {
+		b.Run(c.name, func(b *testing.B) {
+			s, err := New(Settings{}, []string{c.ws})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			for b.Loop() {
+				if _, err := s.buildPolicy(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

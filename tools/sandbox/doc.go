@@ -22,7 +22,11 @@
 //     protected paths a mount cannot hold (a missing commondir, a
 //     workspace's .git where there is no repository, a symlinked hooks
 //     dir) are watched while the command runs, and a command that
-//     changes one is stopped and the change undone (tripwire);
+//     changes one is stopped and the change undone (tripwire); the
+//     protected workspace files (permission.ProtectedFiles: .vscode/,
+//     .envrc, exrc, git hook managers' configs, .mcp.json, ...) are kept
+//     the same way in each writable dir and the checkouts found in it
+//     (workspace_files.go);
 //   - reads: everything except the secret stores (~/.ssh, ~/.aws, ...):
 //     the read grants are an allow-list that covers / minus those paths
 //     (their parent directories can be listed, not read);

@@ -53,6 +53,10 @@ var deniedPath = regexp.MustCompile(`(?:^|[\s'"‘(=])(/[^\n'"‘’]*?)['’]?:
 // target, ...) or of a move of a git dir (see gitGuard).
 const gitReadOnly = "git metadata is read-only in the sandbox: "
 
+// protectedFileReadOnly starts the explanation of a write to a protected
+// workspace file (workspace_files.go).
+const protectedFileReadOnly = "protected workspace file, run later by an editor, git or a shell, is read-only in the sandbox (the file tools can write it, asking the user): "
+
 // otherProcess finds a /proc entry of a process by number.
 var otherProcess = regexp.MustCompile(`/proc/[0-9]+/[^\s'":]*`)
 
@@ -77,9 +81,13 @@ func (s *Sandbox) Explain(output string) string {
 		}
 	}
 	unexplained, network := false, false
-	git := guardGit(s.writable, s.home)
-	for _, p := range s.trips.take() {
-		add("blocked by the sandbox: " + gitReadOnly + p + " (the command changed it: it was put back as it was and the command stopped)")
+	git := guardGit(s.writable, s.home, s.files)
+	for _, p := range append(s.trips.take(), tripsIn(output)...) {
+		what := gitReadOnly
+		if git.protectedFileAt(p) {
+			what = protectedFileReadOnly
+		}
+		add("blocked by the sandbox: " + what + p + " (the command changed it: it was put back as it was and the command stopped)")
 	}
 	for _, line := range strings.Split(output, "\n") {
 		if why := s.refusedLoopback(line) + s.refusedAbstract(line); why != "" {
@@ -112,7 +120,7 @@ func (s *Sandbox) Explain(output string) string {
 		paths := s.pathsIn(line)
 		found := false
 		for _, p := range paths {
-			if why := s.classify(p, git); why != "" && (!busy || strings.HasPrefix(why, gitReadOnly)) {
+			if why := s.classify(p, git); why != "" && (!busy || strings.HasPrefix(why, gitReadOnly) || strings.HasPrefix(why, protectedFileReadOnly)) {
 				add("blocked by the sandbox: " + why)
 				found = true
 				break
@@ -226,6 +234,9 @@ func (s *Sandbox) classify(path string, git gitGuard) string {
 			return "write to a protected start-up or configuration file: " + path
 		}
 	}
+	if git.protectedFileAt(path) {
+		return protectedFileReadOnly + path
+	}
 	for _, p := range git.readOnly {
 		if within(p, path) {
 			return gitReadOnly + path
@@ -290,7 +301,7 @@ func (s *Sandbox) splitAround(dir string, git gitGuard) bool {
 // path the output does not name.
 func (s *Sandbox) allows() string {
 	w := append(append([]string(nil), s.writable...), s.tmpDir+" (TMPDIR)")
-	return fmt.Sprintf("it lets commands write only to %s, keeps git metadata (hooks, config, info, submodules' and worktrees' git dirs) read-only and hides the secret stores (~/.ssh, ~/.aws, ~/.gnupg, ...)", strings.Join(w, ", "))
+	return fmt.Sprintf("it lets commands write only to %s, keeps git metadata (hooks, config, info, submodules' and worktrees' git dirs) and the files editors, git and shells run later (.vscode/, .envrc, hook managers' configs, .mcp.json, ...) read-only and hides the secret stores (~/.ssh, ~/.aws, ~/.gnupg, ...)", strings.Join(w, ", "))
 }
 
 func containsAny(s string, subs []string) bool {

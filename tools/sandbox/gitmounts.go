@@ -26,7 +26,29 @@ func gitMounts(g gitGuard, writable []string) (pinned, readOnly []string, watche
 			pinned = append(pinned, p)
 		}
 	}
+	parents := map[string]bool{}
+	parentExists := func(p string) bool {
+		d := filepath.Dir(p)
+		e, ok := parents[d]
+		if !ok {
+			e = exists(d)
+			parents[d] = e
+		}
+		return e
+	}
+	// What git's guard protects too may have been created just now
+	// (createDirs: a missing core.hooksPath target): looked at again.
+	gitToo := make(map[string]bool, len(g.git))
+	for _, p := range g.git {
+		gitToo[p] = true
+	}
 	for _, p := range g.readOnly {
+		if g.absent[p] && !gitToo[p] {
+			if parentExists(p) {
+				watched = append(watched, tripPath{Path: p})
+			}
+			continue
+		}
 		fi, err := os.Lstat(p)
 		switch {
 		case err == nil && (fi.IsDir() || fi.Mode().IsRegular()):
@@ -35,8 +57,13 @@ func gitMounts(g gitGuard, writable []string) (pinned, readOnly []string, watche
 			if link, err := os.Readlink(p); err == nil {
 				watched = append(watched, tripPath{Path: p, Link: link})
 			}
-		case err != nil && exists(filepath.Dir(p)):
+		case err != nil && parentExists(p):
 			watched = append(watched, tripPath{Path: p})
+		}
+	}
+	for _, p := range g.patterns {
+		if exists(filepath.Dir(p)) {
+			watched = append(watched, tripPath{Path: p, Pattern: true})
 		}
 	}
 	return pinned, readOnly, watched
@@ -48,6 +75,11 @@ func gitMounts(g gitGuard, writable []string) (pinned, readOnly []string, watche
 // itself could be replaced).
 type tripPath struct {
 	Path, Link string
+	// Pattern: Path's last part is a pattern no new entry of its
+	// directory may match (those there when the watch began may stay:
+	// they are mounted read-only).
+	Pattern bool
+	before  []string // the matching names when the watch began
 }
 
 // createInside makes path, a directory (with its missing parents) or an

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/agent-lsp/agent-lsp/permission"
 )
 
 // gitGuard is what keeps the git metadata of the writable dirs out of a
@@ -39,6 +41,16 @@ type gitGuard struct {
 	// createFiles are protected files git reads that an empty file means
 	// the same as none (config.worktree): made before a namespaced command.
 	createFiles []string
+	// git are the readOnly paths the git walk protects, files those of
+	// the protected workspace files' list (workspace_files.go), for
+	// Explain (a hook manager's directory may be both: git's, then).
+	git, files []string
+	// absent are protected workspace files the listing of their
+	// directory showed missing (gitMounts watches them without a look).
+	absent map[string]bool
+	// patterns are protected workspace files named by a pattern
+	// (dir/*.code-workspace): watched, so that no new match appears.
+	patterns []string
 }
 
 // maxGitDepth bounds how deep submodules of submodules are followed.
@@ -48,23 +60,24 @@ const maxGitDepth = 8
 type gitWalk struct {
 	writable []string
 	home     string
+	files    []string // the protected workspace files' names (permission.ProtectedFiles)
 	seen     map[string]bool
 	guard    gitGuard
 }
 
 // guardGit finds what must be protected in the writable dirs (resolved
-// paths). It takes its answers from what the sandbox protects (configs,
+// paths), the protected workspace files named by files included. It takes its answers from what the sandbox protects (configs,
 // hooks, pinned directories), or from files that can only add
 // protection (.gitmodules), so that a command cannot unprotect a path
 // for the next one.
-func guardGit(writable []string, home string) gitGuard {
-	w := &gitWalk{writable: writable, home: home, seen: map[string]bool{}}
+func guardGit(writable []string, home string, files []string) gitGuard {
+	w := &gitWalk{writable: writable, home: home, files: files, seen: map[string]bool{}}
 	for _, root := range writable {
 		w.checkout(root, 0)
 		w.nestedCheckouts(root)
 	}
 	w.pinAncestors()
-	for _, l := range []*[]string{&w.guard.pinned, &w.guard.readOnly, &w.guard.createDirs, &w.guard.createFiles} {
+	for _, l := range []*[]string{&w.guard.pinned, &w.guard.readOnly, &w.guard.createDirs, &w.guard.createFiles, &w.guard.git, &w.guard.files, &w.guard.patterns} {
 		slices.Sort(*l)
 		*l = slices.Compact(*l)
 	}
@@ -85,12 +98,14 @@ func (w *gitWalk) writableAt(path string) bool {
 func (w *gitWalk) protect(path string) {
 	if w.writableAt(path) {
 		w.guard.readOnly = append(w.guard.readOnly, path)
+		w.guard.git = append(w.guard.git, path)
 	}
 }
 
 func (w *gitWalk) protectDir(path string) {
 	if w.writableAt(path) {
 		w.guard.readOnly = append(w.guard.readOnly, path)
+		w.guard.git = append(w.guard.git, path)
 		w.guard.createDirs = append(w.guard.createDirs, path)
 	}
 }
@@ -109,6 +124,9 @@ func (w *gitWalk) checkout(dir string, depth int) {
 	}
 	dotgit := filepath.Join(dir, ".git")
 	fi, err := os.Lstat(dotgit)
+	if depth == 0 || err == nil {
+		w.workspaceFiles(dir)
+	}
 	if err != nil {
 		if depth == 0 {
 			// A writable dir that is no repository (or lies inside one
@@ -295,18 +313,13 @@ func (w *gitWalk) submodulesListed(dir string, depth int) {
 // passes (pre-commit writes `--config=.pre-commit-config.yaml`).
 var hookManagerConfig = regexp.MustCompile(`--config[= ]([^\s"')]+)`)
 
-// lefthookConfigs are the files lefthook reads in a checkout's top dir.
-var lefthookConfigs = []string{
-	"lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml", "lefthook.toml", ".lefthook.toml",
-	"lefthook.json", ".lefthook.json", "lefthook-local.yml", ".lefthook-local.yml", "lefthook-local.yaml",
-	".lefthook-local.yaml", "lefthook-local.toml", ".lefthook-local.toml", "lefthook-local.json", ".lefthook-local.json",
-	".config/lefthook.yml", ".config/lefthook.yaml", ".config/lefthook-local.yml", ".config/lefthook-local.yaml",
-}
-
 // hooks protects a hooks dir and what its hooks run from: husky's
 // directory when the hooks path is inside it, and the configuration of
 // pre-commit and lefthook when an installed hook runs them (their
-// configs name the commands to run at the next commit). Other programs
+// configs name the commands to run at the next commit): a config given
+// by --config, and the hook managers' entries of the protected files'
+// list (permission.HookManagerConfigs), also in a checkout that is not a
+// writable dir's own. Other programs
 // a hook calls from the checkout (node_modules, scripts) are project
 // code, like a Makefile, and stay writable.
 func (w *gitWalk) hooks(dir, worktree string) {
@@ -334,11 +347,10 @@ func (w *gitWalk) hooks(dir, worktree string) {
 					w.protect(filepath.Join(worktree, p))
 				}
 			}
-			w.protect(filepath.Join(worktree, ".pre-commit-config.yaml"))
 		}
-		if strings.Contains(text, "lefthook") && worktree != "" {
-			for _, c := range lefthookConfigs {
-				w.protect(filepath.Join(worktree, c))
+		if (strings.Contains(text, "pre-commit") || strings.Contains(text, "pre_commit") || strings.Contains(text, "lefthook")) && worktree != "" {
+			for _, c := range permission.HookManagerConfigs() {
+				w.protect(filepath.Join(worktree, filepath.FromSlash(c)))
 			}
 		}
 	}

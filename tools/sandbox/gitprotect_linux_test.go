@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"github.com/agent-lsp/agent-lsp/permission"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -348,7 +349,7 @@ func TestGitEverydayInTheSandbox(t *testing.T) {
 func TestGitGuardFindsTheLayout(t *testing.T) {
 	g := newGitFixture(t, withHooksPath(".githooks"), withWorktreeConfig)
 	ws := resolve(g.ws)
-	got := guardGit([]string{ws}, g.home)
+	got := guardGit([]string{ws}, g.home, nil)
 	j := func(p string) string { return filepath.Join(ws, p) }
 	for _, p := range []string{".git", ".git/modules", ".git/modules/sub", "sub", ".git/worktrees", ".git/worktrees/linked", "linked"} {
 		if !slices.Contains(got.pinned, j(p)) {
@@ -372,7 +373,7 @@ func TestGitGuardFindsTheLayout(t *testing.T) {
 	}
 	// Outside the writable dirs nothing is protected (Landlock keeps it);
 	// a writable dir that is no repository must not become one.
-	other := guardGit([]string{resolve(g.outside)}, g.home)
+	other := guardGit([]string{resolve(g.outside)}, g.home, nil)
 	if want := []string{filepath.Join(resolve(g.outside), ".git")}; !slices.Equal(other.readOnly, want) || len(other.pinned) != 0 {
 		t.Errorf("guard of a plain writable dir: %+v, want only %q read-only", other, want)
 	}
@@ -393,16 +394,19 @@ func TestGitGuardFindsHookManagers(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := guardGit([]string{ws}, g.home)
+	got := guardGit([]string{ws}, g.home, nil)
 	for _, p := range []string{".pre-commit-config.yaml", "lefthook.yml", "lefthook-local.yml", ".lefthook.yml"} {
 		if !slices.Contains(got.readOnly, filepath.Join(ws, p)) {
 			t.Errorf("%s not protected: %q", p, got.readOnly)
 		}
 	}
-	// Without their hooks installed, those files are the project's.
+	// Without their hooks installed, the sandbox's list of protected
+	// workspace files protects them all the same (a hook manager's
+	// install runs at the user's next npm install or commit).
 	g2 := newGitFixture(t)
-	if other := guardGit([]string{resolve(g2.ws)}, g2.home); slices.Contains(other.readOnly, filepath.Join(resolve(g2.ws), "lefthook.yml")) {
-		t.Errorf("lefthook.yml protected without lefthook's hooks")
+	var files permission.ProtectedFiles
+	if other := guardGit([]string{resolve(g2.ws)}, g2.home, files.ProtectedNames()); !slices.Contains(other.readOnly, filepath.Join(resolve(g2.ws), "lefthook.yml")) {
+		t.Errorf("lefthook.yml not protected by the list: %q", other.readOnly)
 	}
 }
 

@@ -166,7 +166,7 @@ func (s *Sandbox) buildPolicy() (launchPolicy, error) {
 	p.Read, p.Listable = cover("/", s.hidden)
 
 	exclude := append(append([]string(nil), s.hidden...), s.protected...)
-	guard := guardGit(s.writable, s.home)
+	guard := guardGit(s.writable, s.home, s.files)
 	pinned, readOnly, watched := gitMounts(guard, s.writable)
 	p.Tripwires = watched
 	if s.namespaces {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/agent-lsp/agent-lsp/permission"
 )
 
 // Status is what the sandbox holds on this machine, for the user and for
@@ -73,6 +75,7 @@ type Sandbox struct {
 	writable   []string // resolved: roots (workspace-write) and extra dirs
 	hidden     []string // not readable
 	protected  []string // readable, not writable
+	files      []string // the protected workspace files' names (workspace_files.go)
 	home       string   // the user's, for git's global config and ~/ paths
 	trips      trips    // protected paths commands created (see tripwire)
 	tmpDir     string
@@ -136,6 +139,11 @@ func New(st Settings, roots []string) (*Sandbox, error) {
 	}
 	s.hidden = hiddenPaths(home, st.HiddenPaths)
 	s.protected = writeProtected(home)
+	files, err := permission.NewProtectedFiles(st.ProtectedFiles)
+	if err != nil {
+		return nil, err
+	}
+	s.files = files.ProtectedNames()
 	for _, a := range st.AllowSockets {
 		s.sockets = append(s.sockets, expandDir(a, home, s.roots[0]))
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/agent-lsp/agent-lsp/permission"
 )
 
 // Mode is what the sandbox lets a command write.
@@ -61,6 +63,10 @@ type Settings struct {
 	// WritableDirs are extra directories commands may write (absolute,
 	// or relative to the first workspace root; ~/ is the home directory).
 	WritableDirs []string
+	// ProtectedFiles are the user's additions to the protected workspace
+	// files (permission.NewProtectedFiles): commands may not change or
+	// create them, like the built-in ones.
+	ProtectedFiles []string
 	// HiddenPaths are extra paths commands may not read (the agent's own
 	// state directory, for one), on top of the built-in secret stores.
 	HiddenPaths []string
@@ -113,6 +119,9 @@ func (st Settings) Validate() error {
 	}
 	if st.ProcessLimit != 0 && st.ProcessLimit < MinProcessLimit {
 		return fmt.Errorf("sandbox processLimit: %d is below the minimum, %d", st.ProcessLimit, MinProcessLimit)
+	}
+	if _, err := permission.NewProtectedFiles(st.ProtectedFiles); err != nil {
+		return fmt.Errorf("sandbox protectedFiles: %w", err)
 	}
 	if st.MemoryLimitMB < 0 {
 		return fmt.Errorf("sandbox memoryLimitMB: %d is negative", st.MemoryLimitMB)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -28,8 +29,27 @@ import (
 type tripwire struct {
 	fd    int                       // the inotify instance
 	names map[int32]map[string]bool // per watch descriptor, the names watched
-	paths []tripPath
-	trips *trips
+	// patterns are, per watch descriptor, the patterns no new name may
+	// match (*.code-workspace).
+	patterns map[int32][]string
+	// missing are, per watch descriptor, the names that must stay
+	// missing, and dirs the watched directories: a name that appears is
+	// this command's trip even when another command's tripwire, beside
+	// it, already took it away (which one made it, inotify cannot say:
+	// every command watching it is stopped).
+	missing  map[int32]map[string]bool
+	dirs     map[int32]string
+	reported map[string]bool
+	paths    []tripPath
+	trips    *trips
+	// output is a copy of the command's output pipe, held until the last
+	// sweep: whoever reads the command's output to its end (the process
+	// runner) then sees the end only once every trip is undone and
+	// written into that output (tripMarker), even when the command ended
+	// by itself first, and a trip is told with its own command's output,
+	// not another's that runs beside it. Without one (stdout is no file)
+	// trips are recorded in the sandbox's trips.
+	output *os.File
 }
 
 // newTripwire watches the directories of paths (those whose directory
@@ -44,7 +64,8 @@ func newTripwire(paths []tripPath, t *trips) (*tripwire, error) {
 	if err != nil {
 		return nil, err
 	}
-	tw := &tripwire{fd: fd, names: map[int32]map[string]bool{}, trips: t}
+	tw := &tripwire{fd: fd, names: map[int32]map[string]bool{}, trips: t,
+		missing: map[int32]map[string]bool{}, dirs: map[int32]string{}, reported: map[string]bool{}}
 	for _, p := range paths {
 		mask := uint32(unix.IN_CREATE | unix.IN_MOVED_TO | unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN_ONLYDIR | unix.IN_DONT_FOLLOW)
 		wd, err := unix.InotifyAddWatch(fd, filepath.Dir(p.Path), mask)
@@ -53,8 +74,19 @@ func newTripwire(paths []tripPath, t *trips) (*tripwire, error) {
 		}
 		if tw.names[int32(wd)] == nil {
 			tw.names[int32(wd)] = map[string]bool{}
+			tw.missing[int32(wd)] = map[string]bool{}
+			tw.dirs[int32(wd)] = filepath.Dir(p.Path)
 		}
-		tw.names[int32(wd)][filepath.Base(p.Path)] = true
+		if p.Pattern {
+			if tw.patterns == nil {
+				tw.patterns = map[int32][]string{}
+			}
+			tw.patterns[int32(wd)] = append(tw.patterns[int32(wd)], filepath.Base(p.Path))
+			p.before = matchingNames(p.Path)
+		} else {
+			tw.names[int32(wd)][filepath.Base(p.Path)] = true
+			tw.missing[int32(wd)][filepath.Base(p.Path)] = p.Link == ""
+		}
 		tw.paths = append(tw.paths, p)
 	}
 	return tw, nil
@@ -71,8 +103,12 @@ func (tw *tripwire) arm(cmd *exec.Cmd, release func()) func() {
 			_ = unix.Close(tw.fd)
 			return
 		}
+		tw.output = holdOutput(cmd)
 		pidfd, err := unix.PidfdOpen(cmd.Process.Pid, 0)
 		if err != nil {
+			if tw.output != nil {
+				_ = tw.output.Close()
+			}
 			// Not reaped before this returns (the caller waits after), so
 			// this is a kernel without pidfds: fail closed.
 			_ = cmd.Process.Kill()
@@ -107,6 +143,44 @@ func (tw *tripwire) watch(pidfd, pgid int) {
 	}
 	tw.read()
 	tw.sweep()
+	if tw.output != nil {
+		_ = tw.output.Close()
+	}
+}
+
+// tripped tells of a path put back: in the command's output when held,
+// else in the sandbox's record.
+func (tw *tripwire) tripped(p string) {
+	if tw.reported[p] {
+		return
+	}
+	tw.reported[p] = true
+	if tw.output != nil {
+		if _, err := tw.output.WriteString("\n" + tripMarker + p + "\n"); err == nil {
+			return
+		}
+	}
+	tw.trips.add(p)
+}
+
+// holdOutput duplicates the command's stdout when it is a file (a pipe),
+// nil otherwise.
+func holdOutput(cmd *exec.Cmd) *os.File {
+	f, ok := cmd.Stdout.(*os.File)
+	if !ok || f == nil {
+		return nil
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	var dup *os.File
+	_ = rc.Control(func(fd uintptr) {
+		if nfd, err := unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0); err == nil {
+			dup = os.NewFile(uintptr(nfd), "command output")
+		}
+	})
+	return dup
 }
 
 // read handles the queued events; true when a watched name appeared (or
@@ -127,9 +201,16 @@ func (tw *tripwire) read() bool {
 				tripped = tw.sweep() || tripped
 				continue
 			}
-			if tw.names[ev.Wd][cString(nameBytes)] {
-				tripped = tw.sweep() || tripped
+			name := cString(nameBytes)
+			pattern := matchesAny(tw.patterns[ev.Wd], name)
+			if !tw.names[ev.Wd][name] && !pattern {
+				continue
 			}
+			if ev.Mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0 && (tw.missing[ev.Wd][name] || pattern) {
+				tw.tripped(filepath.Join(tw.dirs[ev.Wd], name))
+				tripped = true
+			}
+			tripped = tw.sweep() || tripped
 		}
 	}
 }
@@ -139,6 +220,17 @@ func (tw *tripwire) read() bool {
 func (tw *tripwire) sweep() bool {
 	found := false
 	for _, p := range tw.paths {
+		if p.Pattern {
+			for _, name := range matchingNames(p.Path) {
+				if !slices.Contains(p.before, name) {
+					found = true
+					abs := filepath.Join(filepath.Dir(p.Path), name)
+					tw.tripped(abs)
+					_ = os.RemoveAll(abs)
+				}
+			}
+			continue
+		}
 		_, err := os.Lstat(p.Path)
 		if p.Link == "" && err != nil {
 			continue // still missing
@@ -147,13 +239,35 @@ func (tw *tripwire) sweep() bool {
 			continue // still the same link
 		}
 		found = true
-		tw.trips.add(p.Path)
+		tw.tripped(p.Path)
 		_ = os.RemoveAll(p.Path) // a link or what the command made: never followed
 		if p.Link != "" {
 			_ = os.Symlink(p.Link, p.Path)
 		}
 	}
 	return found
+}
+
+// matchingNames are the names in pattern's directory its last part
+// matches.
+func matchingNames(pattern string) []string {
+	entries, _ := os.ReadDir(filepath.Dir(pattern))
+	var out []string
+	for _, e := range entries {
+		if ok, _ := filepath.Match(filepath.Base(pattern), e.Name()); ok {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+func matchesAny(patterns []string, name string) bool {
+	for _, p := range patterns {
+		if ok, _ := filepath.Match(p, name); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // cString is a NUL-padded inotify name as a string.

@@ -1,0 +1,89 @@
+package permission
+
+import (
+	"encoding/json"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// protectedSamples reads the table the tests of every front end run
+// over: a protected file of each kind, as a workspace-relative path.
+func protectedSamples(t *testing.T) []string {
+	b, err := os.ReadFile("../testdata/protected/files.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table struct{ Files []string }
+	if err := json.Unmarshal(b, &table); err != nil || len(table.Files) < 30 {
+		t.Fatalf("the protected files table: %v (%d files)", err, len(table.Files))
+	}
+	return table.Files
+}
+
+func TestProtectedFilesMatch(t *testing.T) {
+	var p ProtectedFiles
+	for _, rel := range protectedSamples(t) {
+		if why, ok := p.Match(rel); !ok || why == "" {
+			t.Errorf("%s is not protected", rel)
+		}
+	}
+	// Nested: the tools that read them run or open in any directory.
+	for _, rel := range []string{"sub/.envrc", "packages/web/.vscode/settings.json", "a/b/.npmrc", "crate/.cargo/config.toml", "x/.husky/pre-commit"} {
+		if _, ok := p.Match(rel); !ok {
+			t.Errorf("nested %s is not protected", rel)
+		}
+	}
+	// Ours only at the root, where the agent reads it; ordinary files,
+	// including ones whose names come close, stay ordinary.
+	for _, rel := range []string{"sub/.mcp.json", "main.go", "Makefile", "package.json", ".env.example", "vscode/tasks.json",
+		".vscodeignore", "docs/.envrc.md", ".cargo/registry/x", "src/.husky.go", ".", "../.envrc"} {
+		if why, ok := p.Match(rel); ok {
+			t.Errorf("%s is protected (%s)", rel, why)
+		}
+	}
+	if why, _ := p.Match(".vscode/tasks.json"); !strings.Contains(why, "when VS Code opens the folder") {
+		t.Errorf("the reason does not say what runs: %q", why)
+	}
+}
+
+// A user adds entries (any directory, directories, patterns); the
+// built-in ones stay.
+func TestProtectedFilesExtended(t *testing.T) {
+	p, err := NewProtectedFiles([]string{"deploy.sh", "tools/hooks/", "*.service", "./ci/run.sh"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{"deploy.sh", "svc/deploy.sh", "tools/hooks/pre", "a.service", "ci/run.sh", ".envrc"} {
+		if _, ok := p.Match(rel); !ok {
+			t.Errorf("%s is not protected", rel)
+		}
+	}
+	if _, ok := p.Match("deploy.sh.txt"); ok {
+		t.Error("deploy.sh.txt is protected")
+	}
+	names := p.ProtectedNames()
+	for _, n := range []string{"deploy.sh", "tools/hooks", "*.service", ".vscode", ".envrc", ".husky"} {
+		if !slices.Contains(names, n) {
+			t.Errorf("ProtectedNames lacks %s", n)
+		}
+	}
+	for _, bad := range []string{"", "/etc/passwd", "../x", "a/../../x", "*/x", ".", "[x"} {
+		if _, err := NewProtectedFiles([]string{bad}); err == nil {
+			t.Errorf("%q was accepted", bad)
+		}
+	}
+}
+
+func TestHookManagerConfigs(t *testing.T) {
+	got := HookManagerConfigs()
+	for _, n := range []string{".husky", ".pre-commit-config.yaml", "lefthook.yml", ".config/lefthook-local.yaml", ".overcommit.yml"} {
+		if !slices.Contains(got, n) {
+			t.Errorf("hook managers lack %s", n)
+		}
+	}
+	if slices.Contains(got, ".vscode") {
+		t.Error(".vscode is no hook manager")
+	}
+}
