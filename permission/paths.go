@@ -202,6 +202,23 @@ func (a *assessor) whySensitive(t target) string {
 	return "system file"
 }
 
+// protectedFile reports whether a workspace target is one of the built-in
+// protected workspace files (ProtectedFiles), and why: a command writing
+// .envrc or .vscode/tasks.json is rated as write_file writing it is, even
+// where no OS sandbox keeps it read-only. (The user's additions reach the
+// file tools and the sandbox, not this detector.)
+func (a *assessor) protectedFile(t target) (string, bool) {
+	if t.path == "" {
+		return ProtectedFiles{}.Match(t.rel)
+	}
+	for _, r := range a.roots {
+		if within(t.path, r) && t.path != r {
+			return ProtectedFiles{}.Match(strings.TrimPrefix(t.path, strings.TrimSuffix(r, "/")+"/"))
+		}
+	}
+	return "", false
+}
+
 // inGitDir reports whether a workspace path is the repository's .git or
 // below it (history, hooks).
 func (a *assessor) inGitDir(t target) bool {
@@ -298,6 +315,10 @@ func (a *assessor) writeTarget(t target, verb string) {
 	case placeInside, placeRoot:
 		if a.inGitDir(t) && !strings.HasSuffix(t.shown, ".git/COMMIT_EDITMSG") {
 			a.flag(High, what+" (inside .git: hooks and config run code)")
+			return
+		}
+		if why, ok := a.protectedFile(t); ok {
+			a.flag(High, what+" (a protected workspace file: "+why+")")
 			return
 		}
 		a.raise(Medium)

