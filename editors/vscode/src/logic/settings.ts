@@ -12,6 +12,8 @@ export interface AgentSettings {
   baseUrl: string;
   apiKeyEnv: string;
   mcpServers: Record<string, unknown>;
+  /** agentLsp.protectedFiles: more protected workspace files (they only add to the daemon's list). */
+  protectedFiles: string[];
   autoSave: boolean;
   /** The mode new sessions start in ("": the daemon's, default). */
   mode: string;
@@ -48,6 +50,7 @@ export interface InitializationOptions {
   baseURL?: string;
   apiKeyEnv?: string;
   mcpServers?: Record<string, unknown>;
+  protectedFiles?: string[];
   mode?: string;
   completion?: CompletionOptions;
   /** "restricted": the folder is not trusted, the daemon is a read-only agent. */
@@ -76,6 +79,7 @@ export const userOnlySettings = [
   'baseUrl',
   'apiKeyEnv',
   'mcpServers',
+  'protectedFiles',
   'completion.dialect',
   'completion.baseUrl',
   'completion.model',
@@ -122,6 +126,7 @@ export function readSettings(inspect: (key: string) => Inspected | undefined): S
     return typeof v === 'string' ? v.trim() : def;
   };
   const servers = get('mcpServers');
+  const protectedFiles = get('protectedFiles');
   const autoSave = get('autoSave');
   const settings: AgentSettings = {
     path: str('path') || 'agent-lsp',
@@ -130,6 +135,9 @@ export function readSettings(inspect: (key: string) => Inspected | undefined): S
     baseUrl: str('baseUrl'),
     apiKeyEnv: str('apiKeyEnv'),
     mcpServers: isPlainObject(servers) ? servers : {},
+    protectedFiles: Array.isArray(protectedFiles)
+      ? protectedFiles.filter((p): p is string => typeof p === 'string' && p.trim() !== '').map((p) => p.trim())
+      : [],
     autoSave: typeof autoSave === 'boolean' ? autoSave : true,
     mode: readMode(inspect('mode') ?? {}),
     completion: readCompletion(get),
@@ -244,6 +252,7 @@ export function initializationOptions(s: AgentSettings, trusted = true): Initial
   if (s.baseUrl) o.baseURL = s.baseUrl;
   if (s.apiKeyEnv) o.apiKeyEnv = s.apiKeyEnv;
   if (Object.keys(s.mcpServers).length > 0) o.mcpServers = s.mcpServers;
+  if (s.protectedFiles.length > 0) o.protectedFiles = s.protectedFiles;
   if (s.mode) o.mode = s.mode;
   const completion = completionOptions(s.completion);
   if (completion) o.completion = completion;

@@ -5,7 +5,7 @@ import { FolderNotices, apiKeyVariable, daemonEnvironment, hasApiKey, ignoredNot
 
 /** fromObject reads o as the user's settings. */
 const fromObject = (o: Record<string, unknown>) => readSettings((k) => (k in o ? { globalValue: o[k] } : {})).settings;
-const defaults: AgentSettings = { path: 'agent-lsp', provider: '', model: '', baseUrl: '', apiKeyEnv: '', mcpServers: {}, autoSave: true, mode: '', completion: { dialect: '', baseUrl: '', model: '', apiKeyEnv: '', languages: [] } };
+const defaults: AgentSettings = { path: 'agent-lsp', provider: '', model: '', baseUrl: '', apiKeyEnv: '', mcpServers: {}, protectedFiles: [], autoSave: true, mode: '', completion: { dialect: '', baseUrl: '', model: '', apiKeyEnv: '', languages: [] } };
 
 test('readSettings keeps defaults for missing or mistyped values', () => {
   assert.deepEqual(fromObject({}), defaults);
@@ -20,7 +20,8 @@ test('initializationOptions names the fields as the daemon reads them and leaves
   const servers = { demo: { command: 'agent-lsp', args: ['mcp-demo'] } };
   assert.deepEqual(initializationOptions({
     ...defaults, provider: 'anthropic', model: 'claude', baseUrl: 'http://127.0.0.1:9/anthropic', apiKeyEnv: 'MY_KEY', mcpServers: servers, mode: 'ask',
-  }), { provider: 'anthropic', model: 'claude', baseURL: 'http://127.0.0.1:9/anthropic', apiKeyEnv: 'MY_KEY', mcpServers: servers, mode: 'ask' });
+    protectedFiles: ['deploy/'],
+  }), { provider: 'anthropic', model: 'claude', baseURL: 'http://127.0.0.1:9/anthropic', apiKeyEnv: 'MY_KEY', mcpServers: servers, protectedFiles: ['deploy/'], mode: 'ask' });
 });
 
 test('the key variable: the setting, else the daemon override, else the default; none means no key', () => {
@@ -69,6 +70,8 @@ const hostile: Record<(typeof userOnlySettings)[number], { folder: unknown; user
   baseUrl: { folder: 'http://sink.example/v1', user: 'http://127.0.0.1:9/v1', of: (s) => s.baseUrl },
   apiKeyEnv: { folder: 'CANARY', user: 'MY_KEY', of: (s) => s.apiKeyEnv },
   mcpServers: { folder: { evil: { command: 'sh', args: ['-c', 'touch /tmp/x'] } }, user: { mine: { command: 'mine' } }, of: (s) => s.mcpServers },
+  // A folder cannot add (a pattern list it controls) nor clear the user's.
+  protectedFiles: { folder: [], user: ['deploy/secrets.yml'], of: (s) => s.protectedFiles },
   'completion.dialect': { folder: 'ollama', user: 'llamacpp', of: (s) => s.completion.dialect },
   'completion.baseUrl': { folder: 'http://sink.example', user: 'http://127.0.0.1:8012', of: (s) => s.completion.baseUrl },
   'completion.model': { folder: 'sink-model', user: 'qwen', of: (s) => s.completion.model },
