@@ -37,7 +37,7 @@ export const markdownStyles = `
 .codeblock-actions { display: flex; gap: 2px; }
 .codeblock-actions button { padding: 1px 7px; font-size: 0.95em; color: var(--vscode-foreground, inherit); background: transparent; border-radius: 3px; }
 .codeblock-actions button:hover, .codeblock-actions button:focus-visible { background: var(--vscode-toolbar-hoverBackground, rgba(128,128,128,0.25)); }
-.codeblock pre { margin: 0; padding: 6px 8px; overflow-x: auto; white-space: pre; overflow-wrap: normal; }
+.codeblock pre { margin: 0; padding: 6px 8px; overflow-x: auto; white-space: pre; overflow-wrap: normal; tab-size: 4; }
 .codeblock code { background: none; padding: 0; border-radius: 0; font-size: 1em; }
 .hljs-keyword, .hljs-literal, .hljs-symbol, .hljs-name, .hljs-selector-tag, .hljs-tag { color: #569cd6; }
 .hljs-built_in, .hljs-type, .hljs-title.class_, .hljs-class .hljs-title { color: #4ec9b0; }
