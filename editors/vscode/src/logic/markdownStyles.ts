@@ -12,6 +12,7 @@ export const markdownStyles = `
 .markdown h1 { font-size: 1.35em; } .markdown h2 { font-size: 1.2em; } .markdown h3 { font-size: 1.1em; }
 .markdown h4, .markdown h5, .markdown h6 { font-size: 1em; }
 .markdown ul, .markdown ol { margin: 0 0 0.6em; padding-left: 2.2em; }
+.markdown ol { padding-left: 2.8em; }
 .markdown li { margin: 0.15em 0; }
 .markdown li > p { margin: 0.2em 0; }
 .markdown li.task-item { list-style: none; }
