@@ -75,6 +75,7 @@ func TestCodeServerScenario(t *testing.T) {
 		{Text: commentAnswer, Usage: provider.Usage{PromptTokens: 1400, CompletionTokens: 10}},
 		{Text: afterAnswer, Usage: provider.Usage{PromptTokens: 1000, CompletionTokens: 10}},
 	}
+	script = append(script, renderTurns()...)
 	model := providertest.NewServer(t, script)
 	// Inline completion has a model of its own (a second fake, so its one
 	// FIM turn does not depend on where the chat's script is).
@@ -104,6 +105,7 @@ func TestCodeServerScenario(t *testing.T) {
 			"editor.inlineSuggest.enabled": false,
 		},
 	}
+	renderConfig(cfg)
 	sum := runScenario(t, peers, cfg)
 	for _, s := range sum.Steps {
 		t.Logf("step %-22s %6d ms", s.Name, s.Ms)
@@ -242,7 +244,7 @@ func runScenario(t *testing.T, p scenarioPeers, cfg map[string]any) scenarioSumm
 		t.Fatal(err)
 	}
 	defer killGroups(pidFile)
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, p.node, filepath.Join(p.scenario, "run.mjs"), cfgPath)
 	cmd.Dir = p.scenario
@@ -261,7 +263,7 @@ func runScenario(t *testing.T, p scenarioPeers, cfg map[string]any) scenarioSumm
 		t.Logf("run.mjs stderr:\n%s", tail(stderr.Bytes(), 80))
 	}
 	if ctx.Err() != nil {
-		t.Fatalf("the scenario did not finish within 150 s: %v (screenshots so far in %v)", runErr, cfg["artifacts"])
+		t.Fatalf("the scenario did not finish within 300 s: %v (screenshots so far in %v)", runErr, cfg["artifacts"])
 	}
 	var sum scenarioSummary
 	if err := json.Unmarshal(stdout.Bytes(), &sum); err != nil {

@@ -15,9 +15,32 @@
   let asked = 0;
   let offer = null; // {id, start, end, items, active}
 
-  function nearBottom() {
+  // Following new output: the transcript stays scrolled to its end while
+  // `follow` holds. Only the user's own scrolling away from the end clears
+  // it; sending a prompt sets it again. Sizes are not trusted while the
+  // view is hidden (a hidden view is 0 px high, so everything looks
+  // "scrolled up"); when it is shown or resized it scrolls to the end again
+  // if it follows.
+  let follow = true;
+
+  function atEnd() {
     return transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < 40;
   }
+
+  function toEnd() {
+    if (transcript.clientHeight > 0) transcript.scrollTop = transcript.scrollHeight;
+  }
+
+  transcript.addEventListener('scroll', () => {
+    if (document.visibilityState === 'hidden' || transcript.clientHeight === 0) return;
+    follow = atEnd();
+  });
+  new ResizeObserver(() => {
+    if (follow) toEnd();
+  }).observe(transcript);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible' && follow) toEnd();
+  });
 
   function fragment(html) {
     const t = document.createElement('template');
@@ -27,7 +50,6 @@
 
   window.addEventListener('message', (event) => {
     const msg = event.data;
-    const follow = nearBottom();
     if (msg.type === 'reset') {
       transcript.replaceChildren(fragment(msg.html));
     } else if (msg.type === 'entries') {
@@ -44,6 +66,19 @@
           transcript.appendChild(node);
         }
       }
+    } else if (msg.type === 'answer') {
+      // A streaming answer: its new final blocks are appended, only its
+      // last block is replaced (what is above does not flicker or lose a
+      // selection).
+      const entry = transcript.querySelector(`[data-i="${msg.index}"]`);
+      const blocks = entry && entry.querySelector('.md-blocks');
+      const tail = entry && entry.querySelector('.md-tail');
+      if (!blocks || !tail) {
+        vscode.postMessage({ type: 'ready' }); // out of step: draw everything again
+        return;
+      }
+      for (const html of msg.blocks) blocks.appendChild(fragment(html));
+      tail.replaceChildren(fragment(msg.tail));
     } else if (msg.type === 'status') {
       status.textContent = msg.text;
     } else if (msg.type === 'focus') {
@@ -52,8 +87,40 @@
       if (msg.id === asked) show(msg);
       return;
     }
-    if (follow) transcript.scrollTop = transcript.scrollHeight;
+    if (follow) toEnd();
   });
+
+  // Clicks in answers: a code block's buttons, a file path, a web link. The
+  // extension does each (and checks the path again); the webview navigates
+  // nowhere itself.
+  transcript.addEventListener('click', (event) => {
+    const target = event.target instanceof Element ? event.target : null;
+    const button = target && target.closest('button[data-code-action]');
+    if (button) {
+      const code = button.closest('.codeblock')?.querySelector('pre code');
+      if (code) vscode.postMessage({ type: 'code', action: button.dataset.codeAction, code: code.textContent });
+      if (button.dataset.codeAction === 'copy') flash(button, 'Copied');
+      return;
+    }
+    const link = target && target.closest('a');
+    if (!link) return;
+    event.preventDefault();
+    if (link.dataset.path) {
+      vscode.postMessage({ type: 'openPath', path: link.dataset.path, line: Number(link.dataset.line || 0) });
+    } else if (link.classList.contains('external-link')) {
+      vscode.postMessage({ type: 'openLink', href: link.getAttribute('href') });
+    }
+  });
+
+  function flash(button, text) {
+    const label = button.textContent;
+    button.textContent = text;
+    button.disabled = true;
+    setTimeout(() => {
+      button.textContent = label;
+      button.disabled = false;
+    }, 1200);
+  }
 
   function ask() {
     asked += 1;
@@ -117,6 +184,8 @@
     vscode.postMessage({ type: 'prompt', text });
     input.value = '';
     close();
+    follow = true;
+    toEnd();
   });
   input.addEventListener('keydown', (event) => {
     if (offer && !event.isComposing) {
@@ -144,5 +213,6 @@
     }
   });
   cancel.addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
+  toEnd();
   vscode.postMessage({ type: 'ready' });
 })();

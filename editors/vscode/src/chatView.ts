@@ -1,9 +1,13 @@
 // The chat view: a webview view that shows the transcript rendered by
-// src/logic/render.ts and sends the user's prompts to the controller.
+// src/logic/render.ts and sends the user's prompts to the controller, and
+// what the answers' code blocks and links ask for (copy, insert, apply,
+// open a file at a line, open a web link).
 
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import { renderEntry, renderPage, renderTranscript } from './logic/render';
+import { AnswerRenderer } from './logic/markdownStream';
+import { WorkspaceFiles } from './logic/workspaceFiles';
 import type { Transcript } from './logic/transcript';
 import type { Completion } from './logic/completion';
 
@@ -14,6 +18,8 @@ export interface ChatActions {
   cancel(): void;
   /** What to suggest for the input's text with the cursor at cursor. */
   complete(text: string, cursor: number): Promise<Completion | undefined>;
+  /** apply offers a code block as an edit of the active editor, through the hunk review. */
+  apply?(code: string): Promise<void>;
 }
 
 /** What the webview script posts. */
@@ -22,11 +28,20 @@ interface WebviewMessage {
   text?: string;
   cursor?: number;
   id?: number;
+  action?: string;
+  code?: string;
+  path?: string;
+  line?: number;
+  href?: string;
 }
 
 export class ChatView implements vscode.WebviewViewProvider {
   private view?: vscode.WebviewView;
   private status = '';
+  private readonly files = new WorkspaceFiles(() => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath));
+  private readonly answers = new AnswerRenderer((candidate) => (this.files.resolve(candidate) ? candidate : undefined));
+  /** How many final blocks of each streaming answer the webview has; the rest it is sent. */
+  private sentBlocks = new WeakMap<object, number>();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -36,13 +51,14 @@ export class ChatView implements vscode.WebviewViewProvider {
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
+    this.sentBlocks = new WeakMap();
     const media = vscode.Uri.joinPath(this.extensionUri, 'media');
     view.webview.options = { enableScripts: true, localResourceRoots: [media] };
     view.webview.html = renderPage({
       nonce: randomBytes(16).toString('base64'),
       cspSource: view.webview.cspSource,
       scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.js')).toString(),
-      transcriptHtml: renderTranscript(this.transcript.entries),
+      transcriptHtml: this.renderAll(),
       status: this.status,
     });
     view.webview.onDidReceiveMessage((msg: WebviewMessage) => {
@@ -50,6 +66,9 @@ export class ChatView implements vscode.WebviewViewProvider {
       else if (msg.type === 'cancel') this.actions.cancel();
       else if (msg.type === 'ready') this.reset();
       else if (msg.type === 'complete' && typeof msg.text === 'string' && typeof msg.cursor === 'number') void this.complete(msg.id ?? 0, msg.text, msg.cursor);
+      else if (msg.type === 'code' && typeof msg.code === 'string') void this.codeAction(msg.action, msg.code).catch(showError);
+      else if (msg.type === 'openPath' && typeof msg.path === 'string') void this.openPath(msg.path, msg.line).catch(showError);
+      else if (msg.type === 'openLink' && typeof msg.href === 'string') void openLink(msg.href);
     });
     view.onDidDispose(() => {
       this.view = undefined;
@@ -67,17 +86,49 @@ export class ChatView implements vscode.WebviewViewProvider {
     void this.view?.webview.postMessage({ type: 'suggestions', id, start: c?.start ?? 0, end: c?.end ?? 0, items: c?.items ?? [] });
   }
 
-  /** changed re-renders the given entries (new ones are appended). */
+  /**
+   * changed re-renders the given entries (new ones are appended). A
+   * streaming answer the webview already shows is sent as its new final
+   * blocks and its tail only (src/logic/markdownStream.ts says why).
+   */
   changed(indices: readonly number[]): void {
     if (!this.view || indices.length === 0) return;
-    const entries = [...new Set(indices)].map((index) => ({ index, html: renderEntry(this.transcript.entries[index], index) }));
-    void this.view.webview.postMessage({ type: 'entries', entries });
+    const entries: Array<{ index: number; html: string }> = [];
+    for (const index of new Set(indices)) {
+      const e = this.transcript.entries[index];
+      const sent = this.sentBlocks.get(e);
+      if (e.kind === 'text' && sent !== undefined) {
+        const r = this.answers.stream(e, e.text);
+        if (!r.restarted && r.blocks.length >= sent) {
+          this.sentBlocks.set(e, r.blocks.length);
+          void this.view.webview.postMessage({ type: 'answer', index, blocks: r.blocks.slice(sent), tail: r.tail });
+          continue;
+        }
+      }
+      entries.push({ index, html: this.render(index) });
+    }
+    if (entries.length > 0) void this.view.webview.postMessage({ type: 'entries', entries });
   }
 
   /** reset re-renders the whole transcript (after it was cleared). */
   reset(): void {
-    void this.view?.webview.postMessage({ type: 'reset', html: renderTranscript(this.transcript.entries) });
+    this.files.forget();
+    void this.view?.webview.postMessage({ type: 'reset', html: this.renderAll() });
     void this.view?.webview.postMessage({ type: 'status', text: this.status });
+  }
+
+  private render(index: number): string {
+    const e = this.transcript.entries[index];
+    const html = renderEntry(e, index, this.answers);
+    if (e.kind === 'text') this.sentBlocks.set(e, this.answers.stream(e, e.text).blocks.length);
+    return html;
+  }
+
+  private renderAll(): string {
+    this.sentBlocks = new WeakMap();
+    const html = renderTranscript(this.transcript.entries, this.answers);
+    for (const e of this.transcript.entries) if (e.kind === 'text') this.sentBlocks.set(e, this.answers.stream(e, e.text).blocks.length);
+    return html;
   }
 
   setStatus(text: string): void {
@@ -89,4 +140,55 @@ export class ChatView implements vscode.WebviewViewProvider {
     await vscode.commands.executeCommand(`${chatViewId}.focus`);
     void this.view?.webview.postMessage({ type: 'focus' });
   }
+
+  /** codeAction is a code block's button: Copy, Insert at the cursor, or Apply (reviewed). */
+  private async codeAction(action: string | undefined, code: string): Promise<void> {
+    if (action === 'copy') {
+      await vscode.env.clipboard.writeText(code);
+      void vscode.window.setStatusBarMessage('agent-lsp: code copied', 2000);
+      return;
+    }
+    if (action === 'apply') {
+      await this.actions.apply?.(code);
+      return;
+    }
+    if (action !== 'insert') return;
+    const editor = targetEditor();
+    if (!editor) {
+      void vscode.window.showInformationMessage('agent-lsp: open a file to insert the code into.');
+      return;
+    }
+    await vscode.window.showTextDocument(editor.document, editor.viewColumn);
+    await editor.edit((b) => {
+      for (const sel of editor.selections) b.replace(sel, code);
+    });
+  }
+
+  /** openPath opens a linked file at its line; only a file inside the workspace (the link was made so, and is checked again). */
+  private async openPath(candidate: string, line?: number): Promise<void> {
+    const file = this.files.resolve(candidate);
+    if (!file) {
+      void vscode.window.showWarningMessage(`agent-lsp: ${candidate} is not a file in the workspace.`);
+      return;
+    }
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    const at = typeof line === 'number' && line > 0 ? Math.min(line - 1, doc.lineCount - 1) : 0;
+    const pos = new vscode.Position(at, 0);
+    await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos), preview: true });
+  }
+}
+
+/** targetEditor is the editor a code block goes to: the active one, or the one last visible. */
+export function targetEditor(): vscode.TextEditor | undefined {
+  return vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme !== 'output');
+}
+
+/** openLink opens a web link from an answer in the browser; no other scheme (the renderer keeps no other). */
+async function openLink(href: string): Promise<void> {
+  if (!/^(?:https?:|mailto:)/i.test(href)) return;
+  await vscode.env.openExternal(vscode.Uri.parse(href, true));
+}
+
+function showError(err: unknown): void {
+  void vscode.window.showErrorMessage(`agent-lsp: ${err instanceof Error ? err.message : String(err)}`);
 }

@@ -11,6 +11,7 @@ import { ChatCompletion } from './chatCompletion';
 import { PlanView } from './planView';
 import { modes } from './protocol';
 import { ReviewUi } from './review';
+import { applyCodeBlock } from './applyCode';
 import { rewind } from './rewind';
 import { FolderNotices, apiKeyVariable, completionOptions, needsRestart, secretKey } from './logic/settings';
 import { restrictedBanner, trustedNotice } from './logic/trust';
@@ -46,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): void {
     prompt: (text) => void session.ask(text),
     cancel: () => void session.cancel(),
     complete: (text, cursor) => completion.complete(text, cursor),
+    apply: (code) => applyCodeBlock(code, reviews),
   });
   session.view = view;
   const plan = new PlanView();

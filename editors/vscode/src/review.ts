@@ -81,8 +81,12 @@ export class ReviewUi implements vscode.CodeLensProvider, vscode.Disposable {
     for (const r of this.open.values()) if (r.params.toolCallId === u.toolCallId) r.abort.fire();
   }
 
-  /** review answers one agent/review; it never throws (a failure is reject). */
-  async review(params: ReviewParams, token: vscode.CancellationToken): Promise<ReviewAnswer> {
+  /**
+   * review answers one agent/review; it never throws (a failure is reject).
+   * withFeedback false skips the feedback box: a code block applied from
+   * the chat has no agent waiting to read it.
+   */
+  async review(params: ReviewParams, token: vscode.CancellationToken, withFeedback = true): Promise<ReviewAnswer> {
     const hunks = params.hunks ?? [];
     if (hunks.length === 0) return rejectAll;
     const cleanup: Array<() => void> = [];
@@ -107,7 +111,7 @@ export class ReviewUi implements vscode.CodeLensProvider, vscode.Disposable {
 
       const picked = await this.pick(r, note);
       if (picked === undefined) return rejectAll;
-      const feedback = await this.askFeedback(r, picked, token);
+      const feedback = withFeedback ? await this.askFeedback(r, picked, token) : undefined;
       if (feedback === aborted) return rejectAll;
       return reviewAnswer(hunks, picked, feedback);
     } catch (err) {

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitFor } from './ui.mjs';
 import { inlineStep } from './steps_inline.mjs';
+import { renderSteps } from './steps_render.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -260,4 +261,5 @@ export const steps = [
     await ui.shot('session-picked');
   }],
   inlineStep,
+  ...renderSteps,
 ];

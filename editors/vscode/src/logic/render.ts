@@ -4,32 +4,26 @@
 import type { MentionStatus } from '../protocol';
 import type { Entry, ToolCardStatus } from './transcript';
 import { formatCost, formatTokens } from './status';
+import { escapeHtml } from './escape';
+import { markdownStyles } from './markdownStyles';
+import { AnswerRenderer, type RenderedAnswer } from './markdownStream';
 
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+export { escapeHtml };
+
+/** The renderer for callers with no workspace (the e2e screenshot, tests): no path is a link. */
+export const plainAnswers = new AnswerRenderer();
+
+/** richText renders model text that arrives whole (a command's answer, a summary) as markdown. */
+export function richText(text: string, answers: AnswerRenderer = plainAnswers): string {
+  return answers.html(text);
 }
 
 /**
- * richText renders model text: fenced code blocks become <pre>, `code`
- * spans <code>, the rest keeps its line breaks (CSS pre-wrap). An
- * unclosed fence (a block still streaming) runs to the end.
+ * answerHtml is a streaming answer's body: its final blocks, then its tail
+ * in an element of its own, which media/chat.js replaces on each delta.
  */
-export function richText(text: string): string {
-  const out: string[] = [];
-  const fence = /```[^\n]*\n?([\s\S]*?)(?:```|$)/g;
-  let last = 0;
-  for (let m = fence.exec(text); m !== null; m = fence.exec(text)) {
-    out.push(inline(text.slice(last, m.index)));
-    out.push(`<pre class="code">${escapeHtml(m[1].replace(/\n$/, ''))}</pre>`);
-    last = fence.lastIndex;
-    if (m[0].length === 0) break;
-  }
-  out.push(inline(text.slice(last)));
-  return out.join('');
-}
-
-function inline(s: string): string {
-  return escapeHtml(s).replace(/`([^`\n]+)`/g, '<code>$1</code>');
+export function answerHtml(r: RenderedAnswer): string {
+  return `<div class="md-blocks">${r.blocks.join('')}</div><div class="md-tail">${r.tail}</div>`;
 }
 
 const statusLabel: Record<ToolCardStatus, string> = {
@@ -49,14 +43,14 @@ const mentionStatusLabel: Record<MentionStatus, string> = {
 const maxOutputChars = 4000;
 
 /** renderEntry is one transcript entry as an element carrying its index. */
-export function renderEntry(e: Entry, index: number): string {
+export function renderEntry(e: Entry, index: number, answers: AnswerRenderer = plainAnswers): string {
   const open = (cls: string): string => `<div class="entry ${cls}" data-i="${index}">`;
   switch (e.kind) {
     case 'prompt':
       return `${open('prompt')}<div class="who">You</div><div class="body">${escapeHtml(e.text)}</div>` +
         (e.context ? `<div class="context">${escapeHtml(e.context)}</div>` : '') + '</div>';
     case 'text':
-      return `${open('text')}<div class="body">${richText(e.text)}</div></div>`;
+      return `${open('text')}<div class="body markdown">${answerHtml(answers.stream(e, e.text))}</div></div>`;
     case 'reasoning':
       return `${open('reasoning')}<div class="body">${escapeHtml(e.text)}</div></div>`;
     case 'tool': {
@@ -85,10 +79,10 @@ export function renderEntry(e: Entry, index: number): string {
       return `${open(`mention ${e.status}`)}${head}${e.message && e.status !== 'attached' ? `: ${escapeHtml(e.message)}` : ''}</div>`;
     }
     case 'command':
-      return `${open('command')}<div class="tool-name">${escapeHtml(e.name)}</div><div class="body">${richText(e.text)}</div></div>`;
+      return `${open('command')}<div class="tool-name">${escapeHtml(e.name)}</div><div class="body markdown">${richText(e.text, answers)}</div></div>`;
     case 'summary':
       return `${open('notice summary')}<details><summary>History compacted: the conversation before this point, summarised</summary>` +
-        `<div class="body">${richText(e.text)}</div></details></div>`;
+        `<div class="body markdown">${richText(e.text, answers)}</div></details></div>`;
   }
 }
 
@@ -96,8 +90,8 @@ function clipOutput(s: string): string {
   return s.length <= maxOutputChars ? s : s.slice(0, maxOutputChars) + `\n… (${s.length - maxOutputChars} more characters)`;
 }
 
-export function renderTranscript(entries: readonly Entry[]): string {
-  return entries.map(renderEntry).join('\n');
+export function renderTranscript(entries: readonly Entry[], answers: AnswerRenderer = plainAnswers): string {
+  return entries.map((e, i) => renderEntry(e, i, answers)).join('\n');
 }
 
 export interface PageOptions {
@@ -122,7 +116,7 @@ export function renderPage(o: PageOptions): string {
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style nonce="${o.nonce}">${styles}</style>
+<style nonce="${o.nonce}">${styles}${markdownStyles}</style>
 </head>
 <body>
 <div id="transcript">${o.transcriptHtml}</div>

@@ -74,7 +74,7 @@ test('mode, model and mention updates are shown; a mention not attached says why
     { kind: 'setting', text: 'Mode: ask' },
     { kind: 'setting', text: 'Model: deepseek-pro (anthropic)' },
   ]);
-  const html = t.entries.map(renderEntry);
+  const html = t.entries.map((e, i) => renderEntry(e, i));
   assert.equal(html[1], '<div class="entry mention attached" data-i="1">Attached src/x.go (lines 3-5)</div>');
   assert.equal(html[2], '<div class="entry mention missing" data-i="2">Not attached: gone.go — no such file: no such file</div>');
   assert.equal(html[3], '<div class="entry mention refused" data-i="3">Not attached: ../outside — outside the workspace: outside the workspace &lt;root&gt;</div>');
@@ -86,7 +86,7 @@ test('a built-in command answers in the result; an MCP prompt\'s streamed answer
   t.addPrompt('/mode');
   assert.deepEqual(t.finish({ stopReason: 'end_turn', command: '/mode', text: 'Modes: `ask`, plan' }), [1]);
   assert.deepEqual(t.entries[1], { kind: 'command', name: '/mode', text: 'Modes: `ask`, plan' });
-  assert.match(renderEntry(t.entries[1], 1), /<div class="tool-name">\/mode<\/div><div class="body">Modes: <code>ask<\/code>, plan<\/div>/);
+  assert.match(renderEntry(t.entries[1], 1), /<div class="tool-name">\/mode<\/div><div class="body markdown"><p>Modes: <code>ask<\/code>, plan<\/p>/);
   t.addPrompt('/mcp__everything__simple_prompt');
   t.apply({ sessionId: s, seq: 1, kind: 'text', text: 'Streamed.' });
   assert.deepEqual(t.finish({ stopReason: 'end_turn', command: '/mcp__everything__simple_prompt', text: 'Streamed.' }), []);
@@ -134,10 +134,12 @@ test('entries render with their index, kind and status', () => {
     /… \(1000 more characters\)/);
 });
 
-test('richText renders fences and inline code, escaped, and an unclosed fence while streaming', () => {
-  assert.equal(richText('Run `go test`:\n```sh\ngo test <x>\n```\nok'),
-    'Run <code>go test</code>:\n<pre class="code">go test &lt;x&gt;</pre>\nok');
-  assert.equal(richText('see\n```go\nfunc main() {'), 'see\n<pre class="code">func main() {</pre>');
+test('richText renders markdown: fences and inline code, escaped, and an unclosed fence while streaming', () => {
+  const done = richText('Run `go test`:\n```sh\ngo test <x>\n```\nok');
+  assert.match(done, /<p>Run <code>go test<\/code>:<\/p>/);
+  assert.match(done, /<code class="hljs language-sh">go <span class="hljs-built_in">test<\/span> &lt;x&gt;\n<\/code>/);
+  assert.match(done, /<p>ok<\/p>/);
+  assert.match(richText('see\n```go\nfunc main() {'), /<p>see<\/p>\n<div class="codeblock">.*<span class="hljs-keyword">func<\/span>/s);
   assert.equal(escapeHtml(`&<>"'`), '&amp;&lt;&gt;&quot;&#39;');
 });
 
