@@ -44,6 +44,10 @@ type stream struct {
 
 	wmu     sync.Mutex // serializes writes: Conn's and this stream's own error replies
 	stopped atomic.Bool
+
+	// deferred are results written in pieces in place of the null their
+	// replies carry (reply_pieces.go).
+	deferred deferredResults
 }
 
 func newStream(in io.Reader, out io.Writer, log *zap.Logger) *stream {
@@ -142,6 +146,11 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
+	if r, ok := msg.(*jsonrpc2.Response); ok && r.Err() == nil {
+		if result, ok := s.deferred.take(r.ID()); ok {
+			return s.writePieces(r.ID(), result)
+		}
+	}
 	// jsonrpc2's messages marshal themselves; json.Marshal would only
 	// check and copy their JSON twice more, which for an answer of
 	// megabytes is megabytes more.
@@ -159,6 +168,37 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 		return 0, err
 	}
 	return int64(len(data)), nil
+}
+
+// writePieces writes a response whose result is written in pieces: its
+// length counted first, for the header, then each piece as it is made.
+func (s *stream) writePieces(id jsonrpc2.ID, result piecewiseResult) (int64, error) {
+	body, err := responsePieces(id, result)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for p := range body {
+		n += int64(len(p))
+	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if s.stopped.Load() {
+		return 0, errWriterStopped
+	}
+	// A piece is small (a chunk of escaped text): gathered into pages of
+	// largeFrame bytes they leave in few writes.
+	w := bufio.NewWriterSize(s.out, largeFrame)
+	fmt.Fprintf(w, "Content-Length: %d\r\n\r\n", n)
+	for p := range body {
+		if _, err := w.Write(p); err != nil {
+			return 0, fmt.Errorf("write to stream: %w", err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return 0, fmt.Errorf("write to stream: %w", err)
+	}
+	return n, nil
 }
 
 // largeFrame is the size from which a message is written apart from its
