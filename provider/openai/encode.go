@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/agent-lsp/agent-lsp/provider"
 )
@@ -72,6 +73,32 @@ const emptyObject = "{}"
 
 // Encode builds the streaming request body for req.
 func (d dialect) Encode(req provider.Request) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := d.WriteBody(&buf, req); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// WriteBody implements provider.BodyWriter: the body in one write, ended
+// by a newline.
+func (d dialect) WriteBody(w io.Writer, req provider.Request) error {
+	body, err := d.wireBody(req)
+	if err != nil {
+		return err
+	}
+	// An Encoder rather than json.Marshal only to keep '<', '>' and '&' as
+	// themselves: code is full of them, and escaping would bloat every body.
+	// Raw schemas are compacted (not reordered) by the encoder.
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&body); err != nil {
+		return fmt.Errorf("encode chat completions request: %w", err)
+	}
+	return nil
+}
+
+func (d dialect) wireBody(req provider.Request) (wireRequest, error) {
 	model := req.Model
 	if model == "" {
 		model = DefaultModel
@@ -99,21 +126,11 @@ func (d dialect) Encode(req provider.Request) ([]byte, error) {
 	for i := range req.Messages {
 		m, err := encodeMessage(&req.Messages[i], withTools)
 		if err != nil {
-			return nil, fmt.Errorf("encode message %d: %w", i, err)
+			return wireRequest{}, fmt.Errorf("encode message %d: %w", i, err)
 		}
 		body.Messages = append(body.Messages, m)
 	}
-
-	// An Encoder rather than json.Marshal only to keep '<', '>' and '&' as
-	// themselves: code is full of them, and escaping would bloat every body.
-	// Raw schemas are compacted (not reordered) by the encoder.
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(&body); err != nil {
-		return nil, fmt.Errorf("encode chat completions request: %w", err)
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return body, nil
 }
 
 // encodeMessage maps one neutral message. A system message anywhere in the
