@@ -83,22 +83,22 @@ func (d dialect) Encode(req provider.Request) ([]byte, error) {
 // WriteBody implements provider.BodyWriter: the body in one write, ended
 // by a newline.
 func (d dialect) WriteBody(w io.Writer, req provider.Request) error {
-	body, err := d.wireBody(req)
+	var long provider.LongTexts
+	body, err := d.wireBody(req, &long)
 	if err != nil {
 		return err
 	}
-	// An Encoder rather than json.Marshal only to keep '<', '>' and '&' as
-	// themselves: code is full of them, and escaping would bloat every body.
-	// Raw schemas are compacted (not reordered) by the encoder.
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(&body); err != nil {
+	// Without HTML escaping, to keep '<', '>' and '&' as themselves: code is
+	// full of them, and escaping would bloat every body. Raw schemas are
+	// compacted (not reordered) by the encoder. Long texts are written a
+	// chunk at a time (LongTexts), with the same bytes.
+	if err := long.Encode(w, &body); err != nil {
 		return fmt.Errorf("encode chat completions request: %w", err)
 	}
 	return nil
 }
 
-func (d dialect) wireBody(req provider.Request) (wireRequest, error) {
+func (d dialect) wireBody(req provider.Request, long *provider.LongTexts) (wireRequest, error) {
 	model := req.Model
 	if model == "" {
 		model = DefaultModel
@@ -128,9 +128,23 @@ func (d dialect) wireBody(req provider.Request) (wireRequest, error) {
 		if err != nil {
 			return wireRequest{}, fmt.Errorf("encode message %d: %w", i, err)
 		}
+		holdLongTexts(&m, long)
 		body.Messages = append(body.Messages, m)
 	}
 	return body, nil
+}
+
+// holdLongTexts puts m's long texts apart, to be written a chunk at a
+// time.
+func holdLongTexts(m *wireMessage, long *provider.LongTexts) {
+	if m.Content != nil {
+		held := long.Hold(*m.Content)
+		m.Content = &held
+	}
+	m.ReasoningContent = long.Hold(m.ReasoningContent)
+	for i := range m.ToolCalls {
+		m.ToolCalls[i].Function.Arguments = long.Hold(m.ToolCalls[i].Function.Arguments)
+	}
 }
 
 // encodeMessage maps one neutral message. A system message anywhere in the
