@@ -3,7 +3,6 @@ package agent
 import (
 	"bufio"
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -125,20 +124,52 @@ func (st *Store) appendBatch(id string, recs []record) error {
 
 // encodeBatch writes recs and a commit record to w, one line each.
 func encodeBatch(w io.Writer, recs []record) error {
-	bw := bufio.NewWriterSize(w, 64<<10)        // a large record bypasses it: written as it is
-	enc := json.NewEncoder(redactingWriter{bw}) // Encode ends each record with "\n"
-	enc.SetEscapeHTML(false)
+	bw := bufio.NewWriterSize(w, 64<<10) // a large piece bypasses it: written as it is
+	out := redactingWriter{bw}
 	for _, r := range append(recs, record{Type: recCommit}) {
-		if err := enc.Encode(r); err != nil {
+		var long provider.LongTexts
+		if err := long.Encode(out, holdRecordTexts(r, &long)); err != nil { // ends each record with "\n"
 			return fmt.Errorf("writing a %s record: %w", r.Type, err)
 		}
 	}
 	return bw.Flush()
 }
 
+// holdRecordTexts is r with its messages' long texts held apart, to be
+// written a chunk at a time; they are redacted here, whole, since no
+// write of them is.
+func holdRecordTexts(r record, long *provider.LongTexts) record {
+	if r.Message != nil {
+		m := holdMessageTexts(*r.Message, long)
+		r.Message = &m
+	}
+	if len(r.History) > 0 {
+		h := make([]provider.Message, len(r.History))
+		for i, m := range r.History {
+			h[i] = holdMessageTexts(m, long)
+		}
+		r.History = h
+	}
+	return r
+}
+
+func holdMessageTexts(m provider.Message, long *provider.LongTexts) provider.Message {
+	hold := func(s string) string { return long.Hold(tools.RedactSecrets(s)) }
+	m.Text, m.Reasoning = hold(m.Text), hold(m.Reasoning)
+	if len(m.ToolCalls) > 0 {
+		calls := make([]provider.ToolCall, len(m.ToolCalls))
+		for i, c := range m.ToolCalls {
+			c.Arguments = hold(c.Arguments)
+			calls[i] = c
+		}
+		m.ToolCalls = calls
+	}
+	return m
+}
+
 // redactingWriter hides secrets in what it writes: no hidden secret is
-// ever stored. A json.Encoder writes each record in one Write, so a secret
-// is never split between two.
+// ever stored. Each write is a record, or a piece of one between its held
+// texts, never split inside a short string.
 type redactingWriter struct{ w io.Writer }
 
 func (r redactingWriter) Write(p []byte) (int, error) {
