@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -49,6 +50,37 @@ func (d *deferredResults) take(id jsonrpc2.ID) (piecewiseResult, bool) {
 
 // forget drops what was registered for id (the reply was not written).
 func (d *deferredResults) forget(id jsonrpc2.ID) { d.take(id) }
+
+// writePieces writes a response whose result is written in pieces: its
+// length counted first, for the header, then each piece as it is made.
+func (s *stream) writePieces(id jsonrpc2.ID, result piecewiseResult) (int64, error) {
+	body, err := responsePieces(id, result)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for p := range body {
+		n += int64(len(p))
+	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if s.stopped.Load() {
+		return 0, errWriterStopped
+	}
+	// A piece is small (a chunk of escaped text): gathered into pages of
+	// largeFrame bytes they leave in few writes.
+	w := bufio.NewWriterSize(s.out, largeFrame)
+	fmt.Fprintf(w, "Content-Length: %d\r\n\r\n", n)
+	for p := range body {
+		if _, err := w.Write(p); err != nil {
+			return 0, fmt.Errorf("write to stream: %w", err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return 0, fmt.Errorf("write to stream: %w", err)
+	}
+	return n, nil
+}
 
 // responsePieces is a success response around a piecewise result.
 func responsePieces(id jsonrpc2.ID, result piecewiseResult) (iter.Seq[[]byte], error) {

@@ -170,37 +170,6 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 	return int64(len(data)), nil
 }
 
-// writePieces writes a response whose result is written in pieces: its
-// length counted first, for the header, then each piece as it is made.
-func (s *stream) writePieces(id jsonrpc2.ID, result piecewiseResult) (int64, error) {
-	body, err := responsePieces(id, result)
-	if err != nil {
-		return 0, err
-	}
-	var n int64
-	for p := range body {
-		n += int64(len(p))
-	}
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
-	if s.stopped.Load() {
-		return 0, errWriterStopped
-	}
-	// A piece is small (a chunk of escaped text): gathered into pages of
-	// largeFrame bytes they leave in few writes.
-	w := bufio.NewWriterSize(s.out, largeFrame)
-	fmt.Fprintf(w, "Content-Length: %d\r\n\r\n", n)
-	for p := range body {
-		if _, err := w.Write(p); err != nil {
-			return 0, fmt.Errorf("write to stream: %w", err)
-		}
-	}
-	if err := w.Flush(); err != nil {
-		return 0, fmt.Errorf("write to stream: %w", err)
-	}
-	return n, nil
-}
-
 // largeFrame is the size from which a message is written apart from its
 // header (two writes) rather than copied behind it (one).
 const largeFrame = 64 << 10
