@@ -41,21 +41,33 @@ func encodeRequest(req provider.Request, f provider.Flavour) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-// writeRequest writes the request body to w in one write, ended by a
-// newline.
+// writeRequest writes the request body to w, ended by a newline.
 func writeRequest(w io.Writer, req provider.Request, f provider.Flavour) error {
 	body, err := wireRequestOf(req, f)
 	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(w)
-	// Code is full of <, > and &: sending them as \u003c would only make the
-	// body longer and harder to read in recordings.
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(body); err != nil {
+	// Long texts are written a chunk at a time, with the same bytes
+	// (LongTexts). Without HTML escaping: code is full of <, > and &, and
+	// sending them as \u003c would only make the body longer and harder to
+	// read in recordings.
+	var long provider.LongTexts
+	holdLongTexts(body.System, &long)
+	for i := range body.Messages {
+		holdLongTexts(body.Messages[i].Content, &long)
+	}
+	if err := long.Encode(w, body); err != nil {
 		return fmt.Errorf("anthropic: encode request: %w", err)
 	}
 	return nil
+}
+
+// holdLongTexts puts the blocks' long texts apart.
+func holdLongTexts(blocks []wireBlock, long *provider.LongTexts) {
+	for i := range blocks {
+		b := &blocks[i]
+		b.Text, b.Thinking, b.Content = long.Hold(b.Text), long.Hold(b.Thinking), long.Hold(b.Content)
+	}
 }
 
 func wireRequestOf(req provider.Request, f provider.Flavour) (wireRequest, error) {
