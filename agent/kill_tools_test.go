@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -103,9 +104,14 @@ func reportProgress(line string) error {
 	if os.Getenv(envKillProgress) == "" {
 		return nil
 	}
-	_, err := os.NewFile(3, "progress").WriteString(line + "\n")
+	_, err := progressFile().WriteString(line + "\n")
 	return err
 }
+
+// progressFile is the child's progress pipe, opened once: an *os.File
+// made for each line would close descriptor 3 when the collector
+// finalizes it, and the parent would read the child as gone.
+var progressFile = sync.OnceValue(func() *os.File { return os.NewFile(3, "progress") })
 
 // Progress lines of the children.
 const (

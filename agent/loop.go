@@ -63,6 +63,7 @@ func (s *Session) run(ctx context.Context, out *serialListener) Outcome {
 			// The answer passed a limit: kept cut, with its marker, and the
 			// prompt ends; none of its calls runs.
 			msg := t.cutMessage()
+			t.release()
 			s.append(msg)
 			s.commit()
 			o.Text, o.StopReason = msg.Text, StopAnswerCut
@@ -77,6 +78,7 @@ func (s *Session) run(ctx context.Context, out *serialListener) Outcome {
 		// arguments) are dropped.
 		useTools := t.stop == provider.StopToolUse && len(t.calls) > 0
 		msg := t.message(useTools)
+		t.release()
 		if !empty(msg) {
 			s.append(msg)
 			o.Text = msg.Text

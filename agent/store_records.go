@@ -1,11 +1,11 @@
 package agent
 
 import (
-	"bytes"
+	"bufio"
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"time"
@@ -89,28 +89,28 @@ type record struct {
 	CheckpointID string `json:"checkpointId,omitempty"`
 }
 
-// appendBatch writes records and a commit record to the session file in
-// one write, then fsyncs it; the first batch also makes the directory entry
-// durable.
+// appendBatch writes records and a commit record to the session file,
+// then fsyncs it; the first batch also makes the directory entry durable.
+// Records are encoded straight to the file, each redacted as a whole: a
+// batch holding a long answer is never copied into a buffer first. A
+// batch that fails part way is cut off again, so the next one does not
+// commit its head.
 func (st *Store) appendBatch(id string, recs []record) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf) // Encode ends each record with "\n"
-	enc.SetEscapeHTML(false)
-	for _, r := range append(recs, record{Type: recCommit}) {
-		if err := enc.Encode(r); err != nil {
-			return fmt.Errorf("session %s: encoding a %s record: %w", id, r.Type, err)
-		}
-	}
 	path := st.path(id)
 	_, statErr := os.Stat(path)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("session %s: %w", id, err)
 	}
-	_, werr := f.Write(tools.RedactSecretBytes(buf.Bytes())) // no hidden secret is ever stored
-	serr := f.Sync()
-	cerr := f.Close()
-	if err := cmp.Or(werr, serr, cerr); err != nil { // the first says why; the others follow from it
+	start, err := f.Seek(0, io.SeekEnd)
+	if err == nil {
+		if err = encodeBatch(f, recs); err != nil {
+			_ = f.Truncate(start) // best effort: a loader drops an uncommitted tail anyway
+		} else {
+			err = f.Sync()
+		}
+	}
+	if err := cmp.Or(err, f.Close()); err != nil { // the first says why; a failed close follows from it
 		return fmt.Errorf("session %s: %w", id, err)
 	}
 	if errors.Is(statErr, fs.ErrNotExist) {
@@ -120,4 +120,61 @@ func (st *Store) appendBatch(id string, recs []record) error {
 		}
 	}
 	return nil
+}
+
+// encodeBatch writes recs and a commit record to w, one line each.
+func encodeBatch(w io.Writer, recs []record) error {
+	bw := bufio.NewWriterSize(w, 64<<10) // a large piece bypasses it: written as it is
+	out := redactingWriter{bw}
+	for _, r := range append(recs, record{Type: recCommit}) {
+		var long provider.LongTexts
+		if err := long.Encode(out, holdRecordTexts(r, &long)); err != nil { // ends each record with "\n"
+			return fmt.Errorf("writing a %s record: %w", r.Type, err)
+		}
+	}
+	return bw.Flush()
+}
+
+// holdRecordTexts is r with its messages' long texts held apart, to be
+// written a chunk at a time; they are redacted here, whole, since no
+// write of them is.
+func holdRecordTexts(r record, long *provider.LongTexts) record {
+	if r.Message != nil {
+		m := holdMessageTexts(*r.Message, long)
+		r.Message = &m
+	}
+	if len(r.History) > 0 {
+		h := make([]provider.Message, len(r.History))
+		for i, m := range r.History {
+			h[i] = holdMessageTexts(m, long)
+		}
+		r.History = h
+	}
+	return r
+}
+
+func holdMessageTexts(m provider.Message, long *provider.LongTexts) provider.Message {
+	hold := func(s string) string { return long.Hold(tools.RedactSecrets(s)) }
+	m.Text, m.Reasoning = hold(m.Text), hold(m.Reasoning)
+	if len(m.ToolCalls) > 0 {
+		calls := make([]provider.ToolCall, len(m.ToolCalls))
+		for i, c := range m.ToolCalls {
+			c.Arguments = hold(c.Arguments)
+			calls[i] = c
+		}
+		m.ToolCalls = calls
+	}
+	return m
+}
+
+// redactingWriter hides secrets in what it writes: no hidden secret is
+// ever stored. Each write is a record, or a piece of one between its held
+// texts, never split inside a short string.
+type redactingWriter struct{ w io.Writer }
+
+func (r redactingWriter) Write(p []byte) (int, error) {
+	if _, err := r.w.Write(tools.RedactSecretBytes(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

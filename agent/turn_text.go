@@ -1,6 +1,9 @@
 package agent
 
-import "strings"
+import (
+	"runtime/debug"
+	"strings"
+)
 
 // Pages of a pagedText grow from firstPage to lastPage bytes.
 const (
@@ -48,4 +51,26 @@ func (p *pagedText) String() string {
 		b.Write(page)
 	}
 	return b.String()
+}
+
+// collectedAnswer is the answer size from which the accumulator's pages
+// are collected as soon as the history holds the answer's text. Until a
+// collection, the garbage collector counts them live: at the end of an
+// answer of 8 MiB the heap holds it twice (pages and text), and the next
+// collection is set for twice that, four times the answer; collected at
+// once, the next is set for twice the answer.
+const collectedAnswer = 1 << 20
+
+// release drops the turn's text once its message holds it, and for a long
+// answer collects it at once and gives the memory back (a few
+// milliseconds, once per such answer).
+func (t *turn) release() {
+	n := t.size
+	t.text, t.reasoning = pagedText{}, pagedText{}
+	for i := range t.calls {
+		t.calls[i].args = pagedText{}
+	}
+	if n >= collectedAnswer {
+		debug.FreeOSMemory()
+	}
 }

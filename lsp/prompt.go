@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -34,12 +35,23 @@ type promptContext struct {
 	Files []string        `json:"files"`
 }
 
+// promptResult is agent/prompt's reply. Its text, the whole answer, is
+// written to the editor in pieces (pieces), so the fields before and
+// after it are kept apart; they marshal in this order either way.
 type promptResult struct {
-	SessionID  string         `json:"sessionId"`
-	StopReason string         `json:"stopReason"`
-	Text       string         `json:"text"`
-	Usage      provider.Usage `json:"usage"`
-	Error      string         `json:"error,omitempty"`
+	promptResultHead
+	Text string `json:"text"`
+	promptResultTail
+}
+
+type promptResultHead struct {
+	SessionID  string `json:"sessionId"`
+	StopReason string `json:"stopReason"`
+}
+
+type promptResultTail struct {
+	Usage provider.Usage `json:"usage"`
+	Error string         `json:"error,omitempty"`
 	// Notice is the line to show when the prompt ended at a limit
 	// (max_rounds, answer_cut, tool_call_limit).
 	Notice string `json:"notice,omitempty"`
@@ -47,6 +59,25 @@ type promptResult struct {
 	Mentions []agent.MentionReport `json:"mentions,omitempty"`
 	// Command is the slash command the prompt ran (control runs it).
 	Command string `json:"command,omitempty"`
+}
+
+// pieces implements piecewiseResult: the answer is escaped a chunk at a
+// time between the other fields, never marshalled whole.
+func (r promptResult) pieces() iter.Seq[[]byte] {
+	head, herr := json.Marshal(r.promptResultHead)
+	tail, terr := json.Marshal(r.promptResultTail)
+	return func(yield func([]byte) bool) {
+		if err := errors.Join(herr, terr); err != nil { // plain fields always marshal
+			panic(err)
+		}
+		if !yield(withoutBrace(head, true)) || !yield([]byte(`,"text":`)) || !jsonStringPieces(r.Text, yield) {
+			return
+		}
+		if !yield([]byte(",")) {
+			return
+		}
+		yield(withoutBrace(tail, false))
+	}
 }
 
 // prompt serves agent/prompt on its own goroutine; it answers when the
@@ -91,8 +122,8 @@ func (s *server) prompt(ctx context.Context, p promptParams) (any, error) {
 		return nil, controlError(err, sess.id)
 	}
 	o := res.Outcome
-	out := promptResult{SessionID: sess.id, StopReason: string(o.StopReason), Text: o.Text, Usage: o.Usage,
-		Mentions: res.Mentions, Command: res.Command, Notice: o.Notice}
+	out := promptResult{promptResultHead: promptResultHead{SessionID: sess.id, StopReason: string(o.StopReason)}, Text: o.Text,
+		promptResultTail: promptResultTail{Usage: o.Usage, Mentions: res.Mentions, Command: res.Command, Notice: o.Notice}}
 	if o.StopReason == agent.StopError && o.Err != nil {
 		out.Error = o.Err.Error()
 	}

@@ -32,12 +32,15 @@ var errRequestCancelled = jsonrpc2.NewError(-32800, "request cancelled")
 
 // server is one LSP conversation.
 type server struct {
-	ctx    context.Context // ends at exit, end of input or Serve's ctx
-	conn   jsonrpc2.Conn
-	opts   Options
-	log    *zap.Logger
-	getenv func(string) string
-	tasks  sync.WaitGroup // goroutines answering long requests
+	ctx  context.Context // ends at exit, end of input or Serve's ctx
+	conn jsonrpc2.Conn
+	// deferred are replies' results the stream writes in pieces (nil in
+	// tests that build a server without a stream: results marshal whole).
+	deferred *deferredResults
+	opts     Options
+	log      *zap.Logger
+	getenv   func(string) string
+	tasks    sync.WaitGroup // goroutines answering long requests
 
 	exited   chan struct{} // closed by the exit notification
 	exitOnce sync.Once
@@ -167,6 +170,11 @@ func (s *server) answer(r *request, result any, err error) {
 	if err != nil {
 		result = nil
 		s.log.Debug("request failed", zap.String("method", r.method), zap.Error(err))
+	}
+	if pw, ok := result.(piecewiseResult); ok && err == nil && s.deferred != nil {
+		s.deferred.put(r.id, pw)
+		defer s.deferred.forget(r.id) // when the reply was never written
+		result = nil
 	}
 	if werr := r.reply(context.WithoutCancel(s.ctx), result, err); werr != nil && !errors.Is(werr, errWriterStopped) {
 		s.log.Warn("writing a reply failed", zap.String("method", r.method), zap.Error(werr))

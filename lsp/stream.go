@@ -44,6 +44,10 @@ type stream struct {
 
 	wmu     sync.Mutex // serializes writes: Conn's and this stream's own error replies
 	stopped atomic.Bool
+
+	// deferred are results written in pieces in place of the null their
+	// replies carry (reply_pieces.go).
+	deferred deferredResults
 }
 
 func newStream(in io.Reader, out io.Writer, log *zap.Logger) *stream {
@@ -141,6 +145,11 @@ func (s *stream) writeError(id json.RawMessage, code jsonrpc2.Code, message stri
 func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
+	}
+	if r, ok := msg.(*jsonrpc2.Response); ok && r.Err() == nil {
+		if result, ok := s.deferred.take(r.ID()); ok {
+			return s.writePieces(r.ID(), result)
+		}
 	}
 	// jsonrpc2's messages marshal themselves; json.Marshal would only
 	// check and copy their JSON twice more, which for an answer of

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -104,11 +103,11 @@ func (p *HTTPProvider) Stream(ctx context.Context, req Request) iter.Seq[Event] 
 // stream runs the attempts and returns the terminal event, or false when
 // the consumer stopped iterating.
 func (p *HTTPProvider) stream(ctx context.Context, req Request, yield func(Event) bool) (Event, bool) {
-	body, err := p.o.Dialect.Encode(req)
+	body, err := newRequestBody(p.o.Dialect, req, p.o.Recorder != nil)
 	if err != nil {
 		return failure(fmt.Errorf("encoding the %s request: %w", p.dialect, err)), true
 	}
-	x := p.o.Recorder.begin(p.dialect, p.o.Dialect.Path(), body, p.o.APIKey, p.o.Redact)
+	x := p.o.Recorder.begin(p.dialect, p.o.Dialect.Path(), body.whole, p.o.APIKey, p.o.Redact)
 	for attempt := 1; ; attempt++ {
 		out := p.attempt(ctx, body, attempt, x, yield)
 		if out.stopped {
@@ -168,14 +167,15 @@ type attemptOutcome struct {
 // attempt makes one request. Its context is cancelled by an idle watchdog
 // (reset by every byte read) and, like the parent, closes the body at once
 // so that a blocked Read returns.
-func (p *HTTPProvider) attempt(ctx context.Context, body []byte, attempt int, x *exchange, yield func(Event) bool) attemptOutcome {
+func (p *HTTPProvider) attempt(ctx context.Context, body *requestBody, attempt int, x *exchange, yield func(Event) bool) attemptOutcome {
+	defer body.release()
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	idle := &IdleTimeoutError{Idle: p.o.IdleTimeout}
 	watchdog := time.AfterFunc(p.o.IdleTimeout, func() { cancel(idle) })
 	defer watchdog.Stop()
 
-	hreq, err := http.NewRequestWithContext(actx, http.MethodPost, p.url, bytes.NewReader(body))
+	hreq, err := body.request(actx, p.url)
 	if err != nil {
 		return attemptOutcome{err: fmt.Errorf("building model API request: %w", err)}
 	}

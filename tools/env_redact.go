@@ -21,6 +21,7 @@ const MinRedactedLen = 8
 // (with and without HTML escaping: encoding/json, zap), by Redacted.
 type redactor struct {
 	needles [][]byte // longest first, so a value containing another wins
+	texts   []string // the needles as strings
 	r       *strings.Replacer
 }
 
@@ -43,6 +44,7 @@ func newRedactor(values map[string]string) *redactor {
 	pairs := make([]string, 0, 2*len(needles))
 	for _, n := range needles {
 		rd.needles = append(rd.needles, []byte(n))
+		rd.texts = append(rd.texts, n)
 		pairs = append(pairs, n, Redacted)
 	}
 	rd.r = strings.NewReplacer(pairs...)
@@ -85,7 +87,9 @@ func currentRedactor() *redactor {
 // session files, recordings and tool results pass through it.
 func RedactSecrets(s string) string {
 	rd := currentRedactor()
-	if len(rd.needles) > 0 {
+	// Checked first: the replacer copies s even when nothing matches, and
+	// s may be an answer of megabytes.
+	if slices.ContainsFunc(rd.texts, func(n string) bool { return strings.Contains(s, n) }) {
 		s = rd.r.Replace(s)
 	}
 	return redactSecretValues(s)

@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"io"
 	"net/http"
 
 	"github.com/agent-lsp/agent-lsp/provider"
@@ -60,5 +61,10 @@ func (dialect) SetHeaders(h http.Header, apiKey string) {
 }
 
 func (d dialect) Encode(req provider.Request) ([]byte, error) { return encodeRequest(req, d.flavour) }
+
+// WriteBody implements provider.BodyWriter.
+func (d dialect) WriteBody(w io.Writer, req provider.Request) error {
+	return writeRequest(w, req, d.flavour)
+}
 
 func (dialect) NewDecoder() provider.Decoder { return &decoder{} }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/agent-lsp/agent-lsp/provider"
@@ -33,24 +34,61 @@ var emptyObject = json.RawMessage(`{}`)
 var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 
 func encodeRequest(req provider.Request, f provider.Flavour) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := writeRequest(&buf, req, f); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// writeRequest writes the request body to w, ended by a newline.
+func writeRequest(w io.Writer, req provider.Request, f provider.Flavour) error {
+	body, err := wireRequestOf(req, f)
+	if err != nil {
+		return err
+	}
+	// Long texts are written a chunk at a time, with the same bytes
+	// (LongTexts). Without HTML escaping: code is full of <, > and &, and
+	// sending them as \u003c would only make the body longer and harder to
+	// read in recordings.
+	var long provider.LongTexts
+	holdLongTexts(body.System, &long)
+	for i := range body.Messages {
+		holdLongTexts(body.Messages[i].Content, &long)
+	}
+	if err := long.Encode(w, body); err != nil {
+		return fmt.Errorf("anthropic: encode request: %w", err)
+	}
+	return nil
+}
+
+// holdLongTexts puts the blocks' long texts apart.
+func holdLongTexts(blocks []wireBlock, long *provider.LongTexts) {
+	for i := range blocks {
+		b := &blocks[i]
+		b.Text, b.Thinking, b.Content = long.Hold(b.Text), long.Hold(b.Thinking), long.Hold(b.Content)
+	}
+}
+
+func wireRequestOf(req provider.Request, f provider.Flavour) (wireRequest, error) {
 	if req.Model == "" {
-		return nil, errors.New("anthropic: request has no model")
+		return wireRequest{}, errors.New("anthropic: request has no model")
 	}
 	maxTokens := req.MaxTokens
 	if maxTokens == 0 {
 		maxTokens = DefaultMaxTokens
 	}
 	if maxTokens < 0 {
-		return nil, fmt.Errorf("anthropic: max_tokens %d is negative", maxTokens)
+		return wireRequest{}, fmt.Errorf("anthropic: max_tokens %d is negative", maxTokens)
 	}
 	thinking, err := thinkingParam(req.Thinking, maxTokens)
 	if err != nil {
-		return nil, err
+		return wireRequest{}, err
 	}
 	system, rest := splitLeadingSystem(req.Messages)
 	messages, err := encodeMessages(rest, len(req.Messages)-len(rest))
 	if err != nil {
-		return nil, err
+		return wireRequest{}, err
 	}
 	markNewestMessage(messages)
 	if thinking.Type != "disabled" && unsignedToolLoop(messages) {
@@ -58,7 +96,7 @@ func encodeRequest(req provider.Request, f provider.Flavour) ([]byte, error) {
 	}
 	tools, err := encodeTools(req.Tools)
 	if err != nil {
-		return nil, err
+		return wireRequest{}, err
 	}
 
 	body := wireRequest{
@@ -79,16 +117,7 @@ func encodeRequest(req provider.Request, f provider.Flavour) ([]byte, error) {
 		// a block can carry the cache breakpoint.
 		body.System = []wireBlock{{Type: blockText, Text: system, CacheControl: ephemeral}}
 	}
-
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	// Code is full of <, > and &: sending them as \u003c would only make the
-	// body longer and harder to read in recordings.
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(body); err != nil {
-		return nil, fmt.Errorf("anthropic: encode request: %w", err)
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return body, nil
 }
 
 func thinkingParam(t provider.Thinking, maxTokens int) (wireThinking, error) {

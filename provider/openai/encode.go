@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/agent-lsp/agent-lsp/provider"
 )
@@ -72,6 +73,32 @@ const emptyObject = "{}"
 
 // Encode builds the streaming request body for req.
 func (d dialect) Encode(req provider.Request) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := d.WriteBody(&buf, req); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// WriteBody implements provider.BodyWriter: the body in one write, ended
+// by a newline.
+func (d dialect) WriteBody(w io.Writer, req provider.Request) error {
+	var long provider.LongTexts
+	body, err := d.wireBody(req, &long)
+	if err != nil {
+		return err
+	}
+	// Without HTML escaping, to keep '<', '>' and '&' as themselves: code is
+	// full of them, and escaping would bloat every body. Raw schemas are
+	// compacted (not reordered) by the encoder. Long texts are written a
+	// chunk at a time (LongTexts), with the same bytes.
+	if err := long.Encode(w, &body); err != nil {
+		return fmt.Errorf("encode chat completions request: %w", err)
+	}
+	return nil
+}
+
+func (d dialect) wireBody(req provider.Request, long *provider.LongTexts) (wireRequest, error) {
 	model := req.Model
 	if model == "" {
 		model = DefaultModel
@@ -99,21 +126,25 @@ func (d dialect) Encode(req provider.Request) ([]byte, error) {
 	for i := range req.Messages {
 		m, err := encodeMessage(&req.Messages[i], withTools)
 		if err != nil {
-			return nil, fmt.Errorf("encode message %d: %w", i, err)
+			return wireRequest{}, fmt.Errorf("encode message %d: %w", i, err)
 		}
+		holdLongTexts(&m, long)
 		body.Messages = append(body.Messages, m)
 	}
+	return body, nil
+}
 
-	// An Encoder rather than json.Marshal only to keep '<', '>' and '&' as
-	// themselves: code is full of them, and escaping would bloat every body.
-	// Raw schemas are compacted (not reordered) by the encoder.
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(&body); err != nil {
-		return nil, fmt.Errorf("encode chat completions request: %w", err)
+// holdLongTexts puts m's long texts apart, to be written a chunk at a
+// time.
+func holdLongTexts(m *wireMessage, long *provider.LongTexts) {
+	if m.Content != nil {
+		held := long.Hold(*m.Content)
+		m.Content = &held
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	m.ReasoningContent = long.Hold(m.ReasoningContent)
+	for i := range m.ToolCalls {
+		m.ToolCalls[i].Function.Arguments = long.Hold(m.ToolCalls[i].Function.Arguments)
+	}
 }
 
 // encodeMessage maps one neutral message. A system message anywhere in the
