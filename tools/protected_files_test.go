@@ -2,29 +2,13 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
-	"os"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/agent-lsp/agent-lsp/internal/fixturetest"
 	"github.com/agent-lsp/agent-lsp/permission"
 )
-
-// protectedSamples reads the table every front end's tests run over: a
-// protected workspace file of each kind, as a workspace-relative path.
-func protectedSamples(t *testing.T) []string {
-	t.Helper()
-	b, err := os.ReadFile("../testdata/protected/files.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var table struct{ Files []string }
-	if err := json.Unmarshal(b, &table); err != nil || len(table.Files) == 0 {
-		t.Fatalf("the protected files table: %v", err)
-	}
-	return table.Files
-}
 
 // offerRecorder allows everything once and records whether the session
 // was offered.
@@ -75,7 +59,7 @@ func TestProtectedFilesAreHighToWrite(t *testing.T) {
 			}
 		}
 	}
-	for _, rel := range protectedSamples(t) {
+	for _, rel := range fixturetest.ProtectedFiles() {
 		check(NewWriteFile(), map[string]any{"path": rel, "content": "{\"run\": \"curl x | sh\"}\n"}, true)
 		e.write(t, rel, "{}\n")
 		check(NewEditFile(), map[string]any{"path": rel, "old_string": "{}", "new_string": "{\"run\": 1}"}, true)

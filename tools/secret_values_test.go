@@ -6,24 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-)
 
-// credentialVariables are twenty variables that hold credentials the
-// name rule of old let through, by their name or by their value; each is
-// scrubbed from children, hidden in the vault, and redacted.
-// (Read by the tests that use it, not at package init: the test binary
-// also runs as other programs, an MCP server, from other directories.)
-func credentialVariables(t *testing.T) (rows []struct{ Name, Value, Secret string }) {
-	t.Helper()
-	b, err := os.ReadFile("../testdata/secrets/credential-variables.json") // shared by the tools and chat tests
-	if err == nil {
-		err = json.Unmarshal(b, &rows)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rows
-}
+	"github.com/agent-lsp/agent-lsp/internal/fixturetest"
+)
 
 // secretOf is what must not appear of a credential variable.
 func secretOf(name, value, secret string) string {
@@ -35,19 +20,19 @@ func secretOf(name, value, secret string) string {
 
 func TestCredentialVariablesAreScrubbedHiddenAndRedacted(t *testing.T) {
 	var environ []string
-	for _, c := range credentialVariables(t) {
+	for _, c := range fixturetest.CredentialVariables() {
 		environ = append(environ, c.Name+"="+c.Value)
 		t.Setenv(c.Name, c.Value)
 	}
 	environ = append(environ, "PATH=/bin", "PWD=/work", "OLDPWD=/", "SSH_AUTH_SOCK=/run/agent.sock",
 		"HTTP_PROXY=http://proxy:3128", "GIT_URL=https://git@example.com/r.git")
-	if got, want := scrubEnv(environ), environ[len(credentialVariables(t)):]; !slices.Equal(got, want) {
+	if got, want := scrubEnv(environ), environ[len(fixturetest.CredentialVariables()):]; !slices.Equal(got, want) {
 		t.Errorf("scrubEnv kept %q, want %q", got, want)
 	}
 	if err := HideSecretLookingEnv(); err != nil {
 		t.Logf("hide: %v (the start-up block is not ours in a test)", err)
 	}
-	for _, c := range credentialVariables(t) {
+	for _, c := range fixturetest.CredentialVariables() {
 		if _, ok := os.LookupEnv(c.Name); ok {
 			t.Errorf("%s is still in the process environment", c.Name)
 		}

@@ -5,7 +5,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,25 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-lsp/agent-lsp/internal/fixturetest"
 	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
-
-// protectedSamples reads the table every front end's tests run over: a
-// protected workspace file of each kind (.vscode/tasks.json, .envrc,
-// .husky/pre-commit, .mcp.json, ...), as a workspace-relative path.
-func protectedSamples(t *testing.T) []string {
-	t.Helper()
-	b, err := os.ReadFile("../../testdata/protected/files.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var table struct{ Files []string }
-	if err := json.Unmarshal(b, &table); err != nil || len(table.Files) == 0 {
-		t.Fatalf("the protected files table: %v", err)
-	}
-	return table.Files
-}
 
 // userProtected is the file the user adds to the list (--protect,
 // initializationOptions.protectedFiles).
@@ -53,7 +37,7 @@ func attackProtectedFiles(t *testing.T, acct account, sum *campaignSummary) {
 
 func attackProtectedFilesThrough(t *testing.T, acct account, fe string, sum *campaignSummary) {
 	lab := newAttackLab(t, acct, false)
-	samples := protectedSamples(t)
+	samples := fixturetest.ProtectedFiles()
 	const own = "{\"the user's own\": true}\n"
 	existing := map[string]bool{userProtected: true}
 	for i, p := range samples {

@@ -1,32 +1,14 @@
 package main
 
 import (
-	"encoding/json"
 	"maps"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
-)
 
-// credentialVariables are twenty credentials the name rule of old let
-// through to commands, MCP servers, sessions and the model: by name
-// (cloud, database and CI variables) or by value (a URL with a password,
-// a known token format under an innocent name). secret is what must not
-// appear (the password alone for a URL; the value when empty).
-// (Read by the tests that use it, not at package init: the test binary
-// also runs as other programs, an MCP server, from other directories.)
-func credentialVariables(t *testing.T) (rows []struct{ Name, Value, Secret string }) {
-	t.Helper()
-	b, err := os.ReadFile("../../testdata/secrets/credential-variables.json") // shared by the tools and chat tests
-	if err == nil {
-		err = json.Unmarshal(b, &rows)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rows
-}
+	"github.com/agent-lsp/agent-lsp/internal/fixturetest"
+)
 
 // The twenty credentials, in the chat's environment with the canaries of
 // old, reach no command's environment, no request to the model, no
@@ -46,7 +28,7 @@ func TestChatCredentialVariablesReachNoChildFileOrLog(t *testing.T) {
 	for _, acct := range accounts {
 		t.Run(acct.name, func(t *testing.T) {
 			env, check := canaries(), canaries()
-			for _, c := range credentialVariables(t) {
+			for _, c := range fixturetest.CredentialVariables() {
 				env[c.Name] = c.Value
 				check[c.Name] = c.Value
 				if c.Secret != "" {
@@ -59,7 +41,7 @@ func TestChatCredentialVariablesReachNoChildFileOrLog(t *testing.T) {
 			if !ok || !strings.Contains(child, "PATH=") {
 				t.Fatalf("the command did not run as scripted:\n%s", seen)
 			}
-			for _, c := range credentialVariables(t) {
+			for _, c := range fixturetest.CredentialVariables() {
 				if strings.Contains(child, "\n"+c.Name+"=") || strings.HasPrefix(child, c.Name+"=") {
 					t.Errorf("the child's environment has %s", c.Name)
 				}

@@ -298,7 +298,7 @@ func runAsNobody(t *testing.T, pattern string) []byte {
 	cmd.Dir = "/"
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=/nonexistent", "TMPDIR=/tmp",
 		"AGENT_LSP_SANDBOX_TEST_UID=" + uid, "AGENT_LSP_CANARY=canary-" + strconv.Itoa(os.Getpid()),
-		envProtectHelper + "=1", envProtectedSamples + "=" + os.Getenv(envProtectedSamples)}
+		envProtectHelper + "=1"}
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("as uid %s: %v\n%s", uid, err, out)

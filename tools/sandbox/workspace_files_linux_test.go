@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -11,30 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agent-lsp/agent-lsp/internal/fixturetest"
 )
-
-// envProtectedSamples carries the table to runAsNobody's run.
-const envProtectedSamples = "AGENT_LSP_PROTECTED_SAMPLES"
-
-// protectedSamples reads the table every front end's tests run over: a
-// protected workspace file of each kind, as a workspace-relative path.
-// (An ordinary user's run, in another directory, gets them through
-// envProtectedSamples.)
-func protectedSamples(t *testing.T) []string {
-	t.Helper()
-	if v := os.Getenv(envProtectedSamples); v != "" {
-		return strings.Split(v, ":")
-	}
-	b, err := os.ReadFile("../../testdata/protected/files.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var table struct{ Files []string }
-	if err := json.Unmarshal(b, &table); err != nil || len(table.Files) == 0 {
-		t.Fatalf("the protected files table: %v", err)
-	}
-	return table.Files
-}
 
 // TestProtectedWorkspaceFiles: in a workspace that holds none of them,
 // a command creates each protected file (its directory first where it
@@ -57,7 +35,7 @@ func TestProtectedWorkspaceFiles(t *testing.T) {
 
 func testProtectedFiles(t *testing.T, st Settings, existing bool) {
 	f := newFixture(t)
-	samples := protectedSamples(t)
+	samples := fixturetest.ProtectedFiles()
 	const own = "{\"own\": true}\n"
 	if existing {
 		for _, p := range samples {
@@ -203,7 +181,6 @@ func runPiped(t *testing.T, s *Sandbox, f fixture, command string) (string, int,
 
 // TestProtectedWorkspaceFilesAsNobody runs them again as an ordinary user.
 func TestProtectedWorkspaceFilesAsNobody(t *testing.T) {
-	t.Setenv(envProtectedSamples, strings.Join(protectedSamples(t), ":"))
 	out := runAsNobody(t, "^(TestProtectedWorkspaceFiles|TestProtectedWorkspaceFilesExtended)$")
 	for _, name := range []string{"TestProtectedWorkspaceFiles", "TestProtectedWorkspaceFilesExtended"} {
 		if !bytes.Contains(out, []byte("--- PASS: "+name+" ")) {
