@@ -1,16 +1,16 @@
-// Approvals (agent/approve) in VS Code's native dialog: the title names the
-// tool, the risk and the summary, the detail shows the command or the
-// edit's hunks and the reasons, the buttons are the offered options; an
-// edit adds "Show diff", which opens vscode.diff between the document and
-// the text with the request's hunks applied. Any other
+// Approvals (agent/approve) in VS Code's native dialog: the title says what
+// runs in plain words ("Run command", "Edit file a.go"), the risk and why,
+// the detail shows the command once or the edit's hunks, the buttons are
+// the offered options in an order where Enter is safe (approvalButtons:
+// Deny is the focused default for HIGH); an edit adds "Show diff", which
+// opens vscode.diff between the document and the text with the request's
+// hunks applied. Any other
 // window/showMessageRequest (the workspace trust question) is shown as it
 // is, with its buttons.
 
 import * as vscode from 'vscode';
 import type { ApproveParams, ShowMessageRequestParams } from './protocol';
-import { approvalDetail, approvalTitle, canShowDiff, proposedText } from './logic/approval';
-
-const showDiff = 'Show diff';
+import { approvalButtons, approvalDetail, approvalTitle, proposedText, showDiffTitle } from './logic/approval';
 export const proposedScheme = 'agent-lsp-proposed';
 
 /** Serves the proposed texts of pending approvals as read-only documents. */
@@ -40,15 +40,14 @@ export class ApprovalUi {
 
   /** decide shows the dialog and returns the chosen option's id (undefined: dismissed, which is Deny). */
   async decide(p: ApproveParams): Promise<string | undefined> {
-    const titles = p.options.map((o) => o.title);
-    const items = canShowDiff(p) ? [...titles, showDiff] : titles;
+    const items: Array<vscode.MessageItem & { optionId?: string }> = approvalButtons(p);
     // The first ask is modal, so the detail (the command or the diff) is
     // shown in full; after "Show diff" the ask is a notification, so the
     // diff editor stays usable while the user reads it.
     let choice = await vscode.window.showWarningMessage(approvalTitle(p), { modal: true, detail: approvalDetail(p) }, ...items);
     const opened: vscode.Uri[] = [];
     try {
-      while (choice === showDiff) {
+      while (choice?.title === showDiffTitle) {
         const uri = await this.openDiff(p);
         if (uri) opened.push(uri);
         choice = await vscode.window.showWarningMessage(approvalTitle(p), ...items);
@@ -56,7 +55,7 @@ export class ApprovalUi {
     } finally {
       for (const uri of opened) this.texts.forget(uri);
     }
-    return p.options.find((o) => o.title === choice)?.id;
+    return choice?.optionId;
   }
 
   private async openDiff(p: ApproveParams): Promise<vscode.Uri | undefined> {

@@ -1,9 +1,12 @@
 // agent/review in VS Code: a diff editor between the document and the
 // proposed text with every hunk, lenses "Accept hunk N" / "Reject hunk N"
-// over each hunk on the diff's right side, and a multi-select quick pick
-// of the same hunks (both toggle one selection); Enter goes on to an input
-// box for feedback, then the answer. Escape in the pick, a cancelled
-// prompt or a daemon that gave up on the call answer reject.
+// over each hunk on the diff's right side and "Finish" / "Reject the whole
+// edit" / "Pick hunks" over its first line, and a multi-select quick pick
+// of the same hunks (both toggle one selection); Enter or Finish goes on
+// to an input box for feedback, then the answer. Escape only hides the
+// pick: the diff stays with its lenses and a status bar item shows the
+// pick again, the edit waits until the user decides. A cancelled prompt
+// or a daemon that gave up on the call answers reject.
 
 import * as vscode from 'vscode';
 import { ProposedTexts, openIfExists, proposedScheme } from './approvals';
@@ -12,8 +15,10 @@ import {
   HunkSelection,
   applyHunks,
   hunkLensTitles,
+  finishLensTitles,
   hunkPickItems,
   locateHunks,
+  pendingReviewText,
   proposedPlaces,
   rejectAll,
   reviewAnswer,
@@ -26,6 +31,8 @@ import {
 } from './logic/review';
 
 const toggleCommand = 'agentLsp.review.setHunk';
+const finishCommand = 'agentLsp.review.finish';
+const resumeCommand = 'agentLsp.review.resume';
 
 interface OpenReview {
   params: ReviewParams;
@@ -34,6 +41,10 @@ interface OpenReview {
   /** Tells the quick pick the selection changed from a lens. */
   changed: vscode.EventEmitter<void>;
   abort: vscode.EventEmitter<void>;
+  /** Ends the pick with these ids (the Finish or Reject lens). */
+  finish: vscode.EventEmitter<number[]>;
+  /** Shows the pick again after Escape hid it. */
+  resume: vscode.EventEmitter<void>;
 }
 
 export class ReviewUi implements vscode.CodeLensProvider, vscode.Disposable {
@@ -54,6 +65,11 @@ export class ReviewUi implements vscode.CodeLensProvider, vscode.Disposable {
         r.changed.fire();
         this.lensesChanged.fire();
       }),
+      vscode.commands.registerCommand(finishCommand, (uri: string, rejectAll: boolean) => {
+        const r = this.open.get(uri);
+        if (r) r.finish.fire(rejectAll ? [] : r.selection.ids());
+      }),
+      vscode.commands.registerCommand(resumeCommand, (uri: string) => this.open.get(uri)?.resume.fire()),
     );
   }
 
@@ -61,7 +77,12 @@ export class ReviewUi implements vscode.CodeLensProvider, vscode.Disposable {
     const key = doc.uri.toString();
     const r = this.open.get(key);
     if (!r) return [];
-    const lenses: vscode.CodeLens[] = [];
+    const top = new vscode.Range(0, 0, 0, 0);
+    const lenses: vscode.CodeLens[] = [
+      new vscode.CodeLens(top, { title: finishLensTitles.finish, command: finishCommand, arguments: [key, false] }),
+      new vscode.CodeLens(top, { title: finishLensTitles.rejectAll, command: finishCommand, arguments: [key, true] }),
+      new vscode.CodeLens(top, { title: finishLensTitles.resume, command: resumeCommand, arguments: [key] }),
+    ];
     for (const p of r.places) {
       const line = Math.min(p.line, Math.max(doc.lineCount - 1, 0));
       const range = new vscode.Range(line, 0, line, 0);
@@ -92,24 +113,34 @@ export class ReviewUi implements vscode.CodeLensProvider, vscode.Disposable {
     const cleanup: Array<() => void> = [];
     try {
       const { right, places, note } = await this.openDiff(params, cleanup);
-      const r: OpenReview = { params, selection: new HunkSelection(hunks), places, changed: new vscode.EventEmitter(), abort: new vscode.EventEmitter() };
+      const r: OpenReview = {
+        params,
+        selection: new HunkSelection(hunks),
+        places,
+        changed: new vscode.EventEmitter(),
+        abort: new vscode.EventEmitter(),
+        finish: new vscode.EventEmitter(),
+        resume: new vscode.EventEmitter(),
+      };
       cleanup.push(() => {
         r.changed.dispose();
         r.abort.dispose();
+        r.finish.dispose();
+        r.resume.dispose();
       });
-      if (right) {
-        const key = right.toString();
-        this.open.set(key, r);
-        cleanup.push(() => {
-          this.open.delete(key);
-          this.lensesChanged.fire();
-        });
+      // Keyed by the diff's right side, which the lenses look up; a review
+      // shown as plain diffs (no right side) still needs a key to resume.
+      const key = right ? right.toString() : `agent-lsp-review:${params.toolCallId}`;
+      this.open.set(key, r);
+      cleanup.push(() => {
+        this.open.delete(key);
         this.lensesChanged.fire();
-      }
+      });
+      this.lensesChanged.fire();
       const sub = token.onCancellationRequested(() => r.abort.fire());
       cleanup.push(() => sub.dispose());
 
-      const picked = await this.pick(r, note);
+      const picked = await this.pick(r, note, key);
       if (picked === undefined) return rejectAll;
       const feedback = withFeedback ? await this.askFeedback(r, picked, token) : undefined;
       if (feedback === aborted) return rejectAll;
@@ -156,8 +187,12 @@ export class ReviewUi implements vscode.CodeLensProvider, vscode.Disposable {
     return { right, places: proposedPlaces(hunks, splitLines(proposed).length), note: '' };
   }
 
-  /** pick is the multi-select quick pick: the accepted ids, or undefined (Escape, aborted). */
-  private pick(r: OpenReview, note: string): Promise<number[] | undefined> {
+  /**
+   * pick is the multi-select quick pick: the accepted ids, or undefined
+   * (aborted). Escape hides the pick and nothing else: the review waits
+   * behind a status bar item (and the diff's lenses) that show it again.
+   */
+  private pick(r: OpenReview, note: string, key: string): Promise<number[] | undefined> {
     const qp = vscode.window.createQuickPick<HunkPickItem & vscode.QuickPickItem>();
     const items = hunkPickItems(r.params.hunks);
     qp.items = items;
@@ -166,8 +201,15 @@ export class ReviewUi implements vscode.CodeLensProvider, vscode.Disposable {
     qp.matchOnDetail = true;
     qp.title = reviewTitle(r.params, note);
     qp.placeholder = reviewPlaceholder;
+    const pending = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 1000);
+    pending.text = pendingReviewText(r.params);
+    pending.tooltip = 'agent-lsp: the edit waits for your review; click to pick its hunks';
+    pending.command = { title: 'Review', command: resumeCommand, arguments: [key] };
+    let syncing = false;
     const sync = (): void => {
+      syncing = true;
       qp.selectedItems = items.filter((i) => r.selection.has(i.id));
+      syncing = false;
     };
     sync();
     return new Promise((resolve) => {
@@ -178,16 +220,28 @@ export class ReviewUi implements vscode.CodeLensProvider, vscode.Disposable {
         done = true;
         for (const s of subs) s.dispose();
         qp.dispose();
+        pending.dispose();
         resolve(ids);
+      };
+      const show = (): void => {
+        pending.hide();
+        sync();
+        qp.show();
       };
       subs.push(
         qp.onDidChangeSelection((sel) => {
+          if (syncing) return;
           r.selection.replace(sel.map((i) => i.id));
           this.lensesChanged.fire();
         }),
         r.changed.event(sync),
         qp.onDidAccept(() => finish(r.selection.ids())),
-        qp.onDidHide(() => finish(undefined)),
+        qp.onDidHide(() => {
+          // Escape (or another quick input took the place): postpone.
+          if (!done) pending.show();
+        }),
+        r.finish.event((ids) => finish(ids)),
+        r.resume.event(show),
         r.abort.event(() => finish(undefined)),
       );
       qp.show();

@@ -1,10 +1,11 @@
 // An approval (agent/approve) without VS Code: the answer sent for the
-// user's choice, the dialog's title and detail, and the proposed text an
+// user's choice, the dialog's title, detail and buttons (in an order
+// where Enter is safe), and the proposed text an
 // edit's "Show diff" opens, built from the request's fields
 // (docs/protocol.md, Structured approval) — nothing is read back from
 // text; and the answer to any other window/showMessageRequest.
 
-import type { ApproveAnswer, ApproveParams, MessageActionItem, ShowMessageRequestParams } from '../protocol';
+import type { ApproveAnswer, ApproveOption, ApproveParams, MessageActionItem, ShowMessageRequestParams } from '../protocol';
 import { applyHunks, locateHunks } from './review';
 
 /**
@@ -36,28 +37,94 @@ export async function answerMessageRequest(
   return actions.find((a) => a.title === chosen) ?? null;
 }
 
-/** The dialog's title: one line, the tool, the risk and the summary. */
+/** What the action does, in plain words: the dialog's title starts with it. */
+export function approvalAction(p: Pick<ApproveParams, 'tool' | 'path'>): string {
+  const file = p.path ? ` ${p.path}` : '';
+  switch (p.tool) {
+    case 'run_bash':
+      return 'Run command';
+    case 'edit_file':
+      return `Edit file${file}`;
+    case 'write_file':
+      return `Write file${file}`;
+    case 'read_file':
+      return `Read file${file}`;
+    case 'glob':
+    case 'grep':
+      return 'Search files';
+    case 'todo_write':
+      return 'Update the plan';
+  }
+  // MCP tools are named mcp__<server>__<tool> (mcp/adapter.go).
+  const mcp = /^mcp__(.+?)__(.+)$/.exec(p.tool);
+  if (mcp) return `Use ${mcp[1]} tool ${mcp[2]}`;
+  return `Use ${p.tool}`;
+}
+
+/**
+ * The dialog's title: one line, what runs in plain words, the risk and
+ * why. The command itself is in the detail only, once.
+ */
 export function approvalTitle(p: ApproveParams): string {
-  return `agent-lsp wants to run ${p.tool} (risk ${p.risk.toUpperCase()}): ${p.summary}`;
+  const why = p.reasons.length > 0 ? `: ${p.reasons.join('; ')}` : '';
+  return `${approvalAction(p)}? ${p.risk.toUpperCase()} risk${why}`;
 }
 
 /** A dialog shows at most this many diff lines: "Show diff" shows the whole edit. */
 export const maxDetailDiffLines = 40;
 
-/** The dialog's detail: the command, or the edit's hunks (cut after maxDetailDiffLines), and why the risk is what it is. */
+/**
+ * The dialog's detail: the command, or the edit's hunks (cut after
+ * maxDetailDiffLines), or for any other action its summary (an MCP call's
+ * arguments, the file read).
+ */
 export function approvalDetail(p: ApproveParams): string {
-  const parts: string[] = [];
   // visibleCommand is what the user reads: command may hold a carriage
   // return or a bidi override that would show other text than runs.
-  if (p.command !== undefined) parts.push(`$ ${p.visibleCommand ?? p.command}`);
+  if (p.command !== undefined) return `$ ${p.visibleCommand ?? p.command}`;
   const diff = (p.hunks ?? []).flatMap((h) => h.diff.replace(/\n$/, '').split('\n'));
+  if (diff.length === 0) return p.summary;
   if (diff.length > maxDetailDiffLines) {
-    parts.push(...diff.slice(0, maxDetailDiffLines), `… (${diff.length - maxDetailDiffLines} more diff lines: Show diff shows them)`);
-  } else {
-    parts.push(...diff);
+    return [...diff.slice(0, maxDetailDiffLines), `… (${diff.length - maxDetailDiffLines} more diff lines: Show diff shows them)`].join('\n');
   }
-  if (p.reasons.length > 0) parts.push(`Why ${p.risk.toUpperCase()}: ${p.reasons.join('; ')}`);
-  return parts.join('\n');
+  return diff.join('\n');
+}
+
+/** The "Show diff" button of an edit's dialog: it opens the diff and asks again. */
+export const showDiffTitle = 'Show diff';
+
+/** One button of the approval dialog, in the order VS Code is given them. */
+export interface ApprovalButton {
+  title: string;
+  /** The option it answers; none for Show diff. */
+  optionId?: string;
+  /** Escape and the dialog's close button choose it (VS Code's MessageItem.isCloseAffordance). */
+  isCloseAffordance: boolean;
+}
+
+/**
+ * approvalButtons orders the dialog's buttons so that Enter is safe.
+ * VS Code (1.139, mainThreadMessageService + base/browser/ui/dialog)
+ * focuses the first button that is not the close affordance, so Enter
+ * presses it; the close affordance goes last, and when there is none VS
+ * Code adds its own "Cancel".
+ *
+ * HIGH: Deny comes first, the focused primary button; the rest follow.
+ * Deny cannot also be the close affordance (it would leave the first
+ * place to Allow), so VS Code's Cancel stays: it dismisses, which the
+ * daemon takes as Deny too.
+ *
+ * LOW and MEDIUM: Allow first, as peers do (an ask that is usually
+ * allowed; the policy remembers "for this session"), and Deny is the
+ * close affordance: Escape denies, and there is no second Cancel.
+ */
+export function approvalButtons(p: Pick<ApproveParams, 'risk' | 'options'> & Partial<ApproveParams>): ApprovalButton[] {
+  const deny = p.options.filter((o) => o.kind === 'deny');
+  const allow = p.options.filter((o) => o.kind !== 'deny');
+  const button = (o: ApproveOption, isCloseAffordance = false): ApprovalButton => ({ title: o.title, optionId: o.id, isCloseAffordance });
+  const diff: ApprovalButton[] = canShowDiff(p as ApproveParams) ? [{ title: showDiffTitle, isCloseAffordance: false }] : [];
+  if (p.risk.toLowerCase() === 'high') return [...deny.map((o) => button(o)), ...allow.map((o) => button(o)), ...diff];
+  return [...allow.map((o) => button(o)), ...diff, ...deny.map((o, i) => button(o, i === deny.length - 1))];
 }
 
 /** canShowDiff: the approval is an edit of a file with line hunks. */

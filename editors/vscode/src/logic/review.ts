@@ -146,10 +146,20 @@ export function hunkLensTitles(id: number, accepted: boolean): { accept: string;
 }
 
 /**
- * The review quick pick's placeholder. How to confirm comes first: VS Code
- * cuts a placeholder at the input's width, and the rest is a reminder.
+ * The review quick pick's placeholder. How to confirm comes first and it
+ * is short: VS Code cuts a placeholder at the input's width. Escape only
+ * hides the pick (the edit waits, resumed from the status bar or the
+ * diff's lenses): it is the key people press to look at the diff.
  */
-export const reviewPlaceholder = "Enter: keep the checked hunks · Escape: reject the whole edit · the diff's lenses toggle hunks too";
+export const reviewPlaceholder = 'Enter: keep the checked hunks · Escape: hide, the edit waits';
+
+/** The lenses over the diff's first line: finish the review as checked, or reject it all. */
+export const finishLensTitles = { finish: '$(check-all) Finish: keep the checked hunks', rejectAll: '$(close-all) Reject the whole edit', resume: '$(list-selection) Pick hunks' };
+
+/** The status bar item of a review whose pick was hidden: clicking it shows the pick again. */
+export function pendingReviewText(p: Pick<ReviewParams, 'path'>): string {
+  return `$(git-compare) Review ${p.path}: waiting`;
+}
 
 /** The review quick pick's title: what is reviewed, its risk and why. */
 export function reviewTitle(p: Pick<ReviewParams, 'summary' | 'path' | 'risk' | 'reasons'>, note = ''): string {
@@ -212,7 +222,7 @@ export function selectionSummary(hunks: readonly ReviewHunk[], acceptedIds: Iter
   const ids = hunks.map((h) => h.id);
   const yes = ids.filter((id) => keep.has(id));
   const no = ids.filter((id) => !keep.has(id));
-  if (no.length === 0) return `Accepting all ${ids.length === 1 ? 'the hunk' : `${ids.length} hunks`}`;
+  if (no.length === 0) return ids.length === 1 ? 'Accepting the hunk' : `Accepting all ${ids.length} hunks`;
   if (yes.length === 0) return `Rejecting the whole edit`;
   return `Accepting hunk${yes.length > 1 ? 's' : ''} ${yes.join(', ')} of ${ids.length}; rejecting ${no.join(', ')}`;
 }

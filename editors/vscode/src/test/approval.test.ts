@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { answerApprove, answerMessageRequest, approvalDetail, approvalTitle, canShowDiff, maxDetailDiffLines, proposedText } from '../logic/approval';
+import { answerApprove, answerMessageRequest, approvalButtons, approvalDetail, approvalTitle, canShowDiff, maxDetailDiffLines, proposedText } from '../logic/approval';
 import type { ApproveOption, ApproveParams, ReviewHunk } from '../protocol';
 
 // agent/approve requests as the daemon sends them (lsp/approve.go; docs/protocol.md).
@@ -25,8 +25,9 @@ const edit: ApproveParams = {
 };
 
 test('a command approval shows the command and the reasons, and no diff', () => {
-  assert.equal(approvalTitle(bash), 'agent-lsp wants to run run_bash (risk HIGH): run: rm -rf build && make all');
-  assert.equal(approvalDetail(bash), '$ rm -rf build &&\n  make all\nWhy HIGH: rm -rf: deletes files recursively; outside the sandbox');
+  assert.equal(approvalTitle(bash), 'Run command? HIGH risk: rm -rf: deletes files recursively; outside the sandbox');
+  // The command once, in the detail; the title says neither run_bash nor the command.
+  assert.equal(approvalDetail(bash), '$ rm -rf build &&\n  make all');
   assert.equal(canShowDiff(bash), false);
 });
 
@@ -36,7 +37,7 @@ test('a command approval shows the command as the daemon renders it, never its h
 });
 
 test("an edit approval shows its hunks' diffs and opens the text with every hunk", () => {
-  assert.equal(approvalTitle(edit), 'agent-lsp wants to run edit_file (risk MEDIUM): edit a.go (2 replacements)');
+  assert.equal(approvalTitle(edit), 'Edit file a.go? MEDIUM risk');
   assert.equal(approvalDetail(edit), hunks.map((h) => h.diff.replace(/\n$/, '')).join('\n'));
   assert.equal(canShowDiff(edit), true);
   assert.equal(proposedText(source, edit), 'package demo\n\nfunc newName() {}\n\nvar x = newName\n');
@@ -62,7 +63,8 @@ test('a long diff is cut in the dialog, not in the diff view', () => {
 
 test('an approval without a file or hunks (an MCP tool) has no diff', () => {
   const mcp: ApproveParams = { sessionId: 's', toolCallId: 'c', tool: 'mcp__demo__word_count', risk: 'medium', summary: 'MCP demo/word_count {"text":"x"}', reasons: ['third-party MCP tool'], options };
-  assert.equal(approvalDetail(mcp), 'Why MEDIUM: third-party MCP tool');
+  assert.equal(approvalTitle(mcp), 'Use demo tool word_count? MEDIUM risk: third-party MCP tool');
+  assert.equal(approvalDetail(mcp), 'MCP demo/word_count {"text":"x"}');
   assert.equal(canShowDiff(mcp), false);
 });
 
@@ -93,4 +95,32 @@ test('any other showMessageRequest is shown as it is and answered with the chose
   assert.deepEqual(shown, { message: trust.message, titles: ['Allow', 'Allow always for this workspace', 'Deny'] });
   assert.equal(await answerMessageRequest(trust, async () => undefined), null);
   assert.equal(await answerMessageRequest({ type: 3, message: 'note' }, async (_p, titles) => (titles.length === 0 ? undefined : 'x')), null);
+});
+
+test('HIGH: Deny is the first button (VS Code focuses it: Enter denies), the only Deny, and never a close affordance', () => {
+  const buttons = approvalButtons(bash);
+  assert.deepEqual(buttons.map((b) => [b.title, b.optionId, b.isCloseAffordance]), [
+    ['Deny', 'deny', false],
+    ['Allow', 'allow_once', false],
+  ]);
+  const highEdit = approvalButtons({ ...edit, risk: 'high', options: [options[0], options[2]] });
+  assert.deepEqual(highEdit.map((b) => b.title), ['Deny', 'Allow', 'Show diff']);
+  assert.equal(highEdit.filter((b) => b.optionId === 'deny').length, 1);
+});
+
+test('MEDIUM: Allow first, Deny is the close affordance (Escape denies, no second Cancel), Show diff before it', () => {
+  const buttons = approvalButtons(edit);
+  assert.deepEqual(buttons.map((b) => [b.title, b.optionId, b.isCloseAffordance]), [
+    ['Allow', 'allow_once', false],
+    ['Allow for this session', 'allow_session', false],
+    ['Show diff', undefined, false],
+    ['Deny', 'deny', true],
+  ]);
+});
+
+test('the title names the action in plain words', () => {
+  const write: ApproveParams = { ...edit, tool: 'write_file', path: '.vscode/tasks.json', risk: 'high', reasons: ['runs on folder open'] };
+  assert.equal(approvalTitle(write), 'Write file .vscode/tasks.json? HIGH risk: runs on folder open');
+  assert.equal(approvalTitle({ ...bash, tool: 'read_file', path: '.env', reasons: [] }), 'Read file .env? HIGH risk');
+  assert.equal(approvalTitle({ ...bash, tool: 'some_tool', reasons: [] }), 'Use some_tool? HIGH risk');
 });

@@ -127,7 +127,7 @@ test('reviewAnswer: accept when all, reject when none, partial otherwise; feedba
 
 test('selectionSummary says what will be answered', () => {
   assert.equal(selectionSummary(rename, [1, 2, 3]), 'Accepting all 3 hunks');
-  assert.equal(selectionSummary(rename.slice(0, 1), [1]), 'Accepting all the hunk');
+  assert.equal(selectionSummary(rename.slice(0, 1), [1]), 'Accepting the hunk');
   assert.equal(selectionSummary(rename, []), 'Rejecting the whole edit');
   assert.equal(selectionSummary(rename, [1, 3]), 'Accepting hunks 1, 3 of 3; rejecting 2');
   assert.equal(selectionSummary(rename, [2]), 'Accepting hunk 2 of 3; rejecting 1, 3');
@@ -146,7 +146,10 @@ test('declareAgentRequests declares agentReview and agentApprove and keeps the o
 });
 
 test('the review pick says how to confirm before anything VS Code may cut', () => {
-  assert.ok(reviewPlaceholder.startsWith('Enter: keep the checked hunks · Escape: reject the whole edit'));
+  assert.ok(reviewPlaceholder.startsWith('Enter: keep the checked hunks · Escape: hide, the edit waits'));
+  // Short enough not to be cut in a quick pick of VS Code's default width.
+  assert.ok(reviewPlaceholder.length <= 64, reviewPlaceholder);
+  assert.ok(!/reject/i.test(reviewPlaceholder), 'Escape never rejects');
   assert.equal(reviewTitle({ summary: 'rename', path: 'a.go', risk: 'high', reasons: ['outside tests', '3 hunks'] }), 'agent-lsp: review rename (risk high: outside tests; 3 hunks)');
   assert.equal(reviewTitle({ summary: '', path: 'a.go', risk: 'low' }, ' (note)'), 'agent-lsp: review a.go (risk low) (note)');
 });
