@@ -193,58 +193,73 @@ export class ReviewUi implements vscode.CodeLensProvider, vscode.Disposable {
    * behind a status bar item (and the diff's lenses) that show it again.
    */
   private pick(r: OpenReview, note: string, key: string): Promise<number[] | undefined> {
-    const qp = vscode.window.createQuickPick<HunkPickItem & vscode.QuickPickItem>();
     const items = hunkPickItems(r.params.hunks);
-    qp.items = items;
-    qp.canSelectMany = true;
-    qp.ignoreFocusOut = true;
-    qp.matchOnDetail = true;
-    qp.title = reviewTitle(r.params, note);
-    qp.placeholder = reviewPlaceholder;
     const pending = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 1000);
     pending.text = pendingReviewText(r.params);
     pending.tooltip = 'agent-lsp: the edit waits for your review; click to pick its hunks';
     pending.command = { title: 'Review', command: resumeCommand, arguments: [key] };
-    let syncing = false;
-    const sync = (): void => {
-      syncing = true;
-      qp.selectedItems = items.filter((i) => r.selection.has(i.id));
-      syncing = false;
-    };
-    sync();
     return new Promise((resolve) => {
       let done = false;
-      const subs: vscode.Disposable[] = [];
+      // A hidden QuickPick shown again lists no items (VS Code 1.139): each
+      // showing is a new one, with the selection as it is now.
+      let qp: vscode.QuickPick<HunkPickItem & vscode.QuickPickItem> | undefined;
+      let qpSubs: vscode.Disposable[] = [];
+      const closePick = (): void => {
+        for (const s of qpSubs) s.dispose();
+        qpSubs = [];
+        qp?.dispose();
+        qp = undefined;
+      };
+      let syncing = false;
+      const sync = (): void => {
+        if (!qp) return;
+        syncing = true;
+        qp.selectedItems = items.filter((i) => r.selection.has(i.id));
+        syncing = false;
+      };
       const finish = (ids: number[] | undefined): void => {
         if (done) return;
         done = true;
         for (const s of subs) s.dispose();
-        qp.dispose();
+        closePick();
         pending.dispose();
         resolve(ids);
       };
       const show = (): void => {
+        if (done || qp) return;
         pending.hide();
+        const pick = vscode.window.createQuickPick<HunkPickItem & vscode.QuickPickItem>();
+        qp = pick;
+        pick.items = items;
+        pick.canSelectMany = true;
+        pick.ignoreFocusOut = true;
+        pick.matchOnDetail = true;
+        pick.title = reviewTitle(r.params, note);
+        pick.placeholder = reviewPlaceholder;
         sync();
-        qp.show();
+        qpSubs.push(
+          pick.onDidChangeSelection((sel) => {
+            if (syncing) return;
+            r.selection.replace(sel.map((i) => i.id));
+            this.lensesChanged.fire();
+          }),
+          pick.onDidAccept(() => finish(r.selection.ids())),
+          pick.onDidHide(() => {
+            // Escape (or another quick input took the place): postpone.
+            if (done) return;
+            closePick();
+            pending.show();
+          }),
+        );
+        pick.show();
       };
-      subs.push(
-        qp.onDidChangeSelection((sel) => {
-          if (syncing) return;
-          r.selection.replace(sel.map((i) => i.id));
-          this.lensesChanged.fire();
-        }),
+      const subs: vscode.Disposable[] = [
         r.changed.event(sync),
-        qp.onDidAccept(() => finish(r.selection.ids())),
-        qp.onDidHide(() => {
-          // Escape (or another quick input took the place): postpone.
-          if (!done) pending.show();
-        }),
         r.finish.event((ids) => finish(ids)),
         r.resume.event(show),
         r.abort.event(() => finish(undefined)),
-      );
-      qp.show();
+      ];
+      show();
     });
   }
 
