@@ -16,6 +16,7 @@ import { start } from './lib/codeserver.mjs';
 import { Ui } from './lib/ui.mjs';
 import { steps } from './lib/steps.mjs';
 import { hostileSettingsSteps, restrictedSteps } from './lib/steps_hostile.mjs';
+import { errorSteps } from './lib/steps_errors.mjs';
 
 /**
  * The flags Debian's Chromium needs here: no sandbox (root, a container), no GPU, nothing phoning home.
@@ -63,7 +64,7 @@ try {
   const page = await browser.newPage();
   ui = new Ui(page, cfg.artifacts, log);
   // cfg.suite: the main scenario, or one of the hostile folder's (steps_hostile.mjs).
-  const suite = { hostileSettings: hostileSettingsSteps, restricted: restrictedSteps }[cfg.suite] ?? steps;
+  const suite = { hostileSettings: hostileSettingsSteps, restricted: restrictedSteps, errors: errorSteps }[cfg.suite] ?? steps;
   for (const [name, step] of suite) {
     const s0 = Date.now();
     log(`step ${name}`);

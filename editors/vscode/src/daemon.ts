@@ -43,7 +43,7 @@ import { editedUris } from './logic/workspaceEdit';
 import { folderUserOnlyValues, withFolderValues } from './logic/folderSettings';
 import { inlineMiddleware } from './inline';
 import type { CompletionStatus } from './logic/inline';
-import { findProgram, noBinary, noKey, promptMistake } from './logic/mistakes';
+import { findProgram, isLoopbackUrl, noBinary, noKey, promptMistake } from './logic/mistakes';
 import { ShownError, showMistake } from './mistakeUi';
 
 export interface DaemonHooks {
@@ -131,6 +131,9 @@ export class Daemon implements vscode.Disposable {
   }
 
   async restart(): Promise<void> {
+    // A start under way (a settings change) read the key and settings
+    // before this restart's reason: let it end, then start afresh.
+    await this.starting?.catch(() => undefined);
     await this.stop();
     this.policy.reset();
     await this.ready();
@@ -168,7 +171,8 @@ export class Daemon implements vscode.Disposable {
       showMistake(mistake);
       throw new ShownError(mistake);
     }
-    if (variable && !hasApiKey(settings, process.env, stored)) showMistake(noKey(variable), 'warning');
+    // A server on this machine (Ollama, llama.cpp) needs no key: the daemon asks none for it.
+    if (variable && !hasApiKey(settings, process.env, stored) && !isLoopbackUrl(settings.baseUrl)) showMistake(noKey(variable), 'warning');
     const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const serverOptions: ServerOptions = {
       command: program,

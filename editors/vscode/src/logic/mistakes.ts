@@ -117,6 +117,23 @@ function oneLine(s: string): string {
 }
 
 /**
+ * isLoopbackUrl says whether a model's base URL is on this machine
+ * (localhost, *.localhost, 127.0.0.0/8, ::1): the daemon needs no key for
+ * it (provider.Config.APIKey), so neither does our warning.
+ */
+export function isLoopbackUrl(raw: string | undefined): boolean {
+  let host: string;
+  try {
+    host = new URL(raw ?? '').hostname.toLowerCase().replace(/\.$/, '');
+  } catch {
+    return false;
+  }
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === '[::1]') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
  * findProgram is where the daemon's binary is: an absolute or relative
  * path as it is, a bare name looked up on PATH (with PATHEXT on Windows);
  * undefined when there is none. exists says whether a path is an

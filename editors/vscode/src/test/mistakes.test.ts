@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OneAtATime, findProgram, noBinary, promptMistake, providerMessage } from '../logic/mistakes';
+import { OneAtATime, findProgram, isLoopbackUrl, noBinary, promptMistake, providerMessage } from '../logic/mistakes';
 
 test('promptMistake: the daemon missing-key text is noKey with Set API Key', () => {
   const m = promptMistake('round 1: no API key: the environment variable DEEPSEEK_API_KEY is not set. Run "agent-lsp: Set API Key", or name another variable in the agentLsp.apiKeyEnv setting');
@@ -72,4 +72,9 @@ test('OneAtATime: the same kind is shown once while it is on screen, again after
   assert.equal(await first, 'Set API Key');
   void once.show('noKey', display);
   assert.equal(shown, 2);
+});
+
+test('isLoopbackUrl: the hosts the daemon asks no key for', () => {
+  for (const u of ['http://127.0.0.1:8080/v1', 'http://localhost:11434', 'http://LOCALHOST./v1', 'http://ollama.localhost/v1', 'http://[::1]:9/v1', 'http://127.1.2.3/v1']) assert.ok(isLoopbackUrl(u), u);
+  for (const u of ['https://api.deepseek.com', 'http://128.0.0.1/', 'http://localhost.example.com', '', undefined, 'not a url']) assert.ok(!isLoopbackUrl(u), String(u));
 });
