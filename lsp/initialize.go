@@ -139,11 +139,12 @@ func (s *server) initialize(_ context.Context, p initializeParams) (any, error) 
 	if st.restricted {
 		keepReadOnlyTools(reg)
 	}
-	model, modelErr := s.newModel(st.model)
+	editor := p.editorName()
+	model, modelErr := s.newModel(st.model, editor)
 	ctl := control.New(control.Options{Store: s.store, Logger: s.log, Model: st.model, ModelErr: modelErr,
 		Provider: model, Presets: presets, Mode: mode, Budget: st.budget, Keep: st.keep, Windows: s.opts.Windows,
 		Connect: func(cfg provider.Config) (provider.Provider, func() error, error) {
-			p, err := s.newModel(cfg)
+			p, err := s.newModel(cfg, editor)
 			return p, nil, err
 		},
 		OnStoreError: s.sessionNotSaved,
@@ -251,13 +252,13 @@ func hideKeyEnvs(model provider.Config, presets []modelPreset) {
 
 // newModel builds the model client; its error is reported by prompts, so
 // a misconfigured daemon still starts and says what is wrong.
-func (s *server) newModel(cfg provider.Config) (provider.Provider, error) {
+func (s *server) newModel(cfg provider.Config, editor string) (provider.Provider, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("model configuration: %w", err)
 	}
 	if _, err := cfg.APIKey(s.getenv); err != nil {
 		if missing, ok := errors.AsType[*provider.MissingKeyError](err); ok {
-			return nil, missingKey(missing.Var)
+			return nil, missingKey(missing.Var, editor)
 		}
 		return nil, err
 	}
@@ -272,13 +273,28 @@ func (s *server) newModel(cfg provider.Config) (provider.Provider, error) {
 }
 
 // missingKey is the missing-key message for an editor's user: what to set
-// and where, in the editor's own settings (provider's message speaks of
-// the terminal's flags, which an editor user never types).
-func missingKey(name string) error {
-	return fmt.Errorf("no API key: the environment variable %s is not set. Set it in the environment "+
-		"the editor is started from (VS Code: or run \"Agent: Set API Key\"), or name the variable that holds "+
-		"the key with the apiKeyEnv initialization option (Neovim: api_key_env in setup(); VS Code: the "+
-		"agentLsp.apiKeyEnv setting; \"none\" for a model without a key)", name)
+// and where, in the settings of the editor the user is in (clientInfo),
+// short, since an editor shows it as a toast; the provider's message
+// speaks of the terminal's flags, which an editor user never types. The
+// head "no API key: the environment variable X is not set" is stable:
+// the VS Code extension recognises it and offers its Set API Key button.
+func missingKey(name, editor string) error {
+	head := fmt.Sprintf("no API key: the environment variable %s is not set", name)
+	switch {
+	case strings.Contains(editor, "Code") || strings.Contains(editor, "code-server"):
+		return fmt.Errorf("%s. Run \"agent-lsp: Set API Key\", or name another variable in the agentLsp.apiKeyEnv setting", head)
+	case strings.Contains(strings.ToLower(editor), "neovim") || strings.Contains(strings.ToLower(editor), "nvim"):
+		return fmt.Errorf("%s. Set it in the environment Neovim starts from, or name another variable with api_key_env in setup()", head)
+	}
+	return fmt.Errorf("%s. Set it in the environment the editor starts from, or name another variable with the apiKeyEnv initialization option (\"none\" for a model without a key)", head)
+}
+
+// editorName is the client's name from clientInfo ("" when it sent none).
+func (p *initializeParams) editorName() string {
+	if p.ClientInfo == nil {
+		return ""
+	}
+	return p.ClientInfo.Name
 }
 
 // workspaceOf takes the roots from workspaceFolders, else rootUri, else

@@ -79,7 +79,11 @@ type initializeParams struct {
 		URI string `json:"uri"`
 	} `json:"workspaceFolders"`
 	InitializationOptions json.RawMessage `json:"initializationOptions"`
-	Capabilities          struct {
+	// ClientInfo names the editor, so a message can speak of its settings.
+	ClientInfo *struct {
+		Name string `json:"name"`
+	} `json:"clientInfo"`
+	Capabilities struct {
 		Workspace struct {
 			ApplyEdit     bool `json:"applyEdit"`
 			WorkspaceEdit struct {

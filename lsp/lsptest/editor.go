@@ -133,8 +133,9 @@ type Capabilities struct {
 	DocumentChanges    bool
 	ResourceOperations []string
 	WorkDoneProgress   bool
-	AgentReview        bool // experimental.agentReview: agent/review instead of popups for edits
-	AgentApprove       bool // experimental.agentApprove: agent/approve instead of popups
+	AgentReview        bool   // experimental.agentReview: agent/review instead of popups for edits
+	AgentApprove       bool   // experimental.agentApprove: agent/approve instead of popups
+	ClientName         string // clientInfo.name, when not empty: the editor the daemon speaks to
 }
 
 // Initialize sends initialize (root as rootUri and workspace folder, the
@@ -157,6 +158,9 @@ func (e *Editor) Initialize(ctx context.Context, root string, caps Capabilities,
 			"experimental": map[string]any{"agentReview": caps.AgentReview, "agentApprove": caps.AgentApprove},
 		},
 		"initializationOptions": options,
+	}
+	if caps.ClientName != "" {
+		params["clientInfo"] = map[string]any{"name": caps.ClientName}
 	}
 	var res json.RawMessage
 	if err := e.Call(ctx, "initialize", params, &res); err != nil {

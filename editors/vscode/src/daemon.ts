@@ -7,7 +7,7 @@
 // inline completion (inline.ts) with its agent/completionStatus.
 
 import * as vscode from 'vscode';
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CancellationToken,
@@ -43,6 +43,8 @@ import { editedUris } from './logic/workspaceEdit';
 import { folderUserOnlyValues, withFolderValues } from './logic/folderSettings';
 import { inlineMiddleware } from './inline';
 import type { CompletionStatus } from './logic/inline';
+import { findProgram, isLoopbackUrl, noBinary, noKey, promptMistake } from './logic/mistakes';
+import { ShownError, showMistake } from './mistakeUi';
 
 export interface DaemonHooks {
   onUpdate(u: Update): void;
@@ -129,6 +131,9 @@ export class Daemon implements vscode.Disposable {
   }
 
   async restart(): Promise<void> {
+    // A start under way (a settings change) read the key and settings
+    // before this restart's reason: let it end, then start afresh.
+    await this.starting?.catch(() => undefined);
     await this.stop();
     this.policy.reset();
     await this.ready();
@@ -156,14 +161,21 @@ export class Daemon implements vscode.Disposable {
     const settings = currentSettings();
     const variable = apiKeyVariable(settings, process.env);
     const stored = variable ? await this.context.secrets.get(secretKey(variable)) : undefined;
-    if (!hasApiKey(settings, process.env, stored)) {
-      void vscode.window
-        .showWarningMessage(`agent-lsp: no API key. Set ${variable} in the environment or store one with "agent-lsp: Set API Key".`, 'Set API Key')
-        .then((pick) => pick && vscode.commands.executeCommand('agentLsp.setApiKey'));
+    // A missing binary is told here, once, with its fix: languageclient's
+    // own start failure is a toast of its own we cannot turn off, then a
+    // stack trace in the log.
+    const program = findProgram(settings.path, process.env, isExecutable);
+    if (!program) {
+      this.hooks.onAvailability('not installed');
+      const mistake = noBinary(settings.path);
+      showMistake(mistake);
+      throw new ShownError(mistake);
     }
+    // A server on this machine (Ollama, llama.cpp) needs no key: the daemon asks none for it.
+    if (variable && !hasApiKey(settings, process.env, stored) && !isLoopbackUrl(settings.baseUrl)) showMistake(noKey(variable), 'warning');
     const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const serverOptions: ServerOptions = {
-      command: settings.path,
+      command: program,
       args: [],
       options: { env: daemonEnvironment(process.env, settings, stored), ...(cwd ? { cwd } : {}) },
     };
@@ -174,7 +186,8 @@ export class Daemon implements vscode.Disposable {
       initializationOptions: () => initializationOptions(currentSettings(), vscode.workspace.isTrusted),
       outputChannel: this.output,
       errorHandler: {
-        error: (_err, _msg, count) => ({ action: count !== undefined && count <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown }),
+        // The log has the details; languageclient's toasts would repeat them.
+        error: (_err, _msg, count) => ({ action: count !== undefined && count <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true }),
         closed: () => this.onClosed(),
       },
       middleware: {
@@ -204,6 +217,9 @@ export class Daemon implements vscode.Disposable {
     };
     const client = new LanguageClient('agentLsp', 'agent-lsp', serverOptions, clientOptions);
     client.onNotification(Methods.update, (u: Update) => this.hooks.onUpdate(u));
+    // window/showMessage: a first-hour mistake (the daemon's no-key
+    // warning) is shown once with its fix, not next to ours as text.
+    client.onNotification('window/showMessage', (m: { type: number; message: string }) => this.showMessage(m));
     client.onNotification(completionStatusMethod, (s: CompletionStatus) => this.hooks.onCompletionStatus(s));
     // Approvals come as agent/approve (AgentRequestsFeature declares it);
     // the popup is only ever another question (workspace trust), shown as
@@ -250,6 +266,18 @@ export class Daemon implements vscode.Disposable {
     return client;
   }
 
+  private showMessage(m: { type: number; message: string }): void {
+    const mistake = promptMistake(m.message.replace(/^agent-lsp: /, ''));
+    if (mistake.kind !== 'other') {
+      showMistake(mistake, m.type === 1 ? 'error' : 'warning');
+      return;
+    }
+    if (m.type === 1) void vscode.window.showErrorMessage(m.message);
+    else if (m.type === 2) void vscode.window.showWarningMessage(m.message);
+    else if (m.type === 3) void vscode.window.showInformationMessage(m.message);
+    else this.output.appendLine(m.message);
+  }
+
   private onClosed(): { action: CloseAction; message?: string; handled?: boolean } {
     const session = this.sessionLabel();
     const resume = session ? ` The conversation resumes in session ${session} from its last complete round.` : '';
@@ -285,6 +313,16 @@ async function saveDocuments(uris: string[], output: vscode.LogOutputChannel): P
   for (const uri of uris) {
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === vscode.Uri.parse(uri).toString());
     if (doc && doc.isDirty && !(await doc.save())) output.appendLine(`autoSave: could not save ${uri}`);
+  }
+}
+
+/** isExecutable says whether path is a file this process may run. */
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
   }
 }
 

@@ -16,6 +16,7 @@ import { rewind } from './rewind';
 import { FolderNotices, apiKeyVariable, completionOptions, needsRestart, secretKey } from './logic/settings';
 import { restrictedBanner, trustedNotice } from './logic/trust';
 import { isCurrent, modeDescriptions, presetDescription, presetDetail } from './logic/models';
+import { ShownError } from './mistakeUi';
 
 let daemon: Daemon | undefined;
 
@@ -80,6 +81,7 @@ export function activate(context: vscode.ExtensionContext): void {
       try {
         await run();
       } catch (err) {
+        if (err instanceof ShownError) return; // told once, with its fix, where it happened
         void vscode.window.showErrorMessage(`agent-lsp: ${err instanceof Error ? err.message : String(err)}`);
       }
     });
@@ -110,7 +112,9 @@ export function activate(context: vscode.ExtensionContext): void {
     command('agentLsp.setMode', () => pickMode(d, session)),
     command('agentLsp.switchModel', () => pickModel(d, session)),
     command('agentLsp.rewind', () => rewind(d, session)),
-    command('agentLsp.setApiKey', () => setApiKey(context, d)),
+    command('agentLsp.setApiKey', async () => {
+      if (await setApiKey(context, d)) await session.keySet();
+    }),
     command('agentLsp.clearApiKey', async () => {
       const variable = apiKeyVariable(currentSettings(), process.env);
       if (variable) await context.secrets.delete(secretKey(variable));
@@ -241,19 +245,21 @@ async function pickModel(d: Daemon, session: Session): Promise<void> {
   session.noteModel(await agent.setModel({ sessionId: id, model: model.trim() }));
 }
 
-async function setApiKey(context: vscode.ExtensionContext, d: Daemon): Promise<void> {
+/** setApiKey stores a key and restarts the daemon with it; false when none was given. */
+async function setApiKey(context: vscode.ExtensionContext, d: Daemon): Promise<boolean> {
   const variable = apiKeyVariable(currentSettings(), process.env);
   if (!variable) {
     void vscode.window.showInformationMessage('agent-lsp: agentLsp.apiKeyEnv is "none": this model needs no key.');
-    return;
+    return false;
   }
   const key = await vscode.window.showInputBox({
     prompt: `API key, passed to agent-lsp as ${variable} (kept in VS Code's secret storage, never in settings)`,
     password: true,
     ignoreFocusOut: true,
   });
-  if (!key) return;
+  if (!key) return false;
   await context.secrets.store(secretKey(variable), key.trim());
-  void vscode.window.showInformationMessage(`agent-lsp: key stored for ${variable}; restarting the daemon.`);
+  void vscode.window.setStatusBarMessage(`agent-lsp: key stored for ${variable}; the daemon restarts with it`, 5000);
   await d.restart();
+  return true;
 }

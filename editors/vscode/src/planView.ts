@@ -1,17 +1,21 @@
-// The Plan view: the session's plan (todo_write's list) as a tree view in
-// the Agent panel, redrawn on every `plan` update and when a session is
-// (re)opened (agent/session's plan).
+// The Plan view: the session's plan (todo_write's list) as a tree view
+// under the chat, redrawn on every `plan` update and when a session is
+// (re)opened (agent/session's plan). It is shown only while there is a
+// plan (the agentLsp.hasPlan context), so an empty one takes no room.
 
 import * as vscode from 'vscode';
 import type { PlanItem } from './protocol';
 import { planRows, planSummary, type PlanRow } from './logic/plan';
 
 export const planViewId = 'agentLsp.plan';
+/** The context key the Plan view's `when` reads (package.json). */
+export const hasPlanContext = 'agentLsp.hasPlan';
 
 export class PlanView implements vscode.TreeDataProvider<PlanRow>, vscode.Disposable {
   private rows: PlanRow[] = [];
   private items: readonly PlanItem[] = [];
   private view?: vscode.TreeView<PlanRow>;
+  private shown = false;
   private readonly changed = new vscode.EventEmitter<PlanRow | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
 
@@ -25,6 +29,10 @@ export class PlanView implements vscode.TreeDataProvider<PlanRow>, vscode.Dispos
   set(items: readonly PlanItem[]): void {
     this.items = items;
     this.rows = planRows(items);
+    if (this.shown !== items.length > 0) {
+      this.shown = items.length > 0;
+      void vscode.commands.executeCommand('setContext', hasPlanContext, this.shown);
+    }
     this.changed.fire(undefined);
     this.describe();
   }
@@ -48,6 +56,5 @@ export class PlanView implements vscode.TreeDataProvider<PlanRow>, vscode.Dispos
   private describe(): void {
     if (!this.view) return;
     this.view.description = planSummary(this.items);
-    this.view.message = this.items.length === 0 ? 'No plan yet. In plan mode ("agent-lsp: Set Mode") the agent answers with one.' : undefined;
   }
 }

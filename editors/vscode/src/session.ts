@@ -13,6 +13,8 @@ import { Transcript } from './logic/transcript';
 import { statusView, type StatusState } from './logic/status';
 import { applyRestore, restoreOutcome } from './logic/restore';
 import type { CompletionStatus } from './logic/inline';
+import { promptMistake, type Mistake } from './logic/mistakes';
+import { ShownError, showMistake } from './mistakeUi';
 
 const sessionKey = 'agentLsp.sessionId';
 
@@ -22,6 +24,8 @@ export class Session {
   private state: StatusState = {};
   /** Counts redraws from the daemon, so a slow answer for a session left since is dropped. */
   private restoring = 0;
+  /** The prompt a missing key stopped before the daemon stored it: Set API Key sends it again. */
+  private unsent?: { prompt: string; context?: PromptContext; contextLabel?: string };
   view?: ChatView;
   plan?: PlanView;
 
@@ -58,6 +62,8 @@ export class Session {
     if (u.kind === 'plan') this.plan?.set(u.items ?? []);
     else if (u.kind === 'mode') this.state.mode = u.mode;
     else if (u.kind === 'model') this.state.model = { provider: u.provider, model: u.model, baseURL: u.baseURL };
+    // A prompt's first-hour mistake is told once, by its end (ask).
+    else if (u.kind === 'error' && this.running && promptMistake(u.message).kind !== 'other') return;
     const changed = this.transcript.apply(u);
     if (this.transcript.totals) this.state.totals = this.transcript.totals;
     this.view?.changed(changed);
@@ -160,18 +166,53 @@ export class Session {
       });
       const result = await agent.prompt(promptParams(prompt, { sessionId: this.id, context, workDoneToken: token }));
       if (result.sessionId !== this.id) await this.setId(result.sessionId);
-      this.view?.changed(this.transcript.finish(result));
+      if (result.stopReason === 'error') this.failed(this.mistake(result.error ?? 'the prompt failed'), { prompt, context, contextLabel }, true);
+      else this.view?.changed(this.transcript.finish(result));
       if (result.notice) this.view?.changed([this.transcript.addNotice(result.notice)]);
-      if (result.stopReason === 'error') void vscode.window.showErrorMessage(`agent-lsp: ${result.error ?? 'the prompt failed'}`);
+      if (result.stopReason !== 'error') this.unsent = undefined;
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      const resume = this.id ? ' The session keeps its last complete round: ask again to continue.' : '';
-      this.view?.changed([...this.transcript.finish({ stopReason: 'error', error: message }), this.transcript.addNotice(`The prompt did not finish.${resume}`)]);
+      const mistake = err instanceof ShownError ? err.mistake : this.mistake(err instanceof Error ? err.message : String(err));
+      this.failed(mistake, { prompt, context, contextLabel }, false, err instanceof ShownError);
+      if (mistake.kind === 'other') {
+        const resume = this.id ? ' The session keeps its last complete round: ask again to continue.' : '';
+        this.view?.changed([this.transcript.addNotice(`The prompt did not finish.${resume}`)]);
+      }
     } finally {
       progressSub?.dispose();
       this.running = false;
       this.setProgress(undefined);
     }
+  }
+
+  private mistake(error: string): Mistake {
+    return promptMistake(error, this.state.model?.baseURL);
+  }
+
+  /**
+   * failed ends a prompt that failed: one line in the chat and one
+   * notification with the fix, unless it was shown already (shown) or is
+   * no recognised mistake of a request that failed (the chat's line
+   * alone, as before).
+   */
+  private failed(m: Mistake, asked: NonNullable<Session['unsent']>, answered: boolean, shown = false): void {
+    this.view?.changed(this.transcript.finish({ stopReason: 'error', error: m.message.replace(/^agent-lsp: /, '') }));
+    this.unsent = m.kind === 'noKey' ? asked : undefined;
+    if (!shown && (m.kind !== 'other' || answered)) showMistake(m);
+  }
+
+  /**
+   * keySet follows Set API Key's restart: a prompt a missing key stopped
+   * was never stored, so the daemon does not know its session; the chat
+   * keeps its lines and the prompt is sent again in a new session. A
+   * stored session (a rejected key) was redrawn by the restart and goes on.
+   */
+  async keySet(): Promise<void> {
+    const unsent = this.unsent;
+    if (!unsent || this.running) return;
+    this.unsent = undefined;
+    await this.setId(undefined);
+    this.view?.changed([this.transcript.addNotice('Key set: sending the prompt again.')]);
+    await this.ask(unsent.prompt, unsent.context, unsent.contextLabel);
   }
 
   async cancel(): Promise<void> {
@@ -219,6 +260,12 @@ export class Session {
     // A prompt started or another session was picked meanwhile: theirs wins.
     if (generation !== this.restoring || id !== this.id || this.running) return;
     const outcome = restoreOutcome(result, error);
+    // The session a missing key stopped was never stored: the chat keeps
+    // its lines for keySet to send the prompt again.
+    if (outcome.kind === 'gone' && this.unsent) {
+      await this.setId(undefined);
+      return;
+    }
     const notice = applyRestore(this.transcript, outcome, result, id);
     if (outcome.kind === 'gone') await this.setId(undefined);
     if (notice) this.transcript.addNotice(notice);

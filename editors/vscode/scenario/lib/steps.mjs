@@ -220,7 +220,8 @@ export const steps = [
 
   ['reload-restores', async (ui, cfg) => {
     await ui.page.reload();
-    await workbench(ui, cfg);
+    // The side bar comes back on the view it last showed: the chat's container, not the explorer.
+    await waitFor('the workbench', () => ui.page.$('.monaco-workbench .part.statusbar'), 60_000);
     await showChat(ui);
     const es = await waitChat(ui, cfg, 'the conversation redrawn after the reload', (e) =>
       e.some((x) => x.cls === 'prompt' && x.text.includes(cfg.countPrompt)) && lastText(e) === cfg.countAnswer);

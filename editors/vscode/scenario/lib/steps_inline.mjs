@@ -30,7 +30,9 @@ const disk = (cfg) => readFileSync(join(cfg.workspace, cfg.file), 'utf8');
 
 export const inlineStep = ['inline-completion', async (ui, cfg) => {
   const { page } = ui;
-  await (await page.$(`.explorer-folders-view .monaco-list-row[aria-label="${cfg.file}"]`)).click();
+  // The side bar shows the chat's container: back to the explorer for the file.
+  await ui.command('View: Show Explorer');
+  await (await waitFor(`${cfg.file} in the explorer`, () => page.$(`.explorer-folders-view .monaco-list-row[aria-label="${cfg.file}"]`), cfg.timeoutMs)).click();
   await waitFor(`${cfg.file} in an editor`, async () => (await ui.editorText()).includes('var y = oldName'), cfg.timeoutMs);
   await (await page.$('.editor-instance .monaco-editor .view-lines')).click();
   await chord(page, 'Control', 'End'); // the empty line after the last one

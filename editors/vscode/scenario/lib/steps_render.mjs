@@ -84,7 +84,7 @@ export const renderSteps = [
     await ui.chatPrompt(cfg.followPrompt);
     await waitFor('the long answer streaming', async () => (await lastAnswer(ui)).includes('Line 1 '), cfg.timeoutMs);
     // Hidden while the answer goes on arriving, then shown in a smaller window.
-    await ui.command('View: Hide Panel');
+    await ui.command('View: Close Primary Side Bar');
     await waitFor('the whole long answer (arrived while hidden)', async () => (await lastAnswer(ui)).includes(cfg.followAnswerEnd), cfg.timeoutMs * 2);
     await ui.page.setViewport({ width: 1200, height: 760 });
     await showChat(ui, cfg);

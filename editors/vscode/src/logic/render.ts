@@ -119,6 +119,7 @@ export function renderPage(o: PageOptions): string {
 <style nonce="${o.nonce}">${styles}${markdownStyles}</style>
 </head>
 <body>
+<div id="empty"><p>Ask the agent about this workspace, or to change it: it reads and searches the files, and asks before it edits or runs anything.</p><p class="example">Try: <q>Explain what this project does and where its entry point is.</q></p><p class="hint">/ for commands, @ to attach a file; Alt+I edits the selection in place.</p></div>
 <div id="transcript">${o.transcriptHtml}</div>
 <div id="status">${escapeHtml(o.status ?? '')}</div>
 <form id="ask">
@@ -138,6 +139,10 @@ body { font-family: var(--vscode-font-family, system-ui, sans-serif); font-size:
   color: var(--vscode-foreground, #cccccc); background: var(--vscode-sideBar-background, #1e1e1e);
   margin: 0; padding: 0 10px; display: flex; flex-direction: column; height: 100vh; box-sizing: border-box; }
 #transcript { flex: 1; overflow-y: auto; padding: 8px 0; }
+#empty { padding: 12px 0 0; opacity: 0.85; line-height: 1.45; }
+#empty .example { font-style: italic; }
+#empty .hint { font-size: 0.9em; opacity: 0.75; }
+body:has(#transcript .entry) #empty { display: none; }
 .entry { margin: 6px 0; line-height: 1.45; }
 .body { white-space: pre-wrap; overflow-wrap: anywhere; }
 .prompt { border-left: 3px solid var(--vscode-textLink-foreground, #3794ff); padding-left: 8px; }

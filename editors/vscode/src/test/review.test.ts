@@ -162,5 +162,5 @@ test('package.json: the hunk lenses show by default, inline edit works without a
   // VS Code's own chat keys (Open Chat: ctrl+alt+i; Agent mode on Linux: ctrl+shift+alt+i).
   assert.ok(!['ctrl+alt+i', 'ctrl+shift+alt+i'].includes(inline.key), inline.key);
   for (const c of pkg.contributes.commands) assert.equal(c.category, 'agent-lsp', c.command);
-  assert.equal(pkg.contributes.viewsContainers.panel[0].title, 'agent-lsp');
+  assert.equal(pkg.contributes.viewsContainers.activitybar[0].title, 'agent-lsp');
 });
