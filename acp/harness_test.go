@@ -25,8 +25,9 @@ import (
 	"github.com/agent-lsp/agent-lsp/tools/sandbox"
 )
 
-// waitLong bounds every wait of these tests; nothing should come near it.
-const waitLong = 20 * time.Second
+// waitLong bounds every wait of these tests; nothing should come near it
+// (a 5 MiB edit under -race on two busy cores took 20 s once).
+const waitLong = 60 * time.Second
 
 // harness is one agent (acp.Serve over pipes) and one test client,
 // against the strict fake model server.

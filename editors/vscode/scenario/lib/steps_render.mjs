@@ -43,7 +43,13 @@ export const renderSteps = [
   ['rendered-answer', async (ui, cfg) => {
     await showChat(ui, cfg);
     await ui.chatPrompt(cfg.renderPrompt);
-    await waitFor('the rendered answer', () => ui.chatEval((doc) => [...doc.querySelectorAll('#transcript .entry.text')].at(-1)?.querySelector('.codeblock') !== null), cfg.timeoutMs);
+    // The whole answer: its round's usage line comes after it (a code
+    // block seen while it still streams holds only its first lines).
+    await waitFor('the rendered answer, whole', () => ui.chatEval((doc) => {
+      const entries = [...doc.querySelectorAll('#transcript .entry')];
+      const last = entries.at(-1), text = [...doc.querySelectorAll('#transcript .entry.text')].at(-1);
+      return last?.classList.contains('round') && text?.querySelector('.codeblock') != null && entries.indexOf(text) < entries.indexOf(last);
+    }), cfg.timeoutMs);
     const seen = await ui.chatEval((doc) => {
       const e = [...doc.querySelectorAll('#transcript .entry.text')].at(-1);
       const q = (sel) => e.querySelector(sel);
