@@ -3,16 +3,12 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
 
@@ -72,7 +68,7 @@ func attackCredentialReads(t *testing.T, acct account, fe string, sum *campaignS
 		}
 	case "chat":
 		var out string
-		out, stderr = promptChatAsking(t, lab, srv, prompt)
+		out, stderr = chatDenying(t, lab, srv, prompt)
 		askedHigh = func(p string) bool { return strings.Contains(out, "│ read "+p+"\n│ risk: HIGH\n") }
 	case "acp":
 		var titles []string
@@ -96,26 +92,4 @@ func attackCredentialReads(t *testing.T, acct account, fe string, sum *campaignS
 		sum.add("file tools: credential store read ("+fe+")", false, high, false)
 	}
 	lab.checkNoSecret(t, srv, stderr)
-}
-
-// promptChatAsking runs `agent-lsp chat -p` without --yes and with no
-// answers on stdin (each question is denied at the end of the input); it
-// returns what the chat showed (its questions) and its stderr.
-func promptChatAsking(t *testing.T, lab *attackLab, srv *providertest.Server, text string) (shown, stderr string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	lab.acct.own(t, lab.base)
-	args := append([]string{"chat", "--no-save", "--no-color", "--dir", lab.ws}, scriptedModelFlags(lab, srv)...)
-	cmd := lab.acct.command(ctx, lab.bin, append(args, "-p", text)...)
-	cmd.Dir = lab.ws
-	cmd.Env = lab.env
-	cmd.WaitDelay = 5 * time.Second
-	var errBuf bytes.Buffer
-	cmd.Stderr = &errBuf
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("agent-lsp chat as %s: %v\n%s", lab.acct, err, lsptest.Tail(errBuf.Bytes(), 40))
-	}
-	return string(out) + errBuf.String(), errBuf.String()
 }

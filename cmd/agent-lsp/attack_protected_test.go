@@ -3,17 +3,13 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agent-lsp/agent-lsp/internal/fixturetest"
-	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
 
@@ -218,26 +214,4 @@ func names(text, verb, p string) bool {
 		i = end + j
 	}
 	return false
-}
-
-// chatDenying runs `agent-lsp chat -p` with flags and no answers on stdin
-// (each question is denied at the end of the input); it returns what the
-// chat showed (its questions) and its stderr.
-func chatDenying(t *testing.T, lab *attackLab, srv *providertest.Server, text string, flags ...string) (shown, stderr string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	lab.acct.own(t, lab.base)
-	args := append(append([]string{"chat", "--no-save", "--no-color", "--dir", lab.ws}, flags...), scriptedModelFlags(lab, srv)...)
-	cmd := lab.acct.command(ctx, lab.bin, append(args, "-p", text)...)
-	cmd.Dir = lab.ws
-	cmd.Env = lab.env
-	cmd.WaitDelay = 5 * time.Second
-	var errBuf bytes.Buffer
-	cmd.Stderr = &errBuf
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("agent-lsp chat as %s: %v\n%s", lab.acct, err, lsptest.Tail(errBuf.Bytes(), 40))
-	}
-	return string(out) + errBuf.String(), errBuf.String()
 }
