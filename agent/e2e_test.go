@@ -110,6 +110,13 @@ type dialectRun struct {
 // permission policy that approves everything (as --yes does).
 func newSession(t *testing.T, dialect string, srv *providertest.Server, root string) *agent.Session {
 	t.Helper()
+	return sessionWith(t, dialect, srv, root, nil)
+}
+
+// sessionWith is newSession with adjust, when set, changing the
+// configuration first (the limits under test).
+func sessionWith(t testing.TB, dialect string, srv *providertest.Server, root string, adjust func(*agent.Config)) *agent.Session {
+	t.Helper()
 	opts := provider.HTTPOptions{APIKey: "test-key", Client: srv.Client()}
 	switch dialect {
 	case openai.Name:
@@ -136,6 +143,9 @@ func newSession(t *testing.T, dialect string, srv *providertest.Server, root str
 		Tools:     reg,
 		Env:       &tools.Env{Workspace: ws, Docs: &tools.DiskDocuments{Workspace: ws}},
 		Gate:      permission.NewPolicy(permission.AutoApprover{}),
+	}
+	if adjust != nil {
+		adjust(&cfg)
 	}
 	return agent.NewSession(cfg, agent.SystemPrompt(ws, "linux", "/bin/bash"))
 }

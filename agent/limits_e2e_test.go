@@ -5,43 +5,15 @@ import (
 	"testing"
 
 	"github.com/agent-lsp/agent-lsp/agent"
-	"github.com/agent-lsp/agent-lsp/permission"
-	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/provider/anthropic"
 	"github.com/agent-lsp/agent-lsp/provider/openai"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
-	"github.com/agent-lsp/agent-lsp/tools"
 )
 
 // limitedSession is newSession with the limits under test.
 func limitedSession(t testing.TB, dialect string, srv *providertest.Server, limit func(*agent.Config)) *agent.Session {
 	t.Helper()
-	opts := provider.HTTPOptions{APIKey: "test-key", Client: srv.Client()}
-	switch dialect {
-	case openai.Name:
-		opts.Dialect, opts.BaseURL = openai.NewDialect(), srv.OpenAIBaseURL()
-	case anthropic.Name:
-		opts.Dialect, opts.BaseURL = anthropic.NewDialect(), srv.AnthropicBaseURL()
-	}
-	p, err := provider.NewHTTP(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ws, err := tools.NewWorkspace(t.TempDir()) // what the tools find is not the question
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := tools.NewRegistry()
-	if err := tools.RegisterBuiltins(reg); err != nil {
-		t.Fatal(err)
-	}
-	cfg := agent.Config{Provider: p, Model: "deepseek-flash", MaxTokens: 4096, Tools: reg,
-		Env:  &tools.Env{Workspace: ws, Docs: &tools.DiskDocuments{Workspace: ws}},
-		Gate: permission.NewPolicy(permission.AutoApprover{})}
-	if limit != nil {
-		limit(&cfg)
-	}
-	return agent.NewSession(cfg, agent.SystemPrompt(ws, "linux", "/bin/bash"))
+	return sessionWith(t, dialect, srv, t.TempDir(), limit) // what the tools find is not the question
 }
 
 // limitRun is what a prompt that meets a limit leaves: its outcome, the
