@@ -107,10 +107,13 @@ func (f flavour) encode(model string, req Request) ([]byte, error) {
 // files first (unless the body has a field for them), then the file's path
 // as a comment, then the prefix. Without a known comment syntax no header
 // is written: a header in the wrong syntax would teach the model to write
-// broken code.
+// broken code. A body with a field for other files (llama.cpp's
+// input_extra) gets the bare prefix: llama.cpp lays the prompt out as a
+// repository ([FIM_SEP]name per file) and names the current file itself
+// ("filename"), so a header of ours would give the file a second name.
 func (f flavour) prompt(req Request) string {
 	comment := lineComment(req.Language, req.Path)
-	if comment == "" || (req.Path == "" && (f.extraField || len(req.Extra) == 0)) {
+	if comment == "" || f.extraField || (req.Path == "" && len(req.Extra) == 0) {
 		return req.Prefix
 	}
 	var b strings.Builder

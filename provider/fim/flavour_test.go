@@ -100,7 +100,8 @@ func TestPromptHeader(t *testing.T) {
 		{"unknown comment syntax: no header", DialectOpenAI, Request{Prefix: "x", Path: "page.html", Language: "html"}, "x"},
 		{"extra files inline", DialectOllama, Request{Prefix: "x", Path: "main.go", Extra: extra},
 			"// Path: util.go\npackage main\nfunc g() {}\n\n// Path: main.go\nx"},
-		{"llama.cpp takes extra files in input_extra", DialectLlamaCpp, Request{Prefix: "x", Path: "main.go", Extra: extra}, "// Path: main.go\nx"},
+		// llama.cpp names the file itself ([FIM_SEP]filename): one name, not two.
+		{"llama.cpp: extra files in input_extra, no second name", DialectLlamaCpp, Request{Prefix: "x", Path: "main.go", Language: "go", Extra: extra}, "x"},
 	}
 	for _, tc := range tests {
 		if got := flavours[tc.dialect].prompt(tc.req); got != tc.want {
