@@ -39,7 +39,7 @@ const maxProbeBody = 8 << 20
 // DiscoverContextWindow asks the server at cfg.BaseURL for cfg.Model's
 // context window, trying each server kind's endpoint in turn: the model
 // list (/v1/models: vLLM max_model_len, OpenRouter context_length,
-// llama.cpp meta.n_ctx_train), llama.cpp /props (the running n_ctx),
+// llama.cpp meta.n_ctx, else the weak meta.n_ctx_train), llama.cpp /props (the running n_ctx),
 // Ollama /api/show (num_ctx when set, else <arch>.context_length), LM
 // Studio /api/v0/models (loaded_context_length, else max_context_length).
 // The first plausible answer wins; source names the endpoint. A set
@@ -184,7 +184,8 @@ func (p prober) modelList() (int, string, bool, error) {
 				ContextLength int `json:"context_length"`
 			} `json:"top_provider"`
 			Meta struct {
-				NCtxTrain int `json:"n_ctx_train"` // llama.cpp
+				NCtx      int `json:"n_ctx"`       // llama.cpp: the running window, where offered
+				NCtxTrain int `json:"n_ctx_train"` // llama.cpp: what the model was trained with
 			} `json:"meta"`
 		} `json:"data"`
 	}
@@ -204,6 +205,8 @@ func (p prober) modelList() (int, string, bool, error) {
 			return m.ContextLength, target + " context_length", false, nil
 		case plausible(m.TopProvider.ContextLength):
 			return m.TopProvider.ContextLength, target + " top_provider.context_length", false, nil
+		case plausible(m.Meta.NCtx):
+			return m.Meta.NCtx, target + " meta.n_ctx", false, nil
 		case plausible(m.Meta.NCtxTrain):
 			return m.Meta.NCtxTrain, target + " meta.n_ctx_train", true, nil
 		}

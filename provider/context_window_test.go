@@ -31,6 +31,8 @@ func TestDiscoverContextWindowPerServerKind(t *testing.T) {
 	}{
 		{"llama.cpp /v1 base: props n_ctx beats n_ctx_train", providertest.Window{Kind: providertest.WindowLlamaCpp, Model: "qwen3.gguf", Window: 4096, Max: 40960},
 			func(s *providertest.Server) string { return s.OpenAIBaseURL() + "/v1" }, 4096, "/props default_generation_settings.n_ctx"},
+		{"llama.cpp listing meta.n_ctx: the running window from the model list", providertest.Window{Kind: providertest.WindowLlamaCpp, Model: "qwen3.gguf", Window: 4096, Max: 40960, ModelsNCtx: true},
+			func(s *providertest.Server) string { return s.OpenAIBaseURL() + "/v1" }, 4096, "/v1/models meta.n_ctx"},
 		{"llama.cpp Messages base", providertest.Window{Kind: providertest.WindowLlamaCpp, Model: "qwen3.gguf", Window: 8192, Max: 40960},
 			func(s *providertest.Server) string { return s.OpenAIBaseURL() }, 8192, "/props default_generation_settings.n_ctx"},
 		{"ollama num_ctx wins", providertest.Window{Kind: providertest.WindowOllama, Model: "m", Window: 16384, Max: 262144},

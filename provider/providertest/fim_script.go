@@ -60,7 +60,10 @@ type FIMRequest struct {
 	// any header the client put before the caller's prefix included.
 	Prefix string
 	Suffix string
-	Extra  []FIMFile
+	// SuffixIgnored: the request sent a suffix the server drops (llama.cpp's
+	// /v1/completions, WithLlamaCpp); Suffix is then "".
+	SuffixIgnored bool
+	Extra         []FIMFile
 	// MaxTokens is max_tokens, n_predict or options.num_predict (0: absent).
 	MaxTokens   int
 	Stop        []string

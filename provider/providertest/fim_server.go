@@ -86,8 +86,16 @@ func (s *Server) decideFIM(rec *Received, early *rejection) (*fimAnswer, *reject
 		return nil, rej // every FIM server that checks a key reads a bearer token
 	}
 	req, rej := validateFIM(rec.Dialect, rec.Body)
+	if rej == nil {
+		rej = s.llama.checkOutput(rec.Body)
+	}
 	if rej != nil {
 		return nil, rej
+	}
+	if s.llama != nil && req.Dialect == FIMOpenAI && req.Suffix != "" {
+		// llama.cpp's /v1/completions takes "suffix" and drops it: the
+		// model never sees the code after the cursor.
+		req.Suffix, req.SuffixIgnored = "", true
 	}
 	if s.next >= len(s.script) {
 		s.t.Errorf("providertest: request %s %s arrived past the end of the script (%d turns)", rec.Dialect, rec.Path, len(s.script))

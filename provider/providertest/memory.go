@@ -10,6 +10,9 @@ type memory struct {
 	byCallID   map[string]*producedTurn
 	byText     map[string][]*producedTurn // turns without calls only
 	signatures map[string]string          // signature → the thinking it signs
+	// unsigned: the server signs no thinking and reads thinking blocks
+	// sent back as plain reasoning, whatever their signature (llama.cpp).
+	unsigned bool
 }
 
 type producedTurn struct {
@@ -64,6 +67,9 @@ func (m *memory) turnOfCall(id string) *producedTurn { return m.byCallID[id] }
 
 // signed reports whether signature is one the server issued for thinking.
 func (m *memory) signed(signature, thinking string) bool {
+	if m.unsigned {
+		return true
+	}
 	t, ok := m.signatures[signature]
 	return ok && t == thinking
 }

@@ -61,6 +61,7 @@ type Server struct {
 	messagesLayout MessagesLayout
 	window         *Window       // WithWindow: context-window discovery answers
 	limit          *contextLimit // WithContextLimit (context_limit.go); under mu
+	llama          *llamaCpp     // WithLlamaCpp (llamacpp.go); nil: not llama.cpp
 	closing        chan struct{}
 
 	mu     sync.Mutex // serialises admission: validation, turn order, memory
@@ -197,6 +198,7 @@ func dialectOf(path string) string {
 // ServeHTTP admits a request under the lock (validation, turn assignment) and
 // streams the answer outside it, so a slow reader never blocks other requests.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.llama.header(w)
 	if s.window.serveWindow(w, r) {
 		return
 	}
@@ -277,6 +279,9 @@ func (s *Server) decide(rec *Received, early *rejection) (*answer, *rejection) {
 	if rej == nil {
 		rej = s.checkLimit(rec)
 	}
+	if rej == nil {
+		rej = s.llama.checkOutput(rec.Body)
+	}
 	if rej != nil {
 		return nil, rej
 	}
@@ -346,7 +351,7 @@ func (s *Server) prepare(rec *Received, turn Turn) *answer {
 		}
 	} else {
 		m := &messagesStream{frag: frag, id: frag.messageID(), model: model}
-		if turn.Reasoning != "" {
+		if turn.Reasoning != "" && s.llama == nil { // llama.cpp signs nothing
 			m.signature = frag.signature()
 			produced.signature = m.signature
 		}

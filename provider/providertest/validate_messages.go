@@ -73,7 +73,7 @@ func validateMessages(body []byte, mem *memory) *rejection {
 	if rej := validateMessagesList(messages, thinking, mem); rej != nil {
 		return rej
 	}
-	if thinking {
+	if thinking && !mem.unsigned {
 		return checkOpenToolLoopThinking(messages)
 	}
 	return nil

@@ -187,7 +187,7 @@ func validateAssistantBlocks(blocks []object, i int, thinking bool, st *messages
 		case "thinking":
 			text, okText := b.str("thinking")
 			sig, okSig := b.str("signature")
-			if !okText || !okSig {
+			if !okText || (!okSig && !mem.unsigned) {
 				return nil, badRequest("%s: a thinking block needs `thinking` and `signature` strings", at)
 			}
 			if !mem.signed(sig, text) {

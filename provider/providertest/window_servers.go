@@ -12,7 +12,7 @@ type WindowKind string
 // The server kinds of WithWindow.
 const (
 	WindowLlamaCpp   WindowKind = "llama.cpp"  // GET /props, GET /v1/models (meta.n_ctx_train)
-	WindowOllama     WindowKind = "ollama"     // POST /api/show, GET /api/ps; /v1/models without a window
+	WindowOllama     WindowKind = "ollama"     // POST /api/show, GET /api/ps, GET /api/version; /v1/models without a window
 	WindowVLLM       WindowKind = "vllm"       // GET /v1/models max_model_len
 	WindowOpenRouter WindowKind = "openrouter" // GET /api/v1/models context_length
 	WindowLMStudio   WindowKind = "lmstudio"   // GET /api/v0/models; /v1/models without a window
@@ -34,6 +34,9 @@ type Window struct {
 	// Running is Ollama's /api/ps context_length of the loaded model (0:
 	// not loaded).
 	Running int
+	// ModelsNCtx: llama.cpp's model list carries meta.n_ctx, the running
+	// window, beside n_ctx_train.
+	ModelsNCtx bool
 }
 
 // WithWindow makes the server answer the context-window discovery
@@ -44,7 +47,7 @@ func WithWindow(w Window) Option { return func(s *Server) { s.window = &w } }
 
 var windowPaths = map[string]bool{
 	"/props": true, "/v1/models": true, "/models": true, "/api/v1/models": true,
-	"/api/show": true, "/api/ps": true, "/api/v0/models": true,
+	"/api/show": true, "/api/ps": true, "/api/v0/models": true, "/api/version": true,
 }
 
 // serveWindow answers a discovery request; false: not one. Without
@@ -71,7 +74,13 @@ func (w *Window) serveWindow(rw http.ResponseWriter, r *http.Request) bool {
 	case w.Kind == WindowLlamaCpp && p == "/props":
 		body = map[string]any{"default_generation_settings": map[string]any{"n_ctx": w.Window, "params": map[string]any{}}, "total_slots": 1}
 	case w.Kind == WindowLlamaCpp && (p == "/v1/models" || p == "/models"):
-		body = list(map[string]any{"owned_by": "llamacpp", "meta": map[string]any{"n_ctx_train": w.Max, "n_params": 1}})
+		meta := map[string]any{"n_ctx_train": w.Max, "n_params": 1}
+		if w.ModelsNCtx {
+			meta["n_ctx"] = w.Window
+		}
+		body = list(map[string]any{"owned_by": "llamacpp", "meta": meta})
+	case w.Kind == WindowOllama && p == "/api/version":
+		body = map[string]any{"version": "0.12.0"}
 	case w.Kind == WindowVLLM && (p == "/v1/models" || p == "/models"):
 		body = list(map[string]any{"owned_by": "vllm", "max_model_len": w.Window})
 	case w.Kind == WindowOpenRouter && p == "/api/v1/models":
