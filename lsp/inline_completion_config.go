@@ -87,7 +87,7 @@ func (s *server) newCompleter(raw json.RawMessage) (*completer, error) {
 		opts.Debounce = time.Duration(*o.DebounceMs) * time.Millisecond
 	}
 	model, err := fim.New(fim.Config{Dialect: dialect, BaseURL: o.BaseURL, Model: o.Model,
-		APIKeyEnv: o.APIKeyEnv, Getenv: s.getenv, Logger: s.log})
+		APIKeyEnv: o.APIKeyEnv, Getenv: s.getenv, Logger: s.log, OnDetect: s.completionDetected})
 	if err != nil {
 		return nil, fmt.Errorf("completion model: %w", err)
 	}
@@ -117,6 +117,16 @@ type completionStatusParams struct {
 	URI     string `json:"uri"`
 	State   string `json:"state"` // idle, completing, error
 	Message string `json:"message,omitempty"`
+}
+
+// completionDetected tells the user, not only the log, when the completion
+// server is not what the configured dialect says (llama.cpp configured as
+// "openai" silently drops the code after the cursor).
+func (s *server) completionDetected(d fim.Detection) {
+	if w := d.Warning(); w != "" {
+		s.log.Warn("inline completion: the server contradicts the configured dialect", zap.String("warning", w))
+		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: w})
+	}
 }
 
 func (s *server) completionStatus(st completion.Status) {

@@ -10,6 +10,7 @@ package fim
 import (
 	"context"
 	"net/http"
+	"strings"
 	"time"
 
 	"go.uber.org/zap"
@@ -72,7 +73,11 @@ type Client interface {
 
 // Config configures New.
 type Config struct {
-	// Dialect is one of Dialects(); "" detects it from BaseURL (DetectDialect).
+	// Dialect is one of Dialects(); "" detects it: a base URL that is not
+	// a public API's is probed by the first completion (Probe: llama.cpp on
+	// any port speaks /infill, Ollama /api/generate), else, or when the
+	// server says nothing, it is guessed from BaseURL (DetectDialect). A
+	// configured dialect on such a URL is checked by the same probe.
 	Dialect string
 	// BaseURL is the server's root: the dialect's path is appended
 	// ("https://api.deepseek.com" → …/beta/completions). A base that already
@@ -101,7 +106,16 @@ type Config struct {
 	// Recorder, when set, records every exchange (the key scrubbed).
 	Recorder *provider.Recorder
 	Logger   *zap.Logger
+	// OnDetect, when set, is told once what the probe found (see
+	// Dialect): the front end warns the user when Detection.Contradicts.
+	// It is called from a Complete call.
+	OnDetect func(Detection)
 }
 
 // New checks cfg, reads the key and returns the dialect's Client.
-func New(cfg Config) (Client, error) { return newClient(cfg) }
+func New(cfg Config) (Client, error) {
+	if strings.TrimSpace(cfg.BaseURL) != "" && probeWorthy(cfg.BaseURL) {
+		return newDetecting(cfg)
+	}
+	return newClient(cfg)
+}

@@ -175,3 +175,17 @@ func TestDefaultBaseURL(t *testing.T) {
 		}
 	}
 }
+
+// The public APIs are what their host names: never probed. A local or
+// unknown server is.
+func TestProbeWorthy(t *testing.T) {
+	for base, want := range map[string]bool{
+		"https://api.deepseek.com": false, "https://api.mistral.ai": false, "https://api.openai.com/v1": false,
+		"https://openrouter.ai/api/v1": false, "http://localhost:8090": true, "http://127.0.0.1:8080": true,
+		"http://gpu-box:11434": true, "https://llm.internal.example": true,
+	} {
+		if got := probeWorthy(base); got != want {
+			t.Errorf("probeWorthy(%s) = %v, want %v", base, got, want)
+		}
+	}
+}
