@@ -19,6 +19,14 @@ type Dialect interface {
 	NewDecoder() Decoder
 }
 
+// ServerAware is a Dialect that adjusts to the server once it has
+// answered: the headers of a response can name the server behind a URL
+// that did not (KindFromHeader). HTTPProvider calls ServerAnswered with the
+// headers of every response, before its body is read.
+type ServerAware interface {
+	ServerAnswered(h http.Header)
+}
+
 // Decoder turns the SSE frames of one response into Events.
 type Decoder interface {
 	// Frame handles one SSE frame: the value of its "event:" field (empty when

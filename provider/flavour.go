@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"net/http"
 	"net/url"
 	"sort"
 	"strings"
@@ -51,6 +52,13 @@ type Flavour struct {
 	OpenRouterReasoning bool
 	// AnthropicThinking: Messages `"thinking":{"type":…,"budget_tokens":…}`.
 	AnthropicThinking bool
+	// UnsignedThinking: the server signs no thinking (llama.cpp ends a
+	// thinking block with an empty signature) and reads a thinking block
+	// sent back as plain reasoning, signature or not. Its Messages tool
+	// loop keeps the reasoning and thinking on; Anthropic's rule (an
+	// unsigned block is refused, a tool loop without one must turn
+	// thinking off) is for the servers that sign.
+	UnsignedThinking bool
 }
 
 // flavours is the table. The Messages dialect uses only AnthropicThinking
@@ -65,7 +73,7 @@ var flavours = map[string]Flavour{
 	KindOpenRouter: {Kind: KindOpenRouter, OpenRouterReasoning: true, MaxEffort: "high"},
 	// llama.cpp reads both; the template switch is the one Qwen3 honours,
 	// reasoning_effort the one gpt-oss templates read.
-	KindLlamaCpp: {Kind: KindLlamaCpp, ReasoningEffort: true, EffortOff: "none", MaxEffort: "high", TemplateKwargs: true, AnthropicThinking: true},
+	KindLlamaCpp: {Kind: KindLlamaCpp, ReasoningEffort: true, EffortOff: "none", MaxEffort: "high", TemplateKwargs: true, AnthropicThinking: true, UnsignedThinking: true},
 	KindVLLM:     {Kind: KindVLLM, TemplateKwargs: true, AnthropicThinking: true},
 	// Ollama's OpenAI-compatible endpoint turns thinking off only on
 	// reasoning_effort "none" (its native "think" is not read there).
@@ -125,6 +133,16 @@ func DetectKind(baseURL string) string {
 		return KindVLLM
 	}
 	return KindGeneric
+}
+
+// KindFromHeader is the server kind a response's headers name ("" when
+// they name none): llama.cpp's server answers every request with "Server:
+// llama.cpp", whatever port it listens on.
+func KindFromHeader(h http.Header) string {
+	if strings.Contains(strings.ToLower(h.Get("Server")), "llama.cpp") {
+		return KindLlamaCpp
+	}
+	return ""
 }
 
 // Flavour is the flavour of the configured server: ServerKind when set,

@@ -195,6 +195,9 @@ func (p *HTTPProvider) attempt(ctx context.Context, body *requestBody, attempt i
 	stopClosing := context.AfterFunc(actx, func() { resp.Body.Close() })
 	defer stopClosing()
 	watchdog.Reset(p.o.IdleTimeout)
+	if sa, ok := p.o.Dialect.(ServerAware); ok {
+		sa.ServerAnswered(resp.Header)
+	}
 
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))

@@ -3,6 +3,7 @@ package anthropic
 import (
 	"io"
 	"net/http"
+	"sync/atomic"
 
 	"github.com/agent-lsp/agent-lsp/provider"
 )
@@ -25,7 +26,7 @@ const (
 // Anthropic and DeepSeek unless an option names another server. It holds
 // no state: every stream gets its own Decoder.
 func NewDialect(opts ...Option) provider.Dialect {
-	d := dialect{flavour: deepSeek}
+	d := dialect{flavour: deepSeek, learnt: &atomic.Pointer[provider.Flavour]{}}
 	for _, o := range opts {
 		o(&d)
 	}
@@ -44,6 +45,31 @@ func WithFlavour(f provider.Flavour) Option { return func(d *dialect) { d.flavou
 
 type dialect struct {
 	flavour provider.Flavour
+	// learnt is the flavour of the server kind a response named
+	// (provider.KindFromHeader), when the configuration and the URL did
+	// not: llama.cpp on a port that is not its default. Shared by the
+	// dialect's copies; nil until a response named one.
+	learnt *atomic.Pointer[provider.Flavour]
+}
+
+// current is the flavour requests are encoded for.
+func (d dialect) current() provider.Flavour {
+	if f := d.learnt.Load(); f != nil {
+		return *f
+	}
+	return d.flavour
+}
+
+// ServerAnswered learns the server's kind from its response (see
+// provider.ServerAware), only when nothing said it before: a kind the
+// configuration named or the URL showed is kept.
+func (d dialect) ServerAnswered(h http.Header) {
+	if d.flavour.Kind != provider.KindGeneric || d.learnt.Load() != nil {
+		return
+	}
+	if f, ok := provider.FlavourOf(provider.KindFromHeader(h)); ok {
+		d.learnt.Store(&f)
+	}
 }
 
 func (dialect) Name() string { return Name }
@@ -60,11 +86,11 @@ func (dialect) SetHeaders(h http.Header, apiKey string) {
 	h.Set("content-type", "application/json")
 }
 
-func (d dialect) Encode(req provider.Request) ([]byte, error) { return encodeRequest(req, d.flavour) }
+func (d dialect) Encode(req provider.Request) ([]byte, error) { return encodeRequest(req, d.current()) }
 
 // WriteBody implements provider.BodyWriter.
 func (d dialect) WriteBody(w io.Writer, req provider.Request) error {
-	return writeRequest(w, req, d.flavour)
+	return writeRequest(w, req, d.current())
 }
 
 func (dialect) NewDecoder() provider.Decoder { return &decoder{} }

@@ -52,6 +52,10 @@
 //     its assistant turn. Reasoning without a signature (for instance from a
 //     conversation begun in the Chat Completions dialect) is dropped: the API
 //     rejects an unsigned thinking block. Redacted thinking is not kept.
+//     A server that signs nothing (provider.Flavour.UnsignedThinking:
+//     llama.cpp, named by the configuration, its default port or its
+//     "Server: llama.cpp" answer) gets its unsigned reasoning back, and its
+//     tool loop keeps thinking on.
 //   - Prompt-cache breakpoints (cache_control: ephemeral) go on the last tool,
 //     on the system prompt and on the last content block of the newest
 //     message. Anthropic caches nothing without them; endpoints that cache on

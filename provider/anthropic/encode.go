@@ -86,12 +86,12 @@ func wireRequestOf(req provider.Request, f provider.Flavour) (wireRequest, error
 		return wireRequest{}, err
 	}
 	system, rest := splitLeadingSystem(req.Messages)
-	messages, err := encodeMessages(rest, len(req.Messages)-len(rest))
+	messages, err := encodeMessages(rest, len(req.Messages)-len(rest), f.UnsignedThinking)
 	if err != nil {
 		return wireRequest{}, err
 	}
 	markNewestMessage(messages)
-	if thinking.Type != "disabled" && unsignedToolLoop(messages) {
+	if thinking.Type != "disabled" && !f.UnsignedThinking && unsignedToolLoop(messages) {
 		thinking = wireThinking{Type: "disabled"}
 	}
 	tools, err := encodeTools(req.Tools)
@@ -156,8 +156,9 @@ func splitLeadingSystem(msgs []provider.Message) (string, []provider.Message) {
 
 // encodeMessages turns the conversation after the system prompt into
 // alternating user and assistant messages. base is the index of msgs[0] in
-// the request, for error messages.
-func encodeMessages(msgs []provider.Message, base int) ([]wireMessage, error) {
+// the request, for error messages. unsigned: the server reads thinking
+// without a signature (provider.Flavour.UnsignedThinking).
+func encodeMessages(msgs []provider.Message, base int, unsigned bool) ([]wireMessage, error) {
 	out := make([]wireMessage, 0, len(msgs))
 	for i, m := range msgs {
 		switch m.Role {
@@ -178,7 +179,7 @@ func encodeMessages(msgs []provider.Message, base int) ([]wireMessage, error) {
 				IsError:   m.IsError,
 			})
 		case provider.RoleAssistant:
-			blocks := assistantBlocks(m)
+			blocks := assistantBlocks(m, unsigned)
 			if len(blocks) == 0 {
 				// Nothing the API would accept (empty text blocks and empty
 				// content arrays are both rejected), and nothing lost.
@@ -234,11 +235,12 @@ func appendUserBlock(out []wireMessage, b *wireBlock) []wireMessage {
 // assistantBlocks builds an assistant turn: the signed thinking block first
 // (the API requires it there, and requires it back in turns with tool use),
 // then the text, then the tool calls in order.
-func assistantBlocks(m provider.Message) []wireBlock {
+func assistantBlocks(m provider.Message, unsigned bool) []wireBlock {
 	blocks := make([]wireBlock, 0, 2+len(m.ToolCalls))
 	// An unsigned thinking block is rejected, so reasoning that has no
-	// signature (from the other dialect) is dropped.
-	if m.Reasoning != "" && m.ReasoningSignature != "" {
+	// signature (from the other dialect) is dropped, except on a server
+	// that signs nothing and reads the reasoning back as it is (llama.cpp).
+	if m.Reasoning != "" && (m.ReasoningSignature != "" || unsigned) {
 		blocks = append(blocks, wireBlock{Type: blockThinking, Thinking: m.Reasoning, Signature: m.ReasoningSignature})
 	}
 	if m.Text != "" {
