@@ -65,7 +65,10 @@ func DefaultConfig(dialect string) Config {
 		APIKeyEnv: d.keyEnv,
 		MaxTokens: DefaultMaxTokens,
 		Thinking:  true,
-		Effort:    "high",
+		// No effort: each server's own default strength. DeepSeek's is
+		// "high" already; sending "high" by default put a DeepSeek choice on
+		// every other server (llama.cpp, Ollama, OpenAI).
+		Effort: "",
 	}
 }
 

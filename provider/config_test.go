@@ -16,9 +16,9 @@ func TestDefaultConfig(t *testing.T) {
 		dialect string
 		want    Config
 	}{
-		{"openai", Config{Provider: "openai", BaseURL: "https://api.deepseek.com", Model: "deepseek-flash", APIKeyEnv: "DEEPSEEK_API_KEY", MaxTokens: 8192, Thinking: true, Effort: "high"}},
-		{"", Config{Provider: "openai", BaseURL: "https://api.deepseek.com", Model: "deepseek-flash", APIKeyEnv: "DEEPSEEK_API_KEY", MaxTokens: 8192, Thinking: true, Effort: "high"}},
-		{"anthropic", Config{Provider: "anthropic", BaseURL: "https://api.deepseek.com/anthropic", Model: "deepseek-flash", APIKeyEnv: "DEEPSEEK_API_KEY", MaxTokens: 8192, Thinking: true, Effort: "high"}},
+		{"openai", Config{Provider: "openai", BaseURL: "https://api.deepseek.com", Model: "deepseek-flash", APIKeyEnv: "DEEPSEEK_API_KEY", MaxTokens: 8192, Thinking: true}},
+		{"", Config{Provider: "openai", BaseURL: "https://api.deepseek.com", Model: "deepseek-flash", APIKeyEnv: "DEEPSEEK_API_KEY", MaxTokens: 8192, Thinking: true}},
+		{"anthropic", Config{Provider: "anthropic", BaseURL: "https://api.deepseek.com/anthropic", Model: "deepseek-flash", APIKeyEnv: "DEEPSEEK_API_KEY", MaxTokens: 8192, Thinking: true}},
 	}
 	for _, tt := range tests {
 		got := DefaultConfig(tt.dialect)

@@ -78,3 +78,34 @@ func TestMessagesToolLoopKeepsThinkingOnLlamaCpp(t *testing.T) {
 		t.Errorf("round 2 dropped the reasoning: %s", reqs[1].Body)
 	}
 }
+
+// The default configuration puts no DeepSeek-only choice on other servers:
+// with thinking on at the default effort, llama.cpp, Ollama and OpenAI's
+// reasoning models get no reasoning_effort "high"; DeepSeek still thinks
+// (at its own default, which is high).
+func TestDefaultEffortIsTheServersOwn(t *testing.T) {
+	for base, model := range map[string]string{
+		"http://127.0.0.1:8080": "m", "http://127.0.0.1:11434/v1": "m", "https://api.openai.com/v1": "o3", "http://gpu:9000/v1": "m",
+	} {
+		cfg := provider.DefaultConfig("openai")
+		cfg.BaseURL, cfg.Model = base, model
+		d, err := connect.DialectFor(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := d.Encode(provider.Request{Model: model, Messages: []provider.Message{{Role: provider.RoleUser, Text: "hi"}},
+			Thinking: cfg.ThinkingOption()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(body), `"reasoning_effort":"high"`) {
+			t.Errorf("%s got DeepSeek's default effort: %s", base, body)
+		}
+	}
+	cfg := provider.DefaultConfig("openai")
+	d, _ := connect.DialectFor(cfg)
+	body, _ := d.Encode(provider.Request{Model: cfg.Model, Messages: []provider.Message{{Role: provider.RoleUser, Text: "hi"}}, Thinking: cfg.ThinkingOption()})
+	if !strings.Contains(string(body), `"thinking":{"type":"enabled"}`) {
+		t.Errorf("DeepSeek no longer thinks by default: %s", body)
+	}
+}
