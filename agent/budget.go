@@ -65,6 +65,13 @@ func KnownContextWindow(model string) (int, bool) {
 	return window, best != ""
 }
 
+// knownWindow is the model's window when the table knows it, else 0 (not
+// the conservative guess: an unknown window bounds nothing).
+func knownWindow(model string) int {
+	w, _ := KnownContextWindow(model)
+	return w
+}
+
 // DefaultBudget is the budget for a model when Config.Budget is 0: 80% of
 // its context window, at most budgetCap tokens.
 func DefaultBudget(model string) int { return WindowBudget(ContextWindow(model)) }

@@ -115,7 +115,7 @@ func (s *Session) stream(ctx context.Context, round int, msgs []provider.Message
 		Model:     m.Model,
 		Messages:  msgs,
 		Tools:     specs,
-		MaxTokens: m.MaxTokens,
+		MaxTokens: s.outputRoom(m, msgs, specs),
 		Thinking:  m.Thinking,
 	}
 	t := &turn{limits: s.limits}

@@ -31,6 +31,10 @@ type ModelSettings struct {
 type modelState struct {
 	ModelSettings
 	budget int
+	// window is the model's context window when known (a setting, the
+	// tables, the server's answer, an overflow's count); 0: unknown. It
+	// bounds the output a request asks for (outputRoom).
+	window int
 	// pricing is nil for a model without a price: its cost is unknown.
 	pricing *Pricing
 }
@@ -50,6 +54,10 @@ func (s *Session) SetModel(m ModelSettings) error {
 	}
 	s.mu.Lock()
 	st := modelState{ModelSettings: m, budget: s.cfg.Budget, pricing: s.cfg.Pricing}
+	st.window = knownWindow(m.Model)
+	if m.ContextWindow > 0 {
+		st.window = m.ContextWindow
+	}
 	if !s.budgetFixed {
 		st.budget = DefaultBudget(m.Model)
 		if m.ContextWindow > 0 {

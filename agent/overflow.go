@@ -115,6 +115,9 @@ func (s *Session) learnWindow(window int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.model.budget = min(s.model.budget, int(float64(window)*budgetShare))
+	if s.model.window <= 0 || window < s.model.window {
+		s.model.window = window
+	}
 }
 
 // fitToolResults cuts the tool results of h that are longer than a cap to

@@ -215,7 +215,7 @@ func newSession(cfg Config) *Session {
 		budgetFixed: budgetFixed, pricingFixed: pricingFixed,
 		limits: answerLimits{maxBytes: cfg.MaxAnswerBytes, maxCalls: cfg.MaxToolCalls}, mode: cfg.Mode,
 		model: modelState{ModelSettings: ModelSettings{Provider: cfg.Provider, Model: cfg.Model,
-			MaxTokens: cfg.MaxTokens, Thinking: cfg.Thinking}, budget: cfg.Budget, pricing: pricing}}
+			MaxTokens: cfg.MaxTokens, Thinking: cfg.Thinking}, budget: cfg.Budget, window: knownWindow(cfg.Model), pricing: pricing}}
 	env := tools.Env{}
 	if cfg.Env != nil {
 		env = *cfg.Env
