@@ -69,8 +69,12 @@ func parseMentions(prompt string) []mention {
 	return out
 }
 
-// attachOne reads one mention and returns the text to attach.
-func attachOne(ctx context.Context, ws *tools.Workspace, docs tools.Documents, m mention) (string, MentionReport) {
+// HasMentions reports whether prompt mentions a file (@path).
+func HasMentions(prompt string) bool { return len(parseMentions(prompt)) > 0 }
+
+// attachOne reads one mention and returns the text to attach, cut to
+// maxTokens (0: only maxAttachment bounds it).
+func attachOne(ctx context.Context, ws *tools.Workspace, docs tools.Documents, m mention, maxTokens int) (string, MentionReport) {
 	rep := MentionReport{Path: m.path, StartLine: m.start, EndLine: m.end}
 	abs, err := ws.Resolve(m.path)
 	if err != nil {
@@ -107,6 +111,16 @@ func attachOne(ctx context.Context, ws *tools.Workspace, docs tools.Documents, m
 	}
 	rep.Status = MentionAttached
 	text = tools.Truncate(text, maxAttachment)
+	if maxTokens > 0 {
+		if tokens := EstimateTokens(text); tokens > maxTokens {
+			// Cut as a read_file result is (its middle, with a note), to
+			// the bytes the share holds at this text's bytes per token.
+			whole := len(doc.Text)
+			text = tools.Truncate(text, max(len(text)*maxTokens/tokens, 1))
+			rep.Message = fmt.Sprintf("cut to fit the model's context window: about %d of %d tokens kept (%d of %d bytes of %s)",
+				maxTokens, tokens, len(text), whole, rel)
+		}
+	}
 	return fmt.Sprintf("\n\nAttached %s%s:\n```\n%s\n```", rel, where, strings.TrimSuffix(text, "\n")), rep
 }
 
@@ -118,6 +132,16 @@ func attachOne(ctx context.Context, ws *tools.Workspace, docs tools.Documents, m
 // outside the workspace, unreadable) is reported, not attached; the front
 // end shows the reports, so nothing is dropped in silence.
 func AttachMentions(ctx context.Context, ws *tools.Workspace, docs tools.Documents, prompt string, files []string) (string, []MentionReport) {
+	return AttachMentionsWithin(ctx, ws, docs, prompt, files, 0)
+}
+
+// AttachMentionsWithin is AttachMentions with the attachments held to
+// maxTokens together (0: no bound but maxAttachment a file), each file to
+// an equal share: a file past its share is cut in the middle like a
+// read_file result, its text says what was cut, and its report says so
+// (Message), so a mention larger than the model's window is answered
+// instead of failing the prompt.
+func AttachMentionsWithin(ctx context.Context, ws *tools.Workspace, docs tools.Documents, prompt string, files []string, maxTokens int) (string, []MentionReport) {
 	mentions := parseMentions(prompt)
 	for _, f := range files {
 		mentions = append(mentions, mention{path: f})
@@ -128,8 +152,12 @@ func AttachMentions(ctx context.Context, ws *tools.Workspace, docs tools.Documen
 	var b strings.Builder
 	b.WriteString(prompt)
 	reports := make([]MentionReport, 0, len(mentions))
+	share := 0
+	if maxTokens > 0 {
+		share = max(maxTokens/len(mentions), 1)
+	}
 	for _, m := range mentions {
-		text, rep := attachOne(ctx, ws, docs, m)
+		text, rep := attachOne(ctx, ws, docs, m, share)
 		if rep.Status == MentionAttached {
 			b.WriteString(text)
 		}

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -49,5 +50,34 @@ func TestAttachMentionsFromDisk(t *testing.T) {
 	}
 	if !strings.Contains(reps[1].Message, "has 3 lines") {
 		t.Errorf("past the end: %q", reps[1].Message)
+	}
+}
+
+// A mention past its share of the token bound is cut in the middle like a
+// read_file result: head and tail kept, a note saying what was cut, and a
+// report saying so; one within its share is attached whole.
+func TestAttachMentionsWithinCutsWhatDoesNotFit(t *testing.T) {
+	env := testEnv(t)
+	root := env.Workspace.Roots()[0]
+	var big strings.Builder
+	for i := 0; big.Len() < 20<<10; i++ {
+		fmt.Fprintf(&big, "line %d of a big file\n", i)
+	}
+	for name, text := range map[string]string{"big.txt": big.String(), "small.txt": "small\n"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const bound = 1000
+	text, reps := AttachMentionsWithin(context.Background(), env.Workspace, env.Docs, "@big.txt and @small.txt", nil, bound)
+	if len(reps) != 2 || !strings.Contains(reps[0].Message, "cut to fit the model's context window") || reps[1].Message != "" {
+		t.Fatalf("reports %+v", reps)
+	}
+	if !strings.Contains(text, "line 0 of a big file") || !strings.Contains(text, "cut from the middle of") ||
+		!strings.Contains(text, "Attached small.txt:\n```\nsmall\n```") {
+		t.Errorf("text %q", text)
+	}
+	if got := EstimateTokens(text); got > bound+100 {
+		t.Errorf("attachments are %d tokens, bound %d", got, bound)
 	}
 }

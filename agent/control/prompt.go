@@ -63,7 +63,17 @@ func (s *Session) attach(ctx context.Context, text string, files []string, res [
 	if docs == nil {
 		docs = &tools.DiskDocuments{Workspace: s.b.Workspace}
 	}
-	text, reports := agent.AttachMentions(ctx, s.b.Workspace, docs, text, files)
+	// Attachments get half the budget together, cut to fit like a
+	// read_file result. The budget follows the window, which a server
+	// being asked may still be telling: wait for it (a local server
+	// answers at once, the discovery is bounded) rather than send a file
+	// larger than the window.
+	maxTokens := 0
+	if len(files) > 0 || agent.HasMentions(text) {
+		s.WaitContextWindow(ctx)
+		maxTokens = s.agent.Budget() / 2
+	}
+	text, reports := agent.AttachMentionsWithin(ctx, s.b.Workspace, docs, text, files, maxTokens)
 	var b strings.Builder
 	b.WriteString(text)
 	for _, r := range res {
