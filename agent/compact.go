@@ -214,8 +214,9 @@ func (s *Session) summarise(ctx context.Context, system, older []provider.Messag
 		Model: m.Model,
 		Messages: append(append([]provider.Message(nil), system...),
 			provider.Message{Role: provider.RoleUser, Text: summaryInstruction + "\n\n<conversation>\n" + transcript(older) + "</conversation>"}),
-		MaxTokens: maxTokens,
 	}
+	m.MaxTokens = maxTokens
+	req.MaxTokens = s.outputRoom(m, req.Messages, nil) // the summary too asks no more than the window leaves
 	t := &turn{}
 	for ev := range m.Provider.Stream(ctx, req) {
 		if !t.add(ev) {
