@@ -100,7 +100,7 @@ type settings struct {
 }
 
 // initialize serves initialize (its params: protocol_fixes.go).
-func (s *server) initialize(_ context.Context, p initializeParams) (any, error) {
+func (s *server) initialize(_ context.Context, p initializeParams) (*initializeResult, error) {
 	var o initOptions
 	if err := decodeParams(p.InitializationOptions, &o); err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions: %v", err)
@@ -179,7 +179,7 @@ func (s *server) initialize(_ context.Context, p initializeParams) (any, error) 
 		zap.Bool("documentChanges", caps.documentChanges), zap.Bool("progress", caps.progress),
 		zap.Bool("autoApprove", st.autoApprove), zap.NamedError("model_error", modelErr))
 
-	return initializeResult{
+	return &initializeResult{
 		Capabilities: serverCapabilities{InlineCompletionProvider: st.completion.capability(), ServerCapabilities: protocol.ServerCapabilities{
 			TextDocumentSync: &protocol.TextDocumentSyncOptions{
 				OpenClose: true,
@@ -330,7 +330,7 @@ func workspaceOf(p *initializeParams) (*tools.Workspace, error) {
 
 // initialized tells the user, once, when the model cannot be used and
 // which MCP configuration entries were skipped.
-func (s *server) initialized(context.Context) (any, error) {
+func (s *server) initialized(context.Context) (noResult, error) {
 	s.mu.Lock()
 	err, completionErr := s.modelErr, s.settings.completionErr
 	s.mu.Unlock()
@@ -346,20 +346,20 @@ func (s *server) initialized(context.Context) (any, error) {
 	s.reportStoreUnusable()
 	s.askMCPTrust() // in the background: workspace .mcp.json entries
 	s.reportSandbox()
-	return nil, nil
+	return noResult{}, nil
 }
 
-func (s *server) shutdown(context.Context) (any, error) {
+func (s *server) shutdown(context.Context) (noResult, error) {
 	s.mu.Lock()
 	s.state = stateShutdown
 	s.mu.Unlock()
 	s.sessions.cancelAll()
-	return nil, nil
+	return noResult{}, nil
 }
 
-func (s *server) exit(context.Context) (any, error) {
+func (s *server) exit(context.Context) (noResult, error) {
 	s.exitOnce.Do(func() { close(s.exited) })
-	return nil, nil
+	return noResult{}, nil
 }
 
 // notify sends a notification; a failure only means the client is gone.

@@ -178,7 +178,7 @@ type mcpServerStatus struct {
 
 // mcpStatus serves agent/mcpStatus: every configured server's state, the
 // untrusted workspace entries among them.
-func (s *server) mcpStatus(context.Context, noParams) (any, error) {
+func (s *server) mcpStatus(context.Context, noParams) (mcpStatusResult, error) {
 	res := mcpStatusResult{Servers: []mcpServerStatus{}}
 	var running []mcp.ServerStatus
 	if mgr := s.mcp.manager(); mgr != nil {
