@@ -12,7 +12,8 @@ export function formatTokens(n: number): string {
 }
 
 /** formatCost: US dollars with enough digits to see a cheap model's calls. */
-export function formatCost(usd: number): string {
+export function formatCost(usd: number | undefined): string {
+  if (usd === undefined) return 'cost unknown'; // a model without a price
   if (usd === 0) return '$0';
   if (usd < 0.01) return `$${usd.toFixed(4)}`;
   if (usd < 1) return `$${usd.toFixed(3)}`;
