@@ -45,7 +45,8 @@ export function statusView(s: StatusState): StatusView {
   const lines = [
     s.totals
       ? `Session: ${s.totals.promptTokens} prompt tokens (${s.totals.cachedTokens} cached), ` +
-        `${s.totals.completionTokens} completion tokens, ${formatCost(s.totals.cost)} estimated`
+        `${s.totals.completionTokens} completion tokens, ` +
+        (s.totals.cost === undefined ? 'cost unknown' : `${formatCost(s.totals.cost)} estimated`)
       : 'agent-lsp: no model call in this session yet',
   ];
   if (s.mode) lines.push(`Mode: ${s.mode} ("agent-lsp: Set Mode")`);
