@@ -59,8 +59,9 @@ func (p *initializeParams) caps() clientCaps {
 	}
 }
 
-// initOptions are the initializationOptions: the chat flags' settings.
-// Absent fields keep the daemon's configuration.
+// initOptions are the initializationOptions, decoded once, here, into
+// this one type: the chat flags' settings. Absent fields keep the
+// daemon's configuration.
 type initOptions struct {
 	Provider    *string         `json:"provider"`
 	BaseURL     *string         `json:"baseURL"`
@@ -69,13 +70,18 @@ type initOptions struct {
 	ServerKind  *string         `json:"serverKind"` // provider.ServerKinds; "": detect from baseURL
 	Free        *bool           `json:"free"`       // the model's server costs nothing (a local one)
 	AutoApprove *bool           `json:"autoApprove"`
-	MCPServers  json.RawMessage `json:"mcpServers"`
+	MCPServers  json.RawMessage `json:"mcpServers"` // mcp.LoadConfig reads the entries
 	Budget      *int            `json:"budget"`
 	// ContextWindow is the model's window in tokens (0: discover it).
 	ContextWindow *int            `json:"contextWindow"`
 	Keep          *int            `json:"keep"`
 	Sandbox       *sandboxOptions `json:"sandbox"`
-	Completion    json.RawMessage `json:"completion"` // inline_completion_config.go
+	// Completion is the inline completion model (inline_completion_config.go).
+	Completion *completionSetting `json:"completion"`
+	// Mode and Models are the controller's: the initial mode, the model
+	// presets (parseControlOptions checks them).
+	Mode   *string       `json:"mode"`
+	Models []modelPreset `json:"models"`
 	// WorkspaceTrust "restricted" is the read-only agent of an untrusted folder (restricted.go).
 	WorkspaceTrust *string `json:"workspaceTrust"`
 	// ProtectedFiles extend the protected workspace files
@@ -87,7 +93,7 @@ type initOptions struct {
 type settings struct {
 	model       provider.Config
 	autoApprove bool
-	mcpServers  json.RawMessage // as given; startMCP reads the whole initializationOptions
+	mcpServers  json.RawMessage // as given; startMCP reads the entries
 	budget      int             // context budget in tokens; 0: the agent's default
 	keep        int             // messages kept by compaction; 0: the default
 
@@ -108,7 +114,7 @@ func (s *server) initialize(_ context.Context, p initializeParams) (*initializeR
 	if (o.Budget != nil && *o.Budget < 0) || (o.Keep != nil && *o.Keep < 0) || (o.ContextWindow != nil && *o.ContextWindow < 0) {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions: budget, keep and contextWindow must not be negative")
 	}
-	mode, presets, err := parseControlOptions(p.InitializationOptions)
+	mode, presets, err := parseControlOptions(o)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +178,7 @@ func (s *server) initialize(_ context.Context, p initializeParams) (*initializeR
 		_ = old.Close()
 	}
 	// The servers start in the background: initialize does not wait.
-	s.startMCP(ws.Roots(), reg, p.InitializationOptions)
+	s.startMCP(ws.Roots(), reg, st.mcpServers)
 
 	s.log.Info("initialized", zap.Strings("roots", ws.Roots()), zap.String("provider", st.model.Provider),
 		zap.String("model", st.model.Model), zap.Bool("applyEdit", caps.applyEdit),
