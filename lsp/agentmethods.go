@@ -15,10 +15,10 @@ type newSessionResult struct {
 	SessionID string `json:"sessionId"`
 }
 
-func (s *server) newSession(_ context.Context, p newSessionParams) (any, error) {
+func (s *server) newSession(_ context.Context, p newSessionParams) (newSessionResult, error) {
 	sess, err := s.sessions.create(p.Title)
 	if err != nil {
-		return nil, err
+		return newSessionResult{}, err
 	}
 	return newSessionResult{SessionID: sess.id}, nil
 }
@@ -34,7 +34,7 @@ type sessionsResult struct {
 	Sessions []sessionInfo `json:"sessions"`
 }
 
-func (s *server) listSessions(context.Context, noParams) (any, error) {
+func (s *server) listSessions(context.Context, noParams) (sessionsResult, error) {
 	return sessionsResult{Sessions: s.sessions.list()}, nil
 }
 
@@ -52,7 +52,7 @@ type toolsResult struct {
 // listTools serves agent/tools: the registry's tools as the next prompt
 // sees them (MCP tools mount when their server is ready), and the MCP
 // servers' prompts.
-func (s *server) listTools(context.Context, noParams) (any, error) {
+func (s *server) listTools(context.Context, noParams) (toolsResult, error) {
 	s.mu.Lock()
 	reg := s.registry
 	s.mu.Unlock()
@@ -69,14 +69,14 @@ type cancelParams struct {
 
 // cancelSession handles the agent/cancel notification: every running or
 // queued prompt of the session ends with stopReason "cancelled".
-func (s *server) cancelSession(_ context.Context, p cancelParams) (any, error) {
+func (s *server) cancelSession(_ context.Context, p cancelParams) (noResult, error) {
 	sess, ok := s.sessions.get(p.SessionID)
 	if !ok {
 		if s.sessions.known(p.SessionID) {
-			return nil, nil // stored, not loaded: nothing of it runs
+			return noResult{}, nil // stored, not loaded: nothing of it runs
 		}
-		return nil, unknownSession(p.SessionID)
+		return noResult{}, unknownSession(p.SessionID)
 	}
 	sess.ctl.Cancel(errCancelledByClient)
-	return nil, nil
+	return noResult{}, nil
 }

@@ -26,7 +26,7 @@ type checkpointsResult struct {
 
 // listCheckpoints serves agent/checkpoints: one per prompt of the
 // session, oldest first. A stored session is resumed.
-func (s *server) listCheckpoints(_ context.Context, sess *session, _ checkpointsParams) (any, error) {
+func (s *server) listCheckpoints(_ context.Context, sess *session, _ checkpointsParams) (checkpointsResult, error) {
 	res := checkpointsResult{Checkpoints: []checkpointInfo{}}
 	for _, c := range sess.agent.Checkpoints() {
 		info := checkpointInfo{CheckpointID: c.ID, Prompt: c.Prompt, CreatedAt: c.CreatedAt.UTC(), Files: []string{}}
@@ -74,11 +74,11 @@ type rewindResult struct {
 }
 
 // rewind serves agent/rewind, after any running prompt of the session.
-func (s *server) rewind(ctx context.Context, sess *session, p rewindParams) (any, error) {
+func (s *server) rewind(ctx context.Context, sess *session, p rewindParams) (rewindResult, error) {
 	res, err := sess.ctl.Rewind(ctx, p.CheckpointID, agent.RewindOptions{RestoreFiles: p.RestoreFiles,
 		TruncateConversation: p.TruncateConversation, Merge: agent.LineMerge})
 	if err != nil {
-		return nil, controlError(err, p.SessionID)
+		return rewindResult{}, controlError(err, p.SessionID)
 	}
 	return s.rewindAnswer(res.Files, res.Conflicts, res.DroppedMessages, res.Dropped), nil
 }

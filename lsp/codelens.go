@@ -29,7 +29,7 @@ type revertArgs struct {
 // document the agent changed in a session of this daemon (and the user
 // has not changed since), "Revert agent change", for editors without a
 // plugin.
-func (s *server) codeLens(_ context.Context, p protocol.CodeLensParams) (any, error) {
+func (s *server) codeLens(_ context.Context, p protocol.CodeLensParams) ([]protocol.CodeLens, error) {
 	lenses := []protocol.CodeLens{}
 	key, err := s.overlays.keyOf(string(p.TextDocument.URI))
 	if err != nil {
@@ -151,22 +151,22 @@ func moveThrough(edits []udiff.Edit, a, b int) (int, int, bool) {
 
 // revert runs agent.revert: the agent's changes in a range of a document
 // (in one edit), or a whole file as before a checkpoint.
-func (s *server) revert(ctx context.Context, p executeCommandParams) (any, error) {
+func (s *server) revert(ctx context.Context, p executeCommandParams) (rewindResult, error) {
 	var a revertArgs
 	if len(p.Arguments) > 0 {
 		if err := decodeParams(p.Arguments[0], &a); err != nil {
-			return nil, err
+			return rewindResult{}, err
 		}
 	}
 	path, err := uriToPath(a.URI)
 	if err != nil || (a.Range == nil && a.CheckpointID == "") {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: agent.revert needs {uri, checkpointId} or {uri, range}")
+		return rewindResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: agent.revert needs {uri, checkpointId} or {uri, range}")
 	}
 	var sessions []*session
 	if a.SessionID != "" {
 		sess, err := s.sessions.lookup(a.SessionID)
 		if err != nil {
-			return nil, err
+			return rewindResult{}, err
 		}
 		sessions = []*session{sess}
 	} else {
@@ -179,7 +179,7 @@ func (s *server) revert(ctx context.Context, p executeCommandParams) (any, error
 }
 
 // revertFile restores one file as it was before a checkpoint.
-func (s *server) revertFile(ctx context.Context, sessions []*session, checkpointID, path string) (any, error) {
+func (s *server) revertFile(ctx context.Context, sessions []*session, checkpointID, path string) (rewindResult, error) {
 	key := canonicalPath(path)
 	for _, sess := range sessions {
 		for _, c := range sess.agent.Checkpoints() {
@@ -194,24 +194,24 @@ func (s *server) revertFile(ctx context.Context, sessions []*session, checkpoint
 			}
 			files, conflicts, err := sess.agent.RestoreFile(ctx, checkpointID, target, agent.LineMerge)
 			if err != nil {
-				return nil, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
+				return rewindResult{}, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
 			}
 			return s.rewindAnswer(files, conflicts, 0, 0), nil
 		}
 	}
-	return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: unknown checkpoint %q", checkpointID)
+	return rewindResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: unknown checkpoint %q", checkpointID)
 }
 
 // revertRange puts back the text the agent replaced in the hunks that
 // meet rng's lines, in one edit.
-func (s *server) revertRange(ctx context.Context, sessions []*session, path string, rng protocol.Range) (any, error) {
+func (s *server) revertRange(ctx context.Context, sessions []*session, path string, rng protocol.Range) (rewindResult, error) {
 	docs := s.documents()
 	if docs == nil {
-		return nil, errNotInitialized
+		return rewindResult{}, errNotInitialized
 	}
 	cur, err := docs.Read(ctx, path)
 	if err != nil {
-		return nil, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
+		return rewindResult{}, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
 	}
 	key := canonicalPath(path)
 	starts := lineStarts(cur.Text)
@@ -225,7 +225,7 @@ func (s *server) revertRange(ctx context.Context, sessions []*session, path stri
 		}
 	}
 	if len(hunks) == 0 {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: no change of the agent left in %s at lines %d-%d",
+		return rewindResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: no change of the agent left in %s at lines %d-%d",
 			docs.ws.Rel(path), rng.Start.Line+1, rng.End.Line+1)
 	}
 	slices.SortFunc(hunks, func(x, y lensHunk) int { return y.start - x.start })
@@ -240,7 +240,7 @@ func (s *server) revertRange(ctx context.Context, sessions []*session, path stri
 		cur.Path = path
 	}
 	if err := docs.Apply(ctx, tools.FileEdit{Tool: "revert", Before: cur, After: text}); err != nil {
-		return nil, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
+		return rewindResult{}, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
 	}
 	return s.rewindAnswer([]agent.FileRestore{{Path: path, Action: agent.FileRestored}}, nil, 0, 0), nil
 }

@@ -26,7 +26,7 @@ type askArgs struct {
 
 // codeAction offers fixed prompts on a selection, for editors without a
 // plugin (an "ask anything" action would need an input box LSP lacks).
-func (s *server) codeAction(_ context.Context, p protocol.CodeActionParams) (any, error) {
+func (s *server) codeAction(_ context.Context, p protocol.CodeActionParams) ([]protocol.CodeAction, error) {
 	ask := func(title, kind, prompt string) protocol.CodeAction {
 		return protocol.CodeAction{
 			Title: title,
@@ -65,13 +65,19 @@ func (s *server) codeAction(_ context.Context, p protocol.CodeActionParams) (any
 }
 
 // executeCommand runs agent.ask (answering when the prompt is over),
-// agent.revert and agent.cancel (its params: protocol_fixes.go).
-func (s *server) executeCommand(ctx context.Context, p executeCommandParams) (any, error) {
+// agent.revert and agent.cancel (its params: protocol_fixes.go). Only
+// agent.revert has a result, what it restored; the others answer null.
+func (s *server) executeCommand(ctx context.Context, p executeCommandParams) (*rewindResult, error) {
 	switch p.Command {
 	case CommandAsk:
-		return s.ask(ctx, p)
+		_, err := s.ask(ctx, p)
+		return nil, err
 	case CommandRevert:
-		return s.revert(ctx, p)
+		res, err := s.revert(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return &res, nil
 	case CommandCancel:
 		var c cancelParams
 		if len(p.Arguments) > 0 {
@@ -94,31 +100,31 @@ func (s *server) executeCommand(ctx context.Context, p executeCommandParams) (an
 }
 
 // ask runs agent.ask in the default session and shows the answer.
-func (s *server) ask(ctx context.Context, p executeCommandParams) (any, error) {
+func (s *server) ask(ctx context.Context, p executeCommandParams) (noResult, error) {
 	var a askArgs
 	if len(p.Arguments) > 0 {
 		if err := decodeParams(p.Arguments[0], &a); err != nil {
-			return nil, err
+			return noResult{}, err
 		}
 	}
 	if strings.TrimSpace(a.Prompt) == "" {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: agent.ask needs {prompt, uri?, range?}")
+		return noResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: agent.ask needs {prompt, uri?, range?}")
 	}
 	in := control.PromptInput{Text: a.Prompt, Verbatim: true}
 	if a.URI != "" {
 		extra, err := s.contextText(ctx, &promptContext{URI: a.URI, Range: a.Range})
 		if err != nil {
-			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
+			return noResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
 		}
 		in.Context = extra
 	}
 	sess, err := s.sessions.defaultSession()
 	if err != nil {
-		return nil, err
+		return noResult{}, err
 	}
 	res, err := s.runPrompt(ctx, sess, in, p.WorkDoneToken, "")
 	if err != nil {
-		return nil, controlError(err, sess.id)
+		return noResult{}, controlError(err, sess.id)
 	}
 	o := res.Outcome
 	typ, answer := protocol.MessageTypeInfo, o.Text
@@ -143,9 +149,9 @@ func (s *server) ask(ctx context.Context, p executeCommandParams) (any, error) {
 	s.notify("window/logMessage", protocol.LogMessageParams{Type: typ, Message: answer})
 	s.notify("window/showMessage", protocol.ShowMessageParams{Type: typ, Message: shorten(answer, maxShownAnswer)})
 	if o.StopReason == agent.StopCancelled {
-		return nil, errRequestCancelled
+		return noResult{}, errRequestCancelled
 	}
-	return nil, nil
+	return noResult{}, nil
 }
 
 // shorten cuts s to about n runes at a word boundary, marking the cut.

@@ -32,9 +32,9 @@ type compactResult struct {
 // (old tool outputs elided, the older messages summarised by a model
 // call), after any running prompt of the session. A compacted update is
 // sent when anything changed.
-func (s *server) compact(ctx context.Context, sess *session, p compactParams) (any, error) {
+func (s *server) compact(ctx context.Context, sess *session, p compactParams) (compactResult, error) {
 	if modelErr := sess.ctl.ModelErr(); modelErr != nil { // the summary is a model call
-		return nil, jsonrpc2.Errorf(codeRequestFailed, "cannot compact: %v", modelErr)
+		return compactResult{}, jsonrpc2.Errorf(codeRequestFailed, "cannot compact: %v", modelErr)
 	}
 
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -49,10 +49,10 @@ func (s *server) compact(ctx context.Context, sess *session, p compactParams) (a
 	switch {
 	case errors.Is(err, control.ErrModelUnavailable):
 		prog.end("Failed: " + err.Error())
-		return nil, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
+		return compactResult{}, jsonrpc2.Errorf(codeRequestFailed, "%v", err)
 	case errors.Is(err, control.ErrCancelled):
 		prog.end("Cancelled")
-		return nil, errRequestCancelled
+		return compactResult{}, errRequestCancelled
 	case err != nil:
 		prog.end("Failed: " + err.Error())
 		res.Error = err.Error()

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 
 	"go.lsp.dev/jsonrpc2"
@@ -13,19 +12,9 @@ import (
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
-// controlOptions are the initializationOptions fields the controller
-// takes: the initial mode and the model presets.
-type controlOptions struct {
-	Mode   *string       `json:"mode"`
-	Models []modelPreset `json:"models"`
-}
-
-// parseControlOptions reads initializationOptions.mode and .models.
-func parseControlOptions(raw json.RawMessage) (agent.Mode, []modelPreset, error) {
-	var o controlOptions
-	if err := decodeParams(raw, &o); err != nil {
-		return "", nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions: %v", err)
-	}
+// parseControlOptions checks initializationOptions.mode and .models, the
+// fields the controller takes.
+func parseControlOptions(o initOptions) (agent.Mode, []modelPreset, error) {
 	mode := agent.ModeDefault
 	if o.Mode != nil {
 		m, err := agent.ParseMode(*o.Mode)

@@ -59,8 +59,9 @@ func (p *initializeParams) caps() clientCaps {
 	}
 }
 
-// initOptions are the initializationOptions: the chat flags' settings.
-// Absent fields keep the daemon's configuration.
+// initOptions are the initializationOptions, decoded once, here, into
+// this one type: the chat flags' settings. Absent fields keep the
+// daemon's configuration.
 type initOptions struct {
 	Provider    *string         `json:"provider"`
 	BaseURL     *string         `json:"baseURL"`
@@ -69,13 +70,18 @@ type initOptions struct {
 	ServerKind  *string         `json:"serverKind"` // provider.ServerKinds; "": detect from baseURL
 	Free        *bool           `json:"free"`       // the model's server costs nothing (a local one)
 	AutoApprove *bool           `json:"autoApprove"`
-	MCPServers  json.RawMessage `json:"mcpServers"`
+	MCPServers  json.RawMessage `json:"mcpServers"` // mcp.LoadConfig reads the entries
 	Budget      *int            `json:"budget"`
 	// ContextWindow is the model's window in tokens (0: discover it).
 	ContextWindow *int            `json:"contextWindow"`
 	Keep          *int            `json:"keep"`
 	Sandbox       *sandboxOptions `json:"sandbox"`
-	Completion    json.RawMessage `json:"completion"` // inline_completion_config.go
+	// Completion is the inline completion model (inline_completion_config.go).
+	Completion *completionSetting `json:"completion"`
+	// Mode and Models are the controller's: the initial mode, the model
+	// presets (parseControlOptions checks them).
+	Mode   *string       `json:"mode"`
+	Models []modelPreset `json:"models"`
 	// WorkspaceTrust "restricted" is the read-only agent of an untrusted folder (restricted.go).
 	WorkspaceTrust *string `json:"workspaceTrust"`
 	// ProtectedFiles extend the protected workspace files
@@ -87,7 +93,7 @@ type initOptions struct {
 type settings struct {
 	model       provider.Config
 	autoApprove bool
-	mcpServers  json.RawMessage // as given; startMCP reads the whole initializationOptions
+	mcpServers  json.RawMessage // as given; startMCP reads the entries
 	budget      int             // context budget in tokens; 0: the agent's default
 	keep        int             // messages kept by compaction; 0: the default
 
@@ -100,7 +106,7 @@ type settings struct {
 }
 
 // initialize serves initialize (its params: protocol_fixes.go).
-func (s *server) initialize(_ context.Context, p initializeParams) (any, error) {
+func (s *server) initialize(_ context.Context, p initializeParams) (*initializeResult, error) {
 	var o initOptions
 	if err := decodeParams(p.InitializationOptions, &o); err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions: %v", err)
@@ -108,7 +114,7 @@ func (s *server) initialize(_ context.Context, p initializeParams) (any, error) 
 	if (o.Budget != nil && *o.Budget < 0) || (o.Keep != nil && *o.Keep < 0) || (o.ContextWindow != nil && *o.ContextWindow < 0) {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions: budget, keep and contextWindow must not be negative")
 	}
-	mode, presets, err := parseControlOptions(p.InitializationOptions)
+	mode, presets, err := parseControlOptions(o)
 	if err != nil {
 		return nil, err
 	}
@@ -172,14 +178,14 @@ func (s *server) initialize(_ context.Context, p initializeParams) (any, error) 
 		_ = old.Close()
 	}
 	// The servers start in the background: initialize does not wait.
-	s.startMCP(ws.Roots(), reg, p.InitializationOptions)
+	s.startMCP(ws.Roots(), reg, st.mcpServers)
 
 	s.log.Info("initialized", zap.Strings("roots", ws.Roots()), zap.String("provider", st.model.Provider),
 		zap.String("model", st.model.Model), zap.Bool("applyEdit", caps.applyEdit),
 		zap.Bool("documentChanges", caps.documentChanges), zap.Bool("progress", caps.progress),
 		zap.Bool("autoApprove", st.autoApprove), zap.NamedError("model_error", modelErr))
 
-	return initializeResult{
+	return &initializeResult{
 		Capabilities: serverCapabilities{InlineCompletionProvider: st.completion.capability(), ServerCapabilities: protocol.ServerCapabilities{
 			TextDocumentSync: &protocol.TextDocumentSyncOptions{
 				OpenClose: true,
@@ -330,7 +336,7 @@ func workspaceOf(p *initializeParams) (*tools.Workspace, error) {
 
 // initialized tells the user, once, when the model cannot be used and
 // which MCP configuration entries were skipped.
-func (s *server) initialized(context.Context) (any, error) {
+func (s *server) initialized(context.Context) (noResult, error) {
 	s.mu.Lock()
 	err, completionErr := s.modelErr, s.settings.completionErr
 	s.mu.Unlock()
@@ -346,20 +352,20 @@ func (s *server) initialized(context.Context) (any, error) {
 	s.reportStoreUnusable()
 	s.askMCPTrust() // in the background: workspace .mcp.json entries
 	s.reportSandbox()
-	return nil, nil
+	return noResult{}, nil
 }
 
-func (s *server) shutdown(context.Context) (any, error) {
+func (s *server) shutdown(context.Context) (noResult, error) {
 	s.mu.Lock()
 	s.state = stateShutdown
 	s.mu.Unlock()
 	s.sessions.cancelAll()
-	return nil, nil
+	return noResult{}, nil
 }
 
-func (s *server) exit(context.Context) (any, error) {
+func (s *server) exit(context.Context) (noResult, error) {
 	s.exitOnce.Do(func() { close(s.exited) })
-	return nil, nil
+	return noResult{}, nil
 }
 
 // notify sends a notification; a failure only means the client is gone.

@@ -56,12 +56,12 @@ const maxOtherBuffers = 8
 // request for the same document (the engine's cancel-previous), both
 // answering RequestCancelled. A failing model answers an empty list:
 // agent/completionStatus says why, ghost text stays quiet.
-func (s *server) inlineCompletion(ctx context.Context, p inlineCompletionParams) (any, error) {
+func (s *server) inlineCompletion(ctx context.Context, p inlineCompletionParams) (inlineCompletionList, error) {
 	s.mu.Lock()
 	c, ws := s.settings.completion, s.ws
 	s.mu.Unlock()
 	if c == nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "inline completion is not configured (initializationOptions.completion)")
+		return inlineCompletionList{}, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "inline completion is not configured (initializationOptions.completion)")
 	}
 	empty := inlineCompletionList{Items: []inlineCompletionItem{}}
 	key, err := s.overlays.keyOf(p.TextDocument.URI)
@@ -90,7 +90,7 @@ func (s *server) inlineCompletion(ctx context.Context, p inlineCompletionParams)
 	got, err := c.engine.Complete(ctx, q)
 	switch {
 	case err != nil && (ctx.Err() != nil || errors.Is(err, completion.ErrSuperseded)):
-		return nil, errRequestCancelled
+		return inlineCompletionList{}, errRequestCancelled
 	case err != nil:
 		return empty, nil
 	}

@@ -1,8 +1,6 @@
 package lsp
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -13,6 +11,7 @@ import (
 	"github.com/agent-lsp/agent-lsp/agent/completion"
 	"github.com/agent-lsp/agent-lsp/provider/fim"
 	"github.com/agent-lsp/agent-lsp/tools"
+	"github.com/agent-lsp/agent-lsp/tools/editorjson"
 )
 
 // completionOptions are initializationOptions.completion
@@ -31,6 +30,22 @@ type completionOptions struct {
 	PrefixTokens *int     `json:"prefixTokens"`
 	SuffixTokens *int     `json:"suffixTokens"`
 	MaxLines     *int     `json:"maxLines"`
+}
+
+// completionSetting is initializationOptions.completion, decoded with
+// the other options (initOptions). A setting of the wrong shape is kept
+// as its error instead of failing initialize: the user is told at
+// initialized, and the daemon serves on without inline completion.
+type completionSetting struct {
+	options completionOptions
+	err     error
+}
+
+func (c *completionSetting) UnmarshalJSON(b []byte) error {
+	if err := editorjson.Unmarshal(b, &c.options); err != nil {
+		c.err = fmt.Errorf("completion options: %w", err)
+	}
+	return nil
 }
 
 // completer is the configured inline completion: nil when not configured.
@@ -55,15 +70,14 @@ func (c *completer) enabled(language string) bool {
 // newCompleter builds the inline completion from the options. (nil, nil)
 // means not configured; an error means configured wrongly, which the
 // user is told at initialized, and the daemon serves on without it.
-func (s *server) newCompleter(raw json.RawMessage) (*completer, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+func (s *server) newCompleter(setting *completionSetting) (*completer, error) {
+	if setting == nil {
 		return nil, nil
 	}
-	var o completionOptions
-	if err := decodeParams(raw, &o); err != nil {
-		return nil, fmt.Errorf("completion options: %w", err)
+	if setting.err != nil {
+		return nil, setting.err
 	}
+	o := setting.options
 	dialect := strings.ToLower(strings.TrimSpace(o.Dialect))
 	if dialect == "" {
 		dialect = strings.ToLower(strings.TrimSpace(o.Provider))

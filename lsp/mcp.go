@@ -29,17 +29,17 @@ type mcpState struct {
 }
 
 // startMCP loads the MCP configuration (.mcp.json at the first workspace
-// root, initializationOptions.mcpServers, Options.MCP) and starts, without
+// root, editorServers: initializationOptions.mcpServers, Options.MCP) and starts, without
 // waiting for them, the user's servers and the workspace's that were
 // trusted always; the other workspace entries wait for the user
 // (askMCPTrust, after initialized). A bad entry is logged and reported at
 // initialized; it never fails initialize nor stops the other servers.
-func (s *server) startMCP(roots []string, reg *tools.Registry, initOptions json.RawMessage) {
+func (s *server) startMCP(roots []string, reg *tools.Registry, editorServers json.RawMessage) {
 	root := ""
 	if len(roots) > 0 {
 		root = roots[0]
 	}
-	loaded := mcp.LoadConfig(root, initOptions, s.opts.MCP, s.mcpGetenv())
+	loaded := mcp.LoadConfig(root, editorServers, s.opts.MCP, s.mcpGetenv())
 	if s.isRestricted() {
 		loaded = withoutWorkspaceMCP(loaded, root)
 	}
@@ -178,7 +178,7 @@ type mcpServerStatus struct {
 
 // mcpStatus serves agent/mcpStatus: every configured server's state, the
 // untrusted workspace entries among them.
-func (s *server) mcpStatus(context.Context, noParams) (any, error) {
+func (s *server) mcpStatus(context.Context, noParams) (mcpStatusResult, error) {
 	res := mcpStatusResult{Servers: []mcpServerStatus{}}
 	var running []mcp.ServerStatus
 	if mgr := s.mcp.manager(); mgr != nil {

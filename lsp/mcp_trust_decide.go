@@ -138,13 +138,13 @@ type mcpTrustParams struct {
 // mcpTrust serves agent/mcpTrust: the user's decision about a workspace
 // entry, at any time (an entry denied or never answered is started by
 // allow; deny withdraws a trusted one).
-func (s *server) mcpTrust(_ context.Context, p mcpTrustParams) (any, error) {
+func (s *server) mcpTrust(_ context.Context, p mcpTrustParams) (mcpStatusResult, error) {
 	d, err := mcp.ParseTrustDecision(p.Decision)
 	if err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
+		return mcpStatusResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
 	}
 	if err := s.decideTrust(p.Server, p.Hash, d, "denied with agent/mcpTrust"); err != nil {
-		return nil, err
+		return mcpStatusResult{}, err
 	}
 	return s.mcpStatus(context.Background(), noParams{})
 }

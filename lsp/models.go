@@ -35,12 +35,12 @@ type modelsResult struct {
 
 // listModels serves agent/models: the presets, and the session's current
 // model when a session is named (else the daemon's).
-func (s *server) listModels(_ context.Context, p modelsParams) (any, error) {
+func (s *server) listModels(_ context.Context, p modelsParams) (modelsResult, error) {
 	s.mu.Lock()
 	ctl, cfg := s.ctl, s.settings.model
 	s.mu.Unlock()
 	if ctl == nil {
-		return nil, errNotInitialized
+		return modelsResult{}, errNotInitialized
 	}
 	cur := currentModel{Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL}
 	if n, ok := agent.KnownContextWindow(cfg.Model); cfg.ContextWindow > 0 {
@@ -51,7 +51,7 @@ func (s *server) listModels(_ context.Context, p modelsParams) (any, error) {
 	if p.SessionID != "" {
 		sess, err := s.sessions.lookup(p.SessionID)
 		if err != nil {
-			return nil, err
+			return modelsResult{}, err
 		}
 		cur = currentOf(sess.ctl.Model())
 		w := sess.ctl.ContextWindow()
@@ -75,12 +75,11 @@ type setModelParams struct {
 
 // setModel serves agent/setModel: the switch takes effect at the
 // session's next model call (control.Session.SetModel).
-func (s *server) setModel(_ context.Context, sess *session, p setModelParams) (any, error) {
+func (s *server) setModel(_ context.Context, sess *session, p setModelParams) (currentModel, error) {
 	m, err := sess.ctl.SetModel(control.ModelChoice{Preset: p.Preset, Provider: p.Provider, Model: p.Model,
 		BaseURL: p.BaseURL, APIKeyEnv: p.APIKeyEnv})
 	if err != nil {
-		return nil, controlError(err, p.SessionID)
+		return currentModel{}, controlError(err, p.SessionID)
 	}
-	cur := currentOf(m)
-	return &cur, nil
+	return currentOf(m), nil
 }

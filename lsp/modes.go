@@ -26,10 +26,10 @@ type modeResult struct {
 
 // setMode serves agent/setMode: the mode takes effect at the session's
 // next model call; a mode update tells every view of the session.
-func (s *server) setMode(_ context.Context, sess *session, p setModeParams) (any, error) {
+func (s *server) setMode(_ context.Context, sess *session, p setModeParams) (modeResult, error) {
 	m, err := sess.ctl.SetMode(p.Mode)
 	if err != nil {
-		return nil, controlError(err, p.SessionID)
+		return modeResult{}, controlError(err, p.SessionID)
 	}
 	return modeResult{Mode: string(m)}, nil
 }

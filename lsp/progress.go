@@ -82,11 +82,11 @@ func (p *progress) end(msg string) {
 
 // progressCancel handles window/workDoneProgress/cancel: the user pressed
 // cancel on the progress the editor shows.
-func (s *server) progressCancel(_ context.Context, p progressCreate) (any, error) {
+func (s *server) progressCancel(_ context.Context, p progressCreate) (noResult, error) {
 	if c, ok := s.progressCancels.Load(string(p.Token)); ok {
 		c.(context.CancelCauseFunc)(errCancelledByClient)
 	}
-	return nil, nil
+	return noResult{}, nil
 }
 
 type progressKey struct{}

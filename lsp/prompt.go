@@ -82,9 +82,9 @@ func (r promptResult) pieces() iter.Seq[[]byte] {
 
 // prompt serves agent/prompt on its own goroutine; it answers when the
 // prompt is over, cancelled included (stopReason "cancelled").
-func (s *server) prompt(ctx context.Context, p promptParams) (any, error) {
+func (s *server) prompt(ctx context.Context, p promptParams) (promptResult, error) {
 	if strings.TrimSpace(p.Prompt) == "" {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: prompt is empty")
+		return promptResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: prompt is empty")
 	}
 	var sess *session
 	var err error
@@ -94,7 +94,7 @@ func (s *server) prompt(ctx context.Context, p promptParams) (any, error) {
 		sess, err = s.sessions.create("")
 	}
 	if err != nil {
-		return nil, err
+		return promptResult{}, err
 	}
 	in := control.PromptInput{Text: p.Prompt}
 	name, _, command := control.ParseCommand(p.Prompt)
@@ -112,14 +112,14 @@ func (s *server) prompt(ctx context.Context, p promptParams) (any, error) {
 		if p.Context != nil && p.Context.URI != "" {
 			extra, err := s.contextText(ctx, p.Context)
 			if err != nil {
-				return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: context: %v", err)
+				return promptResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: context: %v", err)
 			}
 			in.Context = extra
 		}
 	}
 	res, err := s.runPrompt(ctx, sess, in, p.WorkDoneToken, name)
 	if err != nil {
-		return nil, controlError(err, sess.id)
+		return promptResult{}, controlError(err, sess.id)
 	}
 	o := res.Outcome
 	out := promptResult{promptResultHead: promptResultHead{SessionID: sess.id, StopReason: string(o.StopReason)}, Text: o.Text,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"reflect"
 
 	"go.lsp.dev/jsonrpc2"
 
@@ -17,24 +18,43 @@ import (
 // A route is made by typed, inSession or unread, so that no handler
 // decodes its own params: each takes them as its own type, decoded once
 // here, with the one error (-32602) decodeParams gives for a mismatch.
+// Each answers with its own result type R, never any: what a method
+// sends is in its handler's signature, and the route keeps both types
+// (params, result) for the wire test (wire_golden_test.go), which holds
+// every agent/* method's golden JSON to them.
 type route struct {
-	serve func(s *server, ctx context.Context, params json.RawMessage) (any, error)
-	async bool
+	serve  func(s *server, ctx context.Context, params json.RawMessage) (any, error)
+	async  bool
+	params reflect.Type // nil: the params are not read (unread)
+	result reflect.Type
 }
 
-// handler serves a method whose params decode into P.
-type handler[P any] func(s *server, ctx context.Context, p P) (any, error)
+// handler serves a method whose params decode into P and whose result
+// is an R.
+type handler[P, R any] func(s *server, ctx context.Context, p P) (R, error)
+
+// noResult is the result of a notification and of a request answered
+// with null: it marshals as null, so a call of such a method still gets
+// the result the protocol names.
+type noResult struct{}
+
+func (noResult) MarshalJSON() ([]byte, error) { return []byte("null"), nil }
 
 // typed is the route of a method whose params decode into P: absent or
-// null params leave P's zero value (decodeParams).
-func typed[P any](h handler[P]) route {
+// null params leave P's zero value (decodeParams). A failed call answers
+// with its error alone (no result).
+func typed[P, R any](h handler[P, R]) route {
 	return route{serve: func(s *server, ctx context.Context, raw json.RawMessage) (any, error) {
 		var p P
 		if err := decodeParams(raw, &p); err != nil {
 			return nil, err
 		}
-		return h(s, ctx, p)
-	}}
+		r, err := h(s, ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	}, params: reflect.TypeFor[P](), result: reflect.TypeFor[R]()}
 }
 
 // decodeParams unmarshals params into v; absent or null params leave v
@@ -70,22 +90,23 @@ func (r sessionRef) sessionID() string { return r.SessionID }
 type validator interface{ validate() error }
 
 // sessionHandler serves a method about one session, looked up already.
-type sessionHandler[P sessionParams] func(s *server, ctx context.Context, sess *session, p P) (any, error)
+type sessionHandler[P sessionParams, R any] func(s *server, ctx context.Context, sess *session, p P) (R, error)
 
 // inSession is the route of a method about one session: the params are
 // decoded, validated (validator), and the session is looked up once
 // (sessionByID: a missing sessionId is -32602, an unknown one too; a
 // stored one is resumed) before h runs.
-func inSession[P sessionParams](h sessionHandler[P]) route {
-	return typed(func(s *server, ctx context.Context, p P) (any, error) {
+func inSession[P sessionParams, R any](h sessionHandler[P, R]) route {
+	return typed(func(s *server, ctx context.Context, p P) (R, error) {
+		var none R
 		if v, ok := any(p).(validator); ok {
 			if err := v.validate(); err != nil {
-				return nil, err
+				return none, err
 			}
 		}
 		sess, err := s.sessionByID(p.sessionID())
 		if err != nil {
-			return nil, err
+			return none, err
 		}
 		return h(s, ctx, sess, p)
 	})
@@ -93,10 +114,13 @@ func inSession[P sessionParams](h sessionHandler[P]) route {
 
 // unread is the route of a method whose params are not read at all
 // (lifecycle messages: whatever they carry, they do what they say).
-func unread(h func(s *server, ctx context.Context) (any, error)) route {
+func unread(h func(s *server, ctx context.Context) (noResult, error)) route {
 	return route{serve: func(s *server, ctx context.Context, _ json.RawMessage) (any, error) {
-		return h(s, ctx)
-	}}
+		if _, err := h(s, ctx); err != nil {
+			return nil, err
+		}
+		return noResult{}, nil
+	}, result: reflect.TypeFor[noResult]()}
 }
 
 // async marks rt as a long call, served on its own goroutine.
@@ -148,7 +172,7 @@ var routes = map[string]route{
 	"textDocument/inlineCompletion": async(typed((*server).inlineCompletion)), // inline_completion.go
 }
 
-func ignore(*server, context.Context) (any, error) { return nil, nil }
+func ignore(*server, context.Context) (noResult, error) { return noResult{}, nil }
 
 // noParams is the params of a method that takes none: anything but an
 // object (or nothing) is -32602.

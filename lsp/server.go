@@ -244,13 +244,13 @@ func (f *inflight) cancelID(id jsonrpc2.ID, cause error) bool {
 var errCancelledByClient = errors.New("cancelled by the client")
 
 // cancelRequest handles $/cancelRequest (its params: protocol_fixes.go).
-func (s *server) cancelRequest(_ context.Context, p cancelRequestParams) (any, error) {
+func (s *server) cancelRequest(_ context.Context, p cancelRequestParams) (noResult, error) {
 	var id jsonrpc2.ID
 	if err := json.Unmarshal(p.ID, &id); err != nil || !validID(p.ID) {
-		return nil, fmt.Errorf("$/cancelRequest: bad id %s", p.ID)
+		return noResult{}, fmt.Errorf("$/cancelRequest: bad id %s", p.ID)
 	}
 	if !s.inflight.cancelID(id, errCancelledByClient) {
 		s.log.Debug("$/cancelRequest for a request not running", zap.String("id", string(p.ID)))
 	}
-	return nil, nil
+	return noResult{}, nil
 }

@@ -22,7 +22,7 @@ type sessionStateResult struct {
 
 // sessionState serves agent/session: what a view needs to draw a session
 // it (re)opens — its mode, model and plan. A stored session is resumed.
-func (s *server) sessionState(_ context.Context, sess *session, _ sessionStateParams) (any, error) {
+func (s *server) sessionState(_ context.Context, sess *session, _ sessionStateParams) (sessionStateResult, error) {
 	cfg := sess.ctl.Model()
 	title := sess.ctl.Title()
 	plan := sess.agent.Plan()

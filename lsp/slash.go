@@ -22,7 +22,7 @@ type commandsResult struct {
 // listCommands serves agent/commands: the built-in commands and every MCP
 // prompt as /mcp__<server>__<prompt>: the daemon's sessions share its MCP
 // servers, so their list is the same.
-func (s *server) listCommands(context.Context, noParams) (any, error) {
+func (s *server) listCommands(context.Context, noParams) (commandsResult, error) {
 	res := commandsResult{Commands: []commandInfo{}}
 	for _, c := range control.Commands(mcpPromptSource{s: s}) {
 		res.Commands = append(res.Commands, commandInfo{Name: c.Name, Description: c.Description,

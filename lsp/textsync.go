@@ -113,23 +113,23 @@ func documentPath(uri string) (string, error) {
 // The text synchronisation notifications. Their params are the library's
 // but didChange's (protocol_fixes.go: contentChange).
 
-func (s *server) didOpen(_ context.Context, p protocol.DidOpenTextDocumentParams) (any, error) {
+func (s *server) didOpen(_ context.Context, p protocol.DidOpenTextDocumentParams) (noResult, error) {
 	path, err := documentPath(string(p.TextDocument.URI))
 	if err != nil {
 		s.log.Debug("not tracking a document", zap.Error(err))
-		return nil, nil
+		return noResult{}, nil
 	}
 	s.overlays.set(path, overlay{uri: string(p.TextDocument.URI), version: p.TextDocument.Version, text: p.TextDocument.Text,
 		language: string(p.TextDocument.LanguageID)}, true)
-	return nil, nil
+	return noResult{}, nil
 }
 
-func (s *server) didChange(_ context.Context, p didChangeParams) (any, error) {
+func (s *server) didChange(_ context.Context, p didChangeParams) (noResult, error) {
 	path, err := s.overlays.keyOf(string(p.TextDocument.URI))
 	if err != nil {
-		return nil, nil
+		return noResult{}, nil
 	}
-	return nil, s.overlays.update(path, func(ov *overlay) error {
+	return noResult{}, s.overlays.update(path, func(ov *overlay) error {
 		ov.text = applyChanges(ov.text, p.ContentChanges)
 		ov.version = p.TextDocument.Version
 		return nil
@@ -154,24 +154,24 @@ func applyChanges(text string, changes []contentChange) string {
 	return text
 }
 
-func (s *server) didClose(_ context.Context, p protocol.DidCloseTextDocumentParams) (any, error) {
+func (s *server) didClose(_ context.Context, p protocol.DidCloseTextDocumentParams) (noResult, error) {
 	path, err := s.overlays.keyOf(string(p.TextDocument.URI))
 	if err != nil {
-		return nil, nil
+		return noResult{}, nil
 	}
 	s.overlays.set(path, overlay{}, false)
 	// A buffer closed without saving drops the agent's edits with it.
 	s.documents().forget(path)
-	return nil, nil
+	return noResult{}, nil
 }
 
-func (s *server) didSave(_ context.Context, p protocol.DidSaveTextDocumentParams) (any, error) {
+func (s *server) didSave(_ context.Context, p protocol.DidSaveTextDocumentParams) (noResult, error) {
 	path, err := s.overlays.keyOf(string(p.TextDocument.URI))
 	if err != nil {
-		return nil, nil
+		return noResult{}, nil
 	}
 	s.documents().forget(path)
-	return nil, nil
+	return noResult{}, nil
 }
 
 func (s *server) documents() *editorDocuments {

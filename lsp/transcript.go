@@ -49,7 +49,7 @@ type (
 // transcript serves agent/transcript: a session's conversation for a view
 // to draw when it (re)opens it — after a reload, or a session picked from
 // the list. A stored session is resumed, as by agent/session.
-func (s *server) transcript(_ context.Context, sess *session, _ sessionStateParams) (any, error) {
+func (s *server) transcript(_ context.Context, sess *session, _ sessionStateParams) (transcriptResult, error) {
 	plan := sess.agent.Plan()
 	if plan == nil {
 		plan = []tools.TodoItem{}

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/agent-lsp/agent-lsp/tools"
-	"github.com/agent-lsp/agent-lsp/tools/editorjson"
 )
 
 // Transport types of a ServerConfig.
@@ -65,9 +64,10 @@ type LoadedConfig struct {
 }
 
 // LoadConfig reads the MCP server configuration, later sources winning by
-// server name: <workspaceRoot>/.mcp.json, then initOptions (the LSP
-// initialize request's whole `initializationOptions` object; its
-// `mcpServers` member has the .mcp.json shape), then the chat's --mcp flag
+// server name: <workspaceRoot>/.mcp.json, then editorServers (the LSP
+// initialize request's `initializationOptions.mcpServers`, which the
+// daemon decodes with the rest of its options: the .mcp.json
+// `mcpServers` shape), then the chat's --mcp flag
 // values (each a command line, `name=command line`, or `demo` for the
 // built-in demo server).
 //
@@ -77,7 +77,7 @@ type LoadedConfig struct {
 // entries are parsed and checked for shape only; nothing in them is
 // expanded until WorkspaceEntry.Config, which the caller runs once the user
 // trusted the entry.
-func LoadConfig(workspaceRoot string, initOptions json.RawMessage, flags []string, getenv func(string) string) LoadedConfig {
+func LoadConfig(workspaceRoot string, editorServers json.RawMessage, flags []string, getenv func(string) string) LoadedConfig {
 	if getenv == nil {
 		getenv = tools.Getenv
 	}
@@ -99,25 +99,18 @@ func LoadConfig(workspaceRoot string, initOptions json.RawMessage, flags []strin
 		}
 	}
 	user := map[string]ServerConfig{}
-	if len(bytes.TrimSpace(initOptions)) > 0 && string(bytes.TrimSpace(initOptions)) != "null" {
-		var opts struct {
-			MCPServers json.RawMessage `json:"mcpServers"`
-		}
-		if err := editorjson.Unmarshal(initOptions, &opts); err != nil {
-			out.Errors = append(out.Errors, fmt.Errorf("initializationOptions: %w", err))
-		} else if len(opts.MCPServers) > 0 {
-			wrapped := append(append([]byte(`{"mcpServers":`), opts.MCPServers...), '}')
-			entries, errs := parseServers("initializationOptions", wrapped, workspaceRoot)
-			out.Errors = append(out.Errors, errs...)
-			for _, e := range entries {
-				delete(workspace, e.Name)
-				cfg, err := e.expand(getenv, workspaceRoot)
-				if err != nil {
-					out.Errors = append(out.Errors, err)
-					continue
-				}
-				user[e.Name] = cfg
+	if s := bytes.TrimSpace(editorServers); len(s) > 0 && string(s) != "null" {
+		wrapped := append(append([]byte(`{"mcpServers":`), s...), '}')
+		entries, errs := parseServers("initializationOptions", wrapped, workspaceRoot)
+		out.Errors = append(out.Errors, errs...)
+		for _, e := range entries {
+			delete(workspace, e.Name)
+			cfg, err := e.expand(getenv, workspaceRoot)
+			if err != nil {
+				out.Errors = append(out.Errors, err)
+				continue
 			}
+			user[e.Name] = cfg
 		}
 	}
 	cfgs, errs := parseFlags(flags, workspaceRoot, getenv)

@@ -28,7 +28,7 @@ func TestLoadConfigMergeOrderLaterWins(t *testing.T) {
 		"gh":   {"type":"http","url":"https://api.example.com/mcp","headers":{"Authorization":"Bearer ${GH_TOKEN}"},"timeout":90000},
 		"both": {"command":"from-file"}
 	}}`)
-	init := json.RawMessage(`{"model":"x","mcpServers":{"both":{"command":"from-init","timeout":"45s"},"extra":{"url":"http://127.0.0.1:9/mcp"}}}`)
+	init := json.RawMessage(`{"both":{"command":"from-init","timeout":"45s"},"extra":{"url":"http://127.0.0.1:9/mcp"}}`)
 	flags := []string{"both=from-flag --verbose", "npx -y @modelcontextprotocol/server-memory@2026.8.31"}
 	getenv := env(map[string]string{"HOME": "/home/u", "GH_TOKEN": "t0k"})
 	loaded := LoadConfig(root, init, flags, getenv)
@@ -96,7 +96,7 @@ func TestLoadConfigErrorsNameSourceServerAndField(t *testing.T) {
 		"unset":   {"command":"x","env":{"T":"${NOT_SET}"}},
 		"badTime": {"command":"x","timeout":"soon"}
 	}}`)
-	loaded := LoadConfig(root, json.RawMessage(`{"mcpServers":{"i":{"command":7},"iUnset":{"command":"${NOT_SET}"}}}`), []string{""}, env(nil))
+	loaded := LoadConfig(root, json.RawMessage(`{"i":{"command":7},"iUnset":{"command":"${NOT_SET}"}}`), []string{""}, env(nil))
 	var wsNames []string
 	errs := loaded.Errors
 	for _, e := range loaded.Workspace {

@@ -12,7 +12,8 @@ export function formatTokens(n: number): string {
 }
 
 /** formatCost: US dollars with enough digits to see a cheap model's calls. */
-export function formatCost(usd: number): string {
+export function formatCost(usd: number | undefined): string {
+  if (usd === undefined) return 'cost unknown'; // a model without a price
   if (usd === 0) return '$0';
   if (usd < 0.01) return `$${usd.toFixed(4)}`;
   if (usd < 1) return `$${usd.toFixed(3)}`;
@@ -44,7 +45,8 @@ export function statusView(s: StatusState): StatusView {
   const lines = [
     s.totals
       ? `Session: ${s.totals.promptTokens} prompt tokens (${s.totals.cachedTokens} cached), ` +
-        `${s.totals.completionTokens} completion tokens, ${formatCost(s.totals.cost)} estimated`
+        `${s.totals.completionTokens} completion tokens, ` +
+        (s.totals.cost === undefined ? 'cost unknown' : `${formatCost(s.totals.cost)} estimated`)
       : 'agent-lsp: no model call in this session yet',
   ];
   if (s.mode) lines.push(`Mode: ${s.mode} ("agent-lsp: Set Mode")`);

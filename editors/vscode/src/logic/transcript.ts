@@ -11,7 +11,7 @@ export type Entry =
   | { kind: 'text'; text: string }
   | { kind: 'reasoning'; text: string }
   | { kind: 'tool'; toolCallId: string; name: string; detail: string; status: ToolCardStatus; output?: string }
-  | { kind: 'round'; usage: Usage; cost: number }
+  | { kind: 'round'; usage: Usage; cost?: number }
   | { kind: 'compacted'; beforeTokens: number; afterTokens: number }
   | { kind: 'error'; message: string }
   | { kind: 'notice'; text: string }

@@ -9,6 +9,10 @@ export interface Checkpoint {
   files: string[];
 }
 
+export interface CheckpointsResult {
+  checkpoints: Checkpoint[] | null;
+}
+
 export interface RewindParams {
   sessionId: string;
   checkpointId: string;

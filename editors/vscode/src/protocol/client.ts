@@ -2,9 +2,10 @@
 
 import { Methods } from './methods';
 import type { Checkpoint, RewindParams, RewindResult } from './checkpoints';
-import type { CommandInfo, CurrentModel, ModelPreset, ModelsResult, SetModelParams } from './models';
+import type { CommandInfo, CurrentModel, ModelsResult, SetModelParams } from './models';
 import type { CompactResult, Mode, PromptContext, PromptParams, PromptResult, SessionInfo, SessionState, ToolInfo } from './session';
 import type { TranscriptResult } from './updates';
+import type { WireTypes } from './wire';
 
 /** The smallest connection both a LanguageClient and a vscode-jsonrpc MessageConnection provide. */
 export interface RpcConnection {
@@ -15,77 +16,87 @@ export interface RpcConnection {
 /**
  * AgentClient sends the agent/* requests. The extension wraps its
  * LanguageClient in it; the protocol test wraps a MessageConnection.
+ * Every request goes through request(), whose params and result are the
+ * method's WireTypes: the types the golden wire test checks.
  */
 export class AgentClient {
   constructor(private readonly conn: RpcConnection) {}
 
+  private request<M extends RequestMethod>(method: M, params: WireTypes[M]['params']): Promise<WireTypes[M]['result']> {
+    return this.conn.sendRequest<WireTypes[M]['result']>(method, params);
+  }
+
   async newSession(title?: string): Promise<string> {
-    const r = await this.conn.sendRequest<{ sessionId: string }>(Methods.newSession, title ? { title } : {});
+    const r = await this.request(Methods.newSession, title ? { title } : {});
     return r.sessionId;
   }
 
   prompt(params: PromptParams): Promise<PromptResult> {
-    return this.conn.sendRequest<PromptResult>(Methods.prompt, params);
+    return this.request(Methods.prompt, params);
   }
 
   async sessions(): Promise<SessionInfo[]> {
-    const r = await this.conn.sendRequest<{ sessions: SessionInfo[] | null }>(Methods.sessions, {});
+    const r = await this.request(Methods.sessions, {});
     return r.sessions ?? [];
   }
 
   async tools(): Promise<ToolInfo[]> {
-    const r = await this.conn.sendRequest<{ tools: ToolInfo[] | null }>(Methods.tools, {});
+    const r = await this.request(Methods.tools, {});
     return r.tools ?? [];
   }
 
   compact(sessionId: string, workDoneToken?: string): Promise<CompactResult> {
-    return this.conn.sendRequest<CompactResult>(Methods.compact, workDoneToken ? { sessionId, workDoneToken } : { sessionId });
+    return this.request(Methods.compact, workDoneToken ? { sessionId, workDoneToken } : { sessionId });
   }
 
   async setMode(sessionId: string, mode: Mode): Promise<Mode> {
-    const r = await this.conn.sendRequest<{ mode: Mode }>(Methods.setMode, { sessionId, mode });
+    const r = await this.request(Methods.setMode, { sessionId, mode });
     return r.mode;
   }
 
   setModel(params: SetModelParams): Promise<CurrentModel> {
-    return this.conn.sendRequest<CurrentModel>(Methods.setModel, params);
+    return this.request(Methods.setModel, params);
   }
 
   async models(sessionId?: string): Promise<ModelsResult> {
-    const r = await this.conn.sendRequest<{ models: ModelPreset[] | null; current?: CurrentModel }>(Methods.models, sessionId ? { sessionId } : {});
+    const r = await this.request(Methods.models, sessionId ? { sessionId } : {});
     return r.current ? { models: r.models ?? [], current: r.current } : { models: r.models ?? [] };
   }
 
   async commands(): Promise<CommandInfo[]> {
-    const r = await this.conn.sendRequest<{ commands: CommandInfo[] | null }>(Methods.commands, {});
+    const r = await this.request(Methods.commands, {});
     return (r.commands ?? []).map((c) => ({ ...c, arguments: c.arguments ?? [] }));
   }
 
   async session(sessionId: string): Promise<SessionState> {
-    const r = await this.conn.sendRequest<SessionState>(Methods.session, { sessionId });
+    const r = await this.request(Methods.session, { sessionId });
     return { ...r, plan: r.plan ?? [] };
   }
 
   async checkpoints(sessionId: string): Promise<Checkpoint[]> {
-    const r = await this.conn.sendRequest<{ checkpoints: Checkpoint[] | null }>(Methods.checkpoints, { sessionId });
+    const r = await this.request(Methods.checkpoints, { sessionId });
     return (r.checkpoints ?? []).map((c) => ({ ...c, files: c.files ?? [] }));
   }
 
   async rewind(params: RewindParams): Promise<RewindResult> {
-    const r = await this.conn.sendRequest<RewindResult>(Methods.rewind, params);
+    const r = await this.request(Methods.rewind, params);
     return { ...r, restored: r.restored ?? [], conflicts: r.conflicts ?? [] };
   }
 
   async transcript(sessionId: string): Promise<TranscriptResult> {
-    const r = await this.conn.sendRequest<TranscriptResult>(Methods.transcript, { sessionId });
+    const r = await this.request(Methods.transcript, { sessionId });
     return { ...r, entries: r.entries ?? [], plan: r.plan ?? [] };
   }
 
   /** Cancels every running or queued prompt of the session (a notification: no answer). */
   cancel(sessionId: string): Promise<void> {
-    return this.conn.sendNotification(Methods.cancel, { sessionId });
+    const params: WireTypes[typeof Methods.cancel]['params'] = { sessionId };
+    return this.conn.sendNotification(Methods.cancel, params);
   }
 }
+
+/** The methods of WireTypes the editor sends as requests (they have a result). */
+type RequestMethod = { [M in keyof WireTypes]: WireTypes[M] extends { result: unknown } ? M : never }[keyof WireTypes];
 
 /** promptParams builds agent/prompt's params, leaving out what is not set. */
 export function promptParams(prompt: string, opts: { sessionId?: string; context?: PromptContext; workDoneToken?: string } = {}): PromptParams {

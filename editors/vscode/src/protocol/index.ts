@@ -15,3 +15,5 @@ export * from './updates';
 export * from './approvals';
 export * from './checkpoints';
 export * from './client';
+export * from './mcp';
+export * from './wire';

@@ -30,6 +30,8 @@ export interface ModelPreset {
   model: string;
   baseURL: string;
   apiKeyEnv: string;
+  /** The server costs nothing (a local one): its calls cost $0. */
+  free?: boolean;
   contextWindow?: number;
   prices?: ModelPrices;
   source?: string;
@@ -40,6 +42,17 @@ export interface CurrentModel {
   provider: string;
   model: string;
   baseURL: string;
+  /** The window the session's budget follows, and where it comes from (agent/models only). */
+  contextWindow?: number;
+  contextWindowSource?: string;
+}
+
+export interface ModelsParams {
+  sessionId?: string;
+}
+
+export interface CommandsResult {
+  commands: CommandInfo[] | null;
 }
 
 export interface ModelsResult {
@@ -48,6 +61,11 @@ export interface ModelsResult {
 }
 
 /** agent/setModel's params: a preset, or a model (on a provider). */
-export type SetModelParams =
-  | { sessionId: string; preset: string }
-  | { sessionId: string; model: string; provider?: string; baseURL?: string; apiKeyEnv?: string };
+export interface SetModelParams {
+  sessionId: string;
+  preset?: string;
+  model?: string;
+  provider?: string;
+  baseURL?: string;
+  apiKeyEnv?: string;
+}

@@ -3,6 +3,7 @@
 // and result, agent/session, agent/sessions, agent/tools, agent/compact.
 
 import type { CurrentModel } from './models';
+import type { PromptInfo } from './mcp';
 
 export interface Position {
   line: number;
@@ -14,10 +15,11 @@ export interface Range {
   end: Position;
 }
 
-/** What a prompt is about: a file, or a selection in it. */
+/** What a prompt is about: a file, or a selection in it; files to attach. */
 export interface PromptContext {
   uri: string;
   range?: Range;
+  files?: string[];
 }
 
 /** The session modes (docs/protocol.md, Modes), least power first. */
@@ -57,8 +59,14 @@ export interface Usage {
   cachedTokens: number;
 }
 
+/**
+ * A session's usage and cost. cost is absent when a call went to a model
+ * without a price (the daemon then sends costKnown false): the views read
+ * cost's absence, so costKnown is optional here.
+ */
 export interface Totals extends Usage {
-  cost: number;
+  cost?: number;
+  costKnown?: boolean;
 }
 
 export interface PromptParams {
@@ -94,6 +102,46 @@ export interface ToolInfo {
   name: string;
   description: string;
   source: string;
+}
+
+/** The params of a method that takes none. */
+export type NoParams = Record<string, never>;
+
+/** The params of a method about one session. */
+export interface SessionParams {
+  sessionId: string;
+}
+
+export interface NewSessionParams {
+  title?: string;
+}
+
+export interface NewSessionResult {
+  sessionId: string;
+}
+
+export interface SessionsResult {
+  sessions: SessionInfo[] | null;
+}
+
+export interface ToolsResult {
+  tools: ToolInfo[] | null;
+  prompts: PromptInfo[] | null;
+}
+
+/** agent/cancel's params (a notification). */
+export type CancelParams = SessionParams;
+
+export interface CompactParams extends SessionParams {
+  workDoneToken?: string | number;
+}
+
+export interface SetModeParams extends SessionParams {
+  mode: Mode;
+}
+
+export interface ModeResult {
+  mode: Mode;
 }
 
 export interface CompactResult {

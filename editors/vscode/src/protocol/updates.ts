@@ -16,12 +16,16 @@ export type Update =
   | (UpdateBase & { kind: 'text' | 'reasoning'; text: string })
   | (UpdateBase & { kind: 'tool_call'; toolCallId: string; name: string; arguments: unknown })
   | (UpdateBase & { kind: 'tool_result'; toolCallId: string; name: string; status: ToolStatus; output: string })
-  | (UpdateBase & { kind: 'round_end'; stopReason: string; usage: Usage; cost: number; totals: Totals })
-  | (UpdateBase & { kind: 'compacted'; beforeTokens: number; afterTokens: number; cost: number; totals: Totals })
+  /** cost is absent when the model has no price (the daemon sends costKnown false; views read the absence). */
+  | (UpdateBase & { kind: 'round_end'; stopReason: string; usage: Usage; cost?: number; costKnown?: boolean; totals: Totals })
+  | (UpdateBase & { kind: 'compacted'; beforeTokens: number; afterTokens: number; cost?: number; costKnown?: boolean; totals: Totals })
+  /** A model call failed and is tried again after delayMs. */
+  | (UpdateBase & { kind: 'retry'; attempt: number; maxAttempts: number; delayMs: number; message: string })
   | (UpdateBase & { kind: 'error'; message: string })
   | (UpdateBase & { kind: 'plan'; items: PlanItem[] })
   | (UpdateBase & { kind: 'mode'; mode: Mode })
-  | (UpdateBase & { kind: 'model' } & CurrentModel)
+  /** message says why the model changed when the user did not ask (a resumed session's model was unreachable). */
+  | (UpdateBase & { kind: 'model'; message?: string } & CurrentModel)
   | (UpdateBase & { kind: 'mention' } & MentionReport);
 
 /**
