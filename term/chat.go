@@ -1,9 +1,7 @@
-package main
+package term
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,97 +12,113 @@ import (
 	"golang.org/x/term"
 
 	"github.com/agent-lsp/agent-lsp/agent"
-	"github.com/agent-lsp/agent-lsp/tools"
+	"github.com/agent-lsp/agent-lsp/agent/control"
 )
 
-// chat is one terminal conversation: a session of the controller and the
-// terminal it is shown on. What the session does lives in package control;
-// the chat reads lines, renders events and updates, and asks on the
-// terminal.
-type chat struct {
-	ctl      *chatControl // the session, and the commands the terminal renders itself
-	p        *printer     // the answer on stdout, the rest on the progress output
-	lines    lineReader   // the terminal approver's reader: it owns stdin
-	sandbox  string       // the sandbox's status line, for the banner
-	closeAll func() error
+// Options configure one terminal chat.
+type Options struct {
+	Stdin  io.Reader // the prompts, and the answers to questions
+	Stdout io.Writer // the answer; in a conversation, everything else too
+	Stderr io.Writer // in one-shot mode, everything but the answer; errors
+	// NoColor turns ANSI styles (and rendered markdown) off; they are off
+	// anyway when Stdout is no terminal or NO_COLOR is set.
+	NoColor bool
+	// Prompt, when set, is a one-shot: answer it, then return; stdout
+	// carries the answer only.
+	Prompt string
+	// Resume names the stored session to open; Continue opens this
+	// workspace's latest one; neither, a new session.
+	Resume   string
+	Continue bool
+	// Mode is the mode asked for at start: a resumed session in another
+	// mode says so.
+	Mode agent.Mode
 }
 
-func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	f, fs, err := parseChatFlags(args, stderr)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			chatUsage(stdout, fs)
-			return 0
-		}
-		fmt.Fprintf(stderr, "agent-lsp chat: %v (agent-lsp chat -h lists the flags)\n", err)
-		return 2
-	}
-	if f.list {
-		return listSessions(f, stdout, stderr)
-	}
-	log, err := newLogger(f.logFile, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "agent-lsp chat: %v\n", err)
-		return 2
-	}
-	defer log.Sync() //nolint:errcheck // nothing useful to do with a failed flush
-	hideSecrets(f.config(fs, tools.Getenv), log)
+// World is what the wiring gives the chat: the controller, the binding of
+// the session the chat opens (its Notify is the chat's own), the
+// sandbox's status line for the banner, and what closes it all.
+type World struct {
+	Controller *control.Controller
+	Binding    control.Binding
+	Sandbox    string
+	Close      func() error
+}
 
-	ctx, stop := terminationContext()
-	defer stop()
+// Terminal is one terminal chat: its printer and its approver, which
+// owns Stdin (the prompts are read through it too).
+type Terminal struct {
+	o           Options
+	p           *printer // the answer on stdout, the rest on the progress output
+	approver    *Approver
+	interactive bool
+}
 
-	interactive := isTerminal(stdin)
-	color := !f.noColor && isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
+// New sets up the terminal: colours and markdown when Stdout is a
+// terminal that shows them, the approver reading Stdin.
+func New(o Options) *Terminal {
+	color := !o.NoColor && isTerminal(o.Stdout) && os.Getenv("NO_COLOR") == ""
 	// In one-shot mode stdout carries only the answer; everything else
 	// (reasoning, tool activity, approvals, updates) goes to stderr.
-	progress := stdout
-	if f.prompt != "" {
-		progress = stderr
+	progress := o.Stdout
+	if o.Prompt != "" {
+		progress = o.Stderr
 	}
-	p := newPrinter(stdout, progress, color)
+	p := newPrinter(o.Stdout, progress, color)
 	if color { // a terminal that shows styles shows rendered answers too
-		p.renderMarkdown(terminalWidth(stdout))
+		p.renderMarkdown(terminalWidth(o.Stdout))
 	}
-	c, err := newChat(ctx, f, fs, stdin, p, stderr, log)
-	if err != nil {
-		fmt.Fprintf(stderr, "agent-lsp chat: %v\n", err)
+	return &Terminal{o: o, p: p, approver: NewApprover(o.Stdin, progress, color), interactive: isTerminal(o.Stdin)}
+}
+
+// Progress is where everything but the answer is shown.
+func (t *Terminal) Progress() io.Writer { return t.p.progress }
+
+// Approver asks on the terminal; it owns Stdin.
+func (t *Terminal) Approver() *Approver { return t.approver }
+
+// Run opens the session and runs the one-shot prompt or the conversation;
+// it closes w when done and returns the exit code.
+func (t *Terminal) Run(ctx context.Context, w World) int {
+	c := &session{ctl: w.Controller, p: t.p}
+	if err := c.open(t.o, w.Binding); err != nil {
+		fmt.Fprintf(t.o.Stderr, "agent-lsp chat: %v\n", err)
+		if cerr := w.Close(); cerr != nil {
+			fmt.Fprintf(t.o.Stderr, "agent-lsp chat: %v\n", cerr)
+		}
 		return 1
 	}
 	defer func() {
-		if err := c.closeAll(); err != nil {
-			fmt.Fprintf(stderr, "agent-lsp chat: %v\n", err)
+		if err := w.Close(); err != nil {
+			fmt.Fprintf(t.o.Stderr, "agent-lsp chat: %v\n", err)
 		}
 	}()
-
-	if f.prompt != "" {
-		o, handled, err := c.runLine(ctx, f.prompt)
+	if t.o.Prompt != "" {
+		o, answered, err := t.runLine(ctx, c, t.o.Prompt)
 		if err != nil {
-			fmt.Fprintf(stderr, "agent-lsp chat: %v\n", err)
+			fmt.Fprintf(t.o.Stderr, "agent-lsp chat: %v\n", err)
 			return 1
 		}
-		if !handled && (o.StopReason == agent.StopError || o.StopReason == agent.StopCancelled) {
+		if !answered && (o.StopReason == agent.StopError || o.StopReason == agent.StopCancelled) {
 			return 1 // the printer said why, once
 		}
 		return 0
 	}
-	return c.repl(ctx, stdout, interactive)
+	return t.repl(ctx, c, w.Sandbox)
 }
 
-// runLine runs one line: a command the terminal renders, else a prompt
-// (an MCP prompt's slash command too). Ctrl-C cancels it, not the
-// program. handled is true for a command; its error is shown, not fatal.
-func (c *chat) runLine(ctx context.Context, line string) (o agent.Outcome, handled bool, err error) {
-	c.interruptible(ctx, func(ctx context.Context) {
-		if handled, err = c.ctl.command(ctx, line); handled {
-			return
-		}
-		o, err = c.ctl.prompt(ctx, line)
+// runLine runs one line through the session: a command or a prompt.
+// Ctrl-C cancels it, not the program. answered is true for a command
+// answered without the model; its error is shown, not fatal.
+func (t *Terminal) runLine(ctx context.Context, c *session, line string) (o agent.Outcome, answered bool, err error) {
+	t.interruptible(ctx, func(ctx context.Context) {
+		o, answered, err = c.run(ctx, line)
 	})
-	return o, handled, err
+	return o, answered, err
 }
 
 // interruptible runs f with a context that Ctrl-C cancels.
-func (c *chat) interruptible(ctx context.Context, f func(context.Context)) {
+func (t *Terminal) interruptible(ctx context.Context, f func(context.Context)) {
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	interrupts := make(chan os.Signal, 1)
@@ -125,26 +139,31 @@ func (c *chat) interruptible(ctx context.Context, f func(context.Context)) {
 	wg.Wait()
 }
 
+// CommandsHelp lists the conversation's commands, for -h and the banner.
+const CommandsHelp = `commands: /help /mode [m] /model [m] /compact /clear /rewind [n] /session /sessions /exit
+  (/help describes them, and lists the MCP prompts as /mcp__<server>__<prompt>)
+`
+
 // repl reads prompts line by line until end of input or /exit.
-func (c *chat) repl(ctx context.Context, stdout io.Writer, interactive bool) int {
-	p := c.p
-	if interactive {
+func (t *Terminal) repl(ctx context.Context, c *session, sandbox string) int {
+	stdout, p := t.o.Stdout, t.p
+	if t.interactive {
 		fmt.Fprintln(stdout, "agent-lsp chat — Ctrl-C cancels a running answer, Ctrl-D or /exit quits.")
-		fmt.Fprint(stdout, chatCommandsHelp)
-		fmt.Fprintln(stdout, c.ctl.windowLine(ctx))
-		fmt.Fprintln(stdout, c.sandbox)
+		fmt.Fprint(stdout, CommandsHelp)
+		fmt.Fprintln(stdout, c.windowLine(ctx))
+		fmt.Fprintln(stdout, sandbox)
 	}
 	// While idle, Ctrl-C only prints a hint: quitting is Ctrl-D.
 	idle := make(chan os.Signal, 1)
 	for {
-		if interactive {
+		if t.interactive {
 			fmt.Fprint(stdout, p.style(ansiBold, "> "))
 		}
 		signal.Notify(idle, os.Interrupt)
-		line, err := c.readLine(ctx, idle, stdout, interactive)
+		line, err := t.readLine(ctx, idle)
 		signal.Stop(idle)
 		if err != nil {
-			if interactive {
+			if t.interactive {
 				fmt.Fprintln(stdout)
 			}
 			return 0
@@ -156,7 +175,7 @@ func (c *chat) repl(ctx context.Context, stdout io.Writer, interactive bool) int
 		case "/exit", "/quit":
 			return 0
 		}
-		if _, _, err := c.runLine(ctx, line); err != nil {
+		if _, _, err := t.runLine(ctx, c, line); err != nil {
 			p.OnEvent(agent.Event{Kind: agent.EventError, Err: err})
 		}
 		if ctx.Err() != nil {
@@ -165,7 +184,9 @@ func (c *chat) repl(ctx context.Context, stdout io.Writer, interactive bool) int
 	}
 }
 
-func (c *chat) readLine(ctx context.Context, idle <-chan os.Signal, stdout io.Writer, interactive bool) (string, error) {
+// readLine reads the next line through the approver (it owns stdin); a
+// Ctrl-C meanwhile shows the hint to quit.
+func (t *Terminal) readLine(ctx context.Context, idle <-chan os.Signal) (string, error) {
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type result struct {
@@ -174,7 +195,7 @@ func (c *chat) readLine(ctx context.Context, idle <-chan os.Signal, stdout io.Wr
 	}
 	done := make(chan result, 1)
 	go func() {
-		line, err := c.lines.ReadLine(rctx)
+		line, err := t.approver.ReadLine(rctx)
 		done <- result{line, err}
 	}()
 	for {
@@ -182,8 +203,8 @@ func (c *chat) readLine(ctx context.Context, idle <-chan os.Signal, stdout io.Wr
 		case r := <-done:
 			return r.line, r.err
 		case <-idle:
-			if interactive {
-				fmt.Fprint(stdout, "\n(Ctrl-D or /exit quits)\n> ")
+			if t.interactive {
+				fmt.Fprint(t.o.Stdout, "\n(Ctrl-D or /exit quits)\n> ")
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package term
 
 import (
 	"context"
@@ -20,28 +20,36 @@ import (
 // first prompt; a server still starting then mounts its tools later.
 const mcpStartWait = 20 * time.Second
 
-// mcpFlags collects repeated --mcp values.
-type mcpFlags []string
-
-func (m *mcpFlags) String() string     { return strings.Join(*m, ",") }
-func (m *mcpFlags) Set(v string) error { *m = append(*m, v); return nil }
-
 // lineReader is where the trust questions read their answers: the
 // approver's reader, which owns the terminal's input.
 type lineReader interface {
 	ReadLine(ctx context.Context) (string, error)
 }
 
-// mcpMount is what mountMCP needs besides the workspace.
-type mcpMount struct {
-	flags []string // --mcp values: the user's, trusted
-	// trustWorkspace (--trust-workspace) trusts every .mcp.json entry of
+// MCPOptions say which MCP servers the chat mounts and how the
+// workspace's are trusted.
+type MCPOptions struct {
+	Flags []string // --mcp values: the user's, trusted
+	// TrustWorkspace (--trust-workspace) trusts every .mcp.json entry of
 	// the workspace for this run without asking.
-	trustWorkspace bool
-	yes            bool   // --yes was given: it does not trust workspace configuration
-	stateDir       string // where "always" decisions live ("": the default)
-	answers        lineReader
-	out            io.Writer
+	TrustWorkspace bool
+	Yes            bool                // --yes was given: it does not trust workspace configuration
+	StateDir       string              // where "always" decisions live ("": the default)
+	Getenv         func(string) string // what a configuration's ${VAR} reads
+}
+
+// mcpMount is what mountMCP needs besides the workspace: the options, and
+// where the trust questions are asked.
+type mcpMount struct {
+	MCPOptions
+	answers lineReader
+	out     io.Writer
+}
+
+// MountMCP starts the MCP servers o names, asking on the terminal about
+// the workspace's (mountMCP); nil when there are none.
+func (t *Terminal) MountMCP(ctx context.Context, ws *tools.Workspace, reg *tools.Registry, o MCPOptions, log *zap.Logger) *mcp.Manager {
+	return mountMCP(ctx, ws, reg, mcpMount{MCPOptions: o, answers: t.approver, out: visibleWriter{t.Progress()}}, log)
 }
 
 // mountMCP starts the configured MCP servers (--mcp flags, and the
@@ -52,7 +60,7 @@ type mcpMount struct {
 // and skipped; it never stops the chat.
 func mountMCP(ctx context.Context, ws *tools.Workspace, reg *tools.Registry, o mcpMount, log *zap.Logger) *mcp.Manager {
 	roots := ws.Roots()
-	loaded := mcp.LoadConfig(roots[0], nil, o.flags, secretGetenv)
+	loaded := mcp.LoadConfig(roots[0], nil, o.Flags, o.Getenv)
 	for _, err := range loaded.Errors {
 		fmt.Fprintf(o.out, "MCP config: %v\n", err)
 	}
@@ -84,8 +92,8 @@ func mountMCP(ctx context.Context, ws *tools.Workspace, reg *tools.Registry, o m
 // trustWorkspaceEntries decides about each workspace entry and returns
 // the configurations of those trusted, expanded only now.
 func trustWorkspaceEntries(ctx context.Context, entries []mcp.WorkspaceEntry, o mcpMount) []mcp.ServerConfig {
-	store := chatTrustStore(o.stateDir, o.out)
-	if o.yes && !o.trustWorkspace {
+	store := chatTrustStore(o.StateDir, o.out)
+	if o.Yes && !o.TrustWorkspace {
 		fmt.Fprintln(o.out, "(--yes approves tool actions, not the workspace's .mcp.json: use --trust-workspace for that)")
 	}
 	var out []mcp.ServerConfig
@@ -93,7 +101,7 @@ func trustWorkspaceEntries(ctx context.Context, entries []mcp.WorkspaceEntry, o 
 	for _, e := range entries {
 		decision := mcp.TrustAllow
 		switch verdict, err := storeCheck(store, e); {
-		case o.trustWorkspace:
+		case o.TrustWorkspace:
 		case verdict.Trusted:
 			decision = mcp.TrustAlways
 		default:

@@ -1,7 +1,8 @@
-package main
+package term
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -9,22 +10,18 @@ import (
 
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
-	"github.com/agent-lsp/agent-lsp/tools"
 )
 
-// chatControl is the terminal's side of one controller session: it opens
-// the session, runs prompts through it, shows the controller's updates,
-// and renders in the terminal's own words the commands the controller
-// answers with data (/mode, /model, /compact, /clear, /rewind, /help).
-// What those commands do is the controller's.
-type chatControl struct {
+// session is the terminal's side of one controller session: it opens the
+// session, runs lines through it as the editors do (control.Session.Prompt:
+// a prompt, a built-in command, an MCP prompt), and shows the controller's
+// answers and updates. Only /help, /session and /sessions, which list what
+// the terminal has, are the terminal's own.
+type session struct {
 	ctl  *control.Controller
 	sess *control.Session
-	ws   *tools.Workspace
 	p    *printer // where updates and command answers are shown
-	// store and root list the sessions (/sessions): this workspace's first.
-	store *agent.Store
-	root  string
+	root string   // the workspace's root, as stored with its sessions
 
 	mu sync.Mutex
 	// opening is set while the session is opened: a model update then is
@@ -37,11 +34,12 @@ type chatControl struct {
 	planShown bool
 }
 
-// open starts the session: a new one, or the stored one --resume or
-// --continue names, with the model it was switched to.
-func (c *chatControl) open(f *chatFlags, store *agent.Store, b control.Binding) error {
-	c.store, c.root = store, workspaceRoot(f.dir)
-	id, err := sessionToOpen(f, store, c.root)
+// open starts the session: a new one, or the stored one o.Resume or
+// o.Continue names, with the model it was switched to.
+func (c *session) open(o Options, b control.Binding) error {
+	b.Notify = c.notify
+	c.root = workspaceRoot(b)
+	id, err := c.toOpen(o, c.root)
 	if err != nil {
 		return err
 	}
@@ -65,9 +63,9 @@ func (c *chatControl) open(f *chatFlags, store *agent.Store, b control.Binding) 
 	c.mu.Unlock()
 	if _, stored := s.Agent().StoredModel(); stored && !fellBack {
 		m := s.Model()
-		c.p.line(fmt.Sprintf("model: %s (%s, %s), as the session left it", m.Model, m.Provider, m.BaseURL))
+		c.p.line(fmt.Sprintf("model: %s, as the session left it", modelText(m)))
 	}
-	if m := s.Mode(); m != agent.ModeDefault && m != f.mode {
+	if m := s.Mode(); m != agent.ModeDefault && m != o.Mode {
 		// A resumed session keeps its mode: say so, or "ask" refusing
 		// edits would look like a bug.
 		c.p.line(fmt.Sprintf("mode: %s (%s), as the session left it; /mode default changes it", m, m.Description()))
@@ -75,31 +73,66 @@ func (c *chatControl) open(f *chatFlags, store *agent.Store, b control.Binding) 
 	return nil
 }
 
-func (c *chatControl) setOpening(v bool) {
+// toOpen is the stored session --resume or --continue names, as the
+// controller lists them; "" for a new one. --continue takes the latest
+// session of this workspace: a session of another project would run its
+// tools here. Sessions stored before workspaces were recorded belong to
+// none (--resume still opens them by id).
+func (c *session) toOpen(o Options, root string) (string, error) {
+	if o.Resume != "" {
+		if !c.ctl.Known(o.Resume) {
+			return "", fmt.Errorf("--resume: no stored session %q (agent-lsp chat --list lists them)", o.Resume)
+		}
+		return o.Resume, nil
+	}
+	if !o.Continue {
+		return "", nil
+	}
+	for _, s := range c.ctl.List() {
+		if s.Root == root {
+			return s.ID, nil
+		}
+	}
+	return "", fmt.Errorf("--continue: no stored session of %s (agent-lsp chat --list lists them)", root)
+}
+
+// workspaceRoot is the root the binding's sessions are stored with.
+func workspaceRoot(b control.Binding) string {
+	if b.Workspace == nil {
+		return ""
+	}
+	return b.Workspace.Roots()[0]
+}
+
+func (c *session) setOpening(v bool) {
 	c.mu.Lock()
 	c.opening = v
 	c.mu.Unlock()
 }
 
-// notify shows a control update: the mode or model now in force (after
-// /mode or /model, or when a stored model cannot be restored) and the
-// plan todo_write made.
-func (c *chatControl) notify(u control.Update) {
+// modelText names a model as the terminal shows it: its preset, when one
+// is in force, then the model, dialect and endpoint.
+func modelText(m control.ModelInfo) string {
+	if m.Preset != "" && m.Preset != m.Model {
+		return fmt.Sprintf("%s (preset %s: %s, %s)", m.Model, m.Preset, m.Provider, m.BaseURL)
+	}
+	return fmt.Sprintf("%s (%s, %s)", m.Model, m.Provider, m.BaseURL)
+}
+
+// notify shows a control update the user did not just read in a command's
+// answer: why the model changed when no one asked (a stored model that
+// cannot be restored), the plan todo_write made, a mention not attached.
+// A mode or model set by /mode or /model is told by the command's answer.
+func (c *session) notify(u control.Update) {
 	switch u.Kind {
-	case control.UpdateMode:
-		c.p.line(fmt.Sprintf("mode: %s (%s)", u.Mode, u.Mode.Description()))
 	case control.UpdateModel:
 		c.mu.Lock()
-		opening := c.opening
-		if opening && u.Message != "" {
+		if c.opening && u.Message != "" {
 			c.fellBack = true
 		}
 		c.mu.Unlock()
-		switch {
-		case u.Message != "":
+		if u.Message != "" {
 			c.p.line(u.Message)
-		case !opening: // a restored model is told once open returns
-			c.p.line(fmt.Sprintf("model: %s (%s, %s), from the next request on", u.Model.Model, u.Model.Provider, u.Model.BaseURL))
 		}
 	case control.UpdatePlan:
 		c.mu.Lock()
@@ -116,47 +149,36 @@ func (c *chatControl) notify(u control.Update) {
 	}
 }
 
-// prompt runs one prompt with its @mentions attached (the mention
-// updates say which could not be), or a slash command the chat does not
-// render itself (an MCP prompt).
-func (c *chatControl) prompt(ctx context.Context, text string) (agent.Outcome, error) {
-	p := c.p
-	res, err := c.sess.Prompt(ctx, control.PromptInput{Text: text}, p)
+// run runs one line: a command only the terminal has, else the line
+// through the session (a prompt, a built-in command, an MCP prompt).
+// answered is true when a command was answered without the model's
+// turn; its answer is shown.
+func (c *session) run(ctx context.Context, line string) (o agent.Outcome, answered bool, err error) {
+	name, _, isCommand := control.ParseCommand(line)
+	if isCommand {
+		if handled, err := c.terminalCommand(name); handled {
+			return agent.Outcome{}, true, err
+		}
+	}
+	res, err := c.sess.Prompt(ctx, control.PromptInput{Text: line}, c.p)
 	if err != nil {
-		return res.Outcome, err
+		if isCommand && errors.Is(err, control.ErrInvalid) && !c.known(name) {
+			// The controller refused it, as the daemon does (-32602):
+			// never sent to the model; the terminal suggests the nearest.
+			return res.Outcome, true, unknownCommand(name, c.commandNames())
+		}
+		return res.Outcome, res.Answered, err
 	}
-	if res.Command != "" && control.IsBuiltin(res.Command) {
-		// A built-in command the chat has no words of its own for
-		// answers with its text, not with events.
-		p.line(res.Outcome.Text)
+	if res.Answered {
+		c.p.line(res.Outcome.Text)
 	}
-	return res.Outcome, nil
+	return res.Outcome, res.Answered, nil
 }
 
-// command runs line when it is a command the terminal renders itself;
-// handled is false for any other line (a prompt, or a slash command the
-// controller runs as one).
-func (c *chatControl) command(ctx context.Context, line string) (handled bool, err error) {
-	name, arg, ok := control.ParseCommand(line)
-	if !ok {
-		return false, nil
-	}
+// terminalCommand runs a command only the terminal has; handled is false
+// for any other.
+func (c *session) terminalCommand(name string) (handled bool, err error) {
 	switch name {
-	case "/mode":
-		return true, c.mode(arg)
-	case "/model":
-		return true, c.model(arg)
-	case "/rewind":
-		return true, c.rewind(ctx, arg)
-	case "/compact":
-		c.compact(ctx)
-		return true, nil
-	case "/clear":
-		if err := c.sess.Clear(ctx); err != nil {
-			return true, fmt.Errorf("/clear: %w", err)
-		}
-		c.p.line("conversation cleared")
-		return true, nil
 	case "/help":
 		c.help()
 		return true, nil
@@ -164,140 +186,17 @@ func (c *chatControl) command(ctx context.Context, line string) (handled bool, e
 		c.p.line(fmt.Sprintf("session %s", c.sess.ID()))
 		return true, nil
 	case "/sessions":
-		return true, c.sessions()
-	}
-	// Anything else the session does not know is refused here, as the
-	// daemon refuses it (-32602): never sent to the model as a prompt.
-	for _, cmd := range c.sess.Commands() {
-		if cmd.Name == name {
-			return false, nil
-		}
-	}
-	return true, unknownCommand(name, c.commandNames())
-}
-
-// terminalCommands are the commands only the terminal has.
-var terminalCommands = []struct{ name, desc string }{
-	{"/help", "List the commands"},
-	{"/session", "Show this session's id (--resume takes it)"},
-	{"/sessions", "List the stored sessions, this workspace's first"},
-	{"/exit", "Quit (Ctrl-D too)"},
-}
-
-func (c *chatControl) commandNames() []string {
-	var names []string
-	for _, cmd := range c.sess.Commands() {
-		names = append(names, cmd.Name)
-	}
-	for _, t := range terminalCommands {
-		names = append(names, t.name)
-	}
-	return append(names, "/quit")
-}
-
-// unknownCommand refuses a command, naming the closest known one.
-func unknownCommand(name string, known []string) error {
-	best, bestD := "", 3 // a suggestion within two edits
-	for _, k := range known {
-		if d := editDistance(strings.ToLower(name), k); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	if best != "" {
-		return fmt.Errorf("unknown command %s: did you mean %s? (/help lists the commands; nothing was sent)", name, best)
-	}
-	return fmt.Errorf("unknown command %s (/help lists the commands; nothing was sent)", name)
-}
-
-// editDistance is the Levenshtein distance of a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
-// sessions lists the stored sessions.
-func (c *chatControl) sessions() error {
-	if c.store == nil {
-		return fmt.Errorf("/sessions: sessions are not stored (--no-save)")
-	}
-	list, err := c.store.List()
-	if err != nil {
-		return fmt.Errorf("/sessions: %w", err)
-	}
-	var b strings.Builder
-	writeSessions(&b, list, c.root, time.Now())
-	c.p.line(strings.TrimRight(b.String(), "\n"))
-	return nil
-}
-
-func (c *chatControl) mode(arg string) error {
-	if arg == "" {
 		var b strings.Builder
-		fmt.Fprintf(&b, "mode: %s", c.sess.Mode())
-		for _, m := range agent.Modes {
-			fmt.Fprintf(&b, "\n  %-9s %s", m, m.Description())
-		}
-		c.p.line(b.String())
-		return nil
+		WriteSessions(&b, c.ctl.List(), c.root, time.Now())
+		c.p.line(strings.TrimRight(b.String(), "\n"))
+		return true, nil
 	}
-	_, err := c.sess.SetMode(arg) // the mode update shows it
-	return err
-}
-
-// model lists the presets, or switches to a preset or, for any other name,
-// to that model on the current provider.
-func (c *chatControl) model(arg string) error {
-	presets := c.ctl.Presets()
-	if arg == "" {
-		m := c.sess.Model()
-		var b strings.Builder
-		fmt.Fprintf(&b, "model: %s (%s, %s)", m.Model, m.Provider, m.BaseURL)
-		for _, p := range presets {
-			fmt.Fprintf(&b, "\n  %-18s %s via %s", p.ID, p.Model, p.Provider)
-		}
-		c.p.line(b.String())
-		return nil
-	}
-	choice := control.ModelChoice{Model: arg}
-	for _, p := range presets {
-		if strings.EqualFold(p.ID, arg) {
-			choice = control.ModelChoice{Preset: p.ID}
-		}
-	}
-	_, err := c.sess.SetModel(choice) // the model update shows it
-	return err
-}
-
-// compact runs a manual compaction and reports it.
-func (c *chatControl) compact(ctx context.Context) {
-	p := c.p
-	res, err := c.sess.Compact(ctx, p)
-	switch {
-	case err != nil:
-		p.OnEvent(agent.Event{Kind: agent.EventError, Err: fmt.Errorf("compact: %w", err)})
-	case res.Elided == 0 && res.Summarised == 0:
-		p.dim(fmt.Sprintf("[nothing to compact: about %d tokens, all recent]", res.BeforeTokens))
-	}
+	return false, nil
 }
 
 // help lists the commands: the controller's (MCP prompts included) and
 // the terminal's own.
-func (c *chatControl) help() {
+func (c *session) help() {
 	var b strings.Builder
 	b.WriteString("commands:")
 	for _, cmd := range c.sess.Commands() {
@@ -314,7 +213,7 @@ func (c *chatControl) help() {
 const windowBannerWait = 3 * time.Second
 
 // windowLine says which context window the budget follows, and from where.
-func (c *chatControl) windowLine(ctx context.Context) string {
+func (c *session) windowLine(ctx context.Context) string {
 	ctx, cancel := context.WithTimeout(ctx, windowBannerWait)
 	defer cancel()
 	w := c.sess.WaitContextWindow(ctx)
@@ -335,4 +234,9 @@ func windowSourceText(src string) string {
 		return "default until the server answers"
 	}
 	return src
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }

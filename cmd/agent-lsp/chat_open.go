@@ -15,14 +15,15 @@ import (
 	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/provider/connect"
+	"github.com/agent-lsp/agent-lsp/term"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
-// newChat wires the terminal to a controller session: the configured
-// model, the workspace on disk, the built-in and MCP tools, approvals on
-// the terminal, commands through the sandbox, and the session store.
-func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reader, p *printer, stderr io.Writer, log *zap.Logger) (*chat, error) {
-	progress, color := p.progress, p.color
+// newChat wires the terminal's world: the configured model, the
+// workspace on disk, the built-in and MCP tools, approvals on the
+// terminal, commands through the sandbox, and the session store.
+func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, t *term.Terminal, stderr io.Writer, log *zap.Logger) (term.World, error) {
+	progress := t.Progress()
 	cfg := f.config(fs, tools.Getenv)
 	var rawDump io.Writer
 	if f.dumpRaw {
@@ -33,44 +34,41 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 		RawDump: rawDump, Redact: tools.RedactSecrets, Logger: log,
 	})
 	if err != nil {
-		return nil, err
+		return term.World{}, err
 	}
 	if f.replay != "" && f.replayDenied != "" {
 		if model, err = newBranchingReplay(model, f.replayDenied); err != nil {
 			_ = closeModel()
-			return nil, err
+			return term.World{}, err
 		}
 	}
 	ws, err := tools.NewWorkspace(f.dir)
 	if err != nil {
 		_ = closeModel()
-		return nil, err
+		return term.World{}, err
 	}
 	protected, err := permission.NewProtectedFiles(f.sandbox.ProtectedFiles) // checked by the flag
 	if err != nil {
 		_ = closeModel()
-		return nil, err
+		return term.World{}, err
 	}
 	ws.SetProtectedFiles(protected)
 	reg := tools.NewRegistry()
 	if err := tools.RegisterBuiltins(reg); err != nil {
 		_ = closeModel()
-		return nil, err
+		return term.World{}, err
 	}
 	closeAll := closeModel
-	// Created first: it owns stdin, and the MCP trust questions read their
-	// answers through it.
-	approverTTY := permission.NewTerminalApprover(stdin, progress, color)
 	var prompts control.PromptSource // nil, not a nil *mcp.Manager: no MCP prompts
-	if m := mountMCP(ctx, ws, reg, mcpMount{flags: f.mcp, trustWorkspace: f.trustWorkspace, yes: f.yes,
-		stateDir: f.stateDir, answers: approverTTY, out: visibleWriter{progress}}, log); m != nil {
+	if m := t.MountMCP(ctx, ws, reg, term.MCPOptions{Flags: f.mcp, TrustWorkspace: f.trustWorkspace, Yes: f.yes,
+		StateDir: f.stateDir, Getenv: secretGetenv}, log); m != nil {
 		prompts = m
 		closeAll = func() error { return errors.Join(m.Close(), closeModel()) }
 	}
 	store, err := openStore(f, log)
 	if err != nil && (f.resume != "" || f.cont) {
 		_ = closeAll()
-		return nil, err
+		return term.World{}, err
 	}
 	if err != nil { // not being able to save is no reason not to answer
 		fmt.Fprintf(stderr, "agent-lsp chat: warning: %v; this session is not saved\n", err)
@@ -78,11 +76,11 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 	box, err := openSandbox(f, ws, store, progress, log)
 	if err != nil {
 		_ = closeAll()
-		return nil, err
+		return term.World{}, err
 	}
 	closeModelAndMCP := closeAll
 	closeAll = func() error { return errors.Join(closeModelAndMCP(), box.Close()) }
-	var approver permission.Approver = approverTTY
+	var approver permission.Approver = t.Approver()
 	if f.yes {
 		approver = permission.AutoApprover{}
 	}
@@ -103,7 +101,6 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 			fmt.Fprintf(stderr, "agent-lsp chat: warning: %v; the session goes on unsaved\n", err)
 		},
 	})
-	cc := &chatControl{ctl: ctl, ws: ws, p: p}
 	b := control.Binding{
 		Workspace:          ws,
 		Docs:               &tools.DiskDocuments{Workspace: ws},
@@ -112,15 +109,9 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 		AutoAllowSandboxed: f.sandboxAutoAllow && box.Status().Active,
 		Tools:              reg,
 		Prompts:            prompts,
-		Notify:             cc.notify,
 	}
-	if err := cc.open(f, store, b); err != nil {
-		_ = ctl.Close()
-		_ = closeAll()
-		return nil, err
-	}
-	return &chat{ctl: cc, p: p, lines: approverTTY, sandbox: box.Status().Summary(),
-		closeAll: func() error { return errors.Join(ctl.Close(), closeAll()) }}, nil
+	return term.World{Controller: ctl, Binding: b, Sandbox: box.Status().Summary(),
+		Close: func() error { return errors.Join(ctl.Close(), closeAll()) }}, nil
 }
 
 // switchConnector builds the client of a model the session is switched to
