@@ -9,54 +9,28 @@ import (
 	"strings"
 	"sync"
 
+	"go.uber.org/zap"
 	"golang.org/x/term"
 
 	"github.com/agent-lsp/agent-lsp/agent"
-	"github.com/agent-lsp/agent-lsp/agent/control"
 )
 
-// Options configure one terminal chat.
-type Options struct {
-	Stdin  io.Reader // the prompts, and the answers to questions
-	Stdout io.Writer // the answer; in a conversation, everything else too
-	Stderr io.Writer // in one-shot mode, everything but the answer; errors
-	// NoColor turns ANSI styles (and rendered markdown) off; they are off
-	// anyway when Stdout is no terminal or NO_COLOR is set.
-	NoColor bool
-	// Prompt, when set, is a one-shot: answer it, then return; stdout
-	// carries the answer only.
-	Prompt string
-	// Resume names the stored session to open; Continue opens this
-	// workspace's latest one; neither, a new session.
-	Resume   string
-	Continue bool
-	// Mode is the mode asked for at start: a resumed session in another
-	// mode says so.
-	Mode agent.Mode
-}
-
-// World is what the wiring gives the chat: the controller, the binding of
-// the session the chat opens (its Notify is the chat's own), the
-// sandbox's status line for the banner, and what closes it all.
-type World struct {
-	Controller *control.Controller
-	Binding    control.Binding
-	Sandbox    string
-	Close      func() error
-}
-
-// Terminal is one terminal chat: its printer and its approver, which
-// owns Stdin (the prompts are read through it too).
-type Terminal struct {
+// terminal is one terminal chat: its printer and its approver, which
+// owns Stdin (the prompts, and the answers to the MCP trust questions,
+// are read through it too).
+type terminal struct {
 	o           Options
 	p           *printer // the answer on stdout, the rest on the progress output
 	approver    *Approver
 	interactive bool
 }
 
-// New sets up the terminal: colours and markdown when Stdout is a
+// newTerminal sets up the terminal: colours and markdown when Stdout is a
 // terminal that shows them, the approver reading Stdin.
-func New(o Options) *Terminal {
+func newTerminal(o Options) *terminal {
+	if o.Logger == nil {
+		o.Logger = zap.NewNop()
+	}
 	color := !o.NoColor && isTerminal(o.Stdout) && os.Getenv("NO_COLOR") == ""
 	// In one-shot mode stdout carries only the answer; everything else
 	// (reasoning, tool activity, approvals, updates) goes to stderr.
@@ -68,18 +42,28 @@ func New(o Options) *Terminal {
 	if color { // a terminal that shows styles shows rendered answers too
 		p.renderMarkdown(terminalWidth(o.Stdout))
 	}
-	return &Terminal{o: o, p: p, approver: NewApprover(o.Stdin, progress, color), interactive: isTerminal(o.Stdin)}
+	return &terminal{o: o, p: p, approver: NewApprover(o.Stdin, progress, color), interactive: isTerminal(o.Stdin)}
 }
 
 // Progress is where everything but the answer is shown.
-func (t *Terminal) Progress() io.Writer { return t.p.progress }
+func (t *terminal) Progress() io.Writer { return t.p.progress }
 
-// Approver asks on the terminal; it owns Stdin.
-func (t *Terminal) Approver() *Approver { return t.approver }
+// Run is `agent-lsp chat`: it sets up the terminal and the session's
+// world, opens the session and runs the one-shot prompt or the
+// conversation, closes it all, and returns the exit code.
+func Run(ctx context.Context, o Options) int {
+	t := newTerminal(o)
+	w, err := t.openWorld(ctx)
+	if err != nil {
+		fmt.Fprintf(o.Stderr, "agent-lsp chat: %v\n", err)
+		return 1
+	}
+	return t.run(ctx, w)
+}
 
-// Run opens the session and runs the one-shot prompt or the conversation;
-// it closes w when done and returns the exit code.
-func (t *Terminal) Run(ctx context.Context, w World) int {
+// run opens the session and runs the one-shot prompt or the conversation;
+// it closes w when done.
+func (t *terminal) run(ctx context.Context, w world) int {
 	c := &session{ctl: w.Controller, p: t.p}
 	if err := c.open(t.o, w.Binding); err != nil {
 		fmt.Fprintf(t.o.Stderr, "agent-lsp chat: %v\n", err)
@@ -110,7 +94,7 @@ func (t *Terminal) Run(ctx context.Context, w World) int {
 // runLine runs one line through the session: a command or a prompt.
 // Ctrl-C cancels it, not the program. answered is true for a command
 // answered without the model; its error is shown, not fatal.
-func (t *Terminal) runLine(ctx context.Context, c *session, line string) (o agent.Outcome, answered bool, err error) {
+func (t *terminal) runLine(ctx context.Context, c *session, line string) (o agent.Outcome, answered bool, err error) {
 	t.interruptible(ctx, func(ctx context.Context) {
 		o, answered, err = c.run(ctx, line)
 	})
@@ -118,7 +102,7 @@ func (t *Terminal) runLine(ctx context.Context, c *session, line string) (o agen
 }
 
 // interruptible runs f with a context that Ctrl-C cancels.
-func (t *Terminal) interruptible(ctx context.Context, f func(context.Context)) {
+func (t *terminal) interruptible(ctx context.Context, f func(context.Context)) {
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	interrupts := make(chan os.Signal, 1)
@@ -145,7 +129,7 @@ const CommandsHelp = `commands: /help /mode [m] /model [m] /compact /clear /rewi
 `
 
 // repl reads prompts line by line until end of input or /exit.
-func (t *Terminal) repl(ctx context.Context, c *session, sandbox string) int {
+func (t *terminal) repl(ctx context.Context, c *session, sandbox string) int {
 	stdout, p := t.o.Stdout, t.p
 	if t.interactive {
 		fmt.Fprintln(stdout, "agent-lsp chat — Ctrl-C cancels a running answer, Ctrl-D or /exit quits.")
@@ -186,7 +170,7 @@ func (t *Terminal) repl(ctx context.Context, c *session, sandbox string) int {
 
 // readLine reads the next line through the approver (it owns stdin); a
 // Ctrl-C meanwhile shows the hint to quit.
-func (t *Terminal) readLine(ctx context.Context, idle <-chan os.Signal) (string, error) {
+func (t *terminal) readLine(ctx context.Context, idle <-chan os.Signal) (string, error) {
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type result struct {

@@ -7,5 +7,5 @@
 // models, modes, which stored session --continue takes — is the
 // controller's (package control): the terminal only presents it. Flags and
 // the session's world (model client, tools, sandbox, store) are wired by
-// cmd/agent-lsp, which hands them over as a World.
+// cmd/agent-lsp, which hands them over as a world.
 package term

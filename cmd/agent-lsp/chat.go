@@ -5,19 +5,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
-	"time"
+	"os"
 
-	"go.uber.org/zap"
-
-	"github.com/agent-lsp/agent-lsp/agent/control"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/term"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
-// runChat is `agent-lsp chat`: its flags, then the terminal (package term)
-// on the world newChat wires.
+// runChat is `agent-lsp chat`: its flags, read into term.Options; the
+// terminal (package term) does the rest.
 func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f, fs, err := parseChatFlags(args, stderr)
 	if err != nil {
@@ -28,8 +24,9 @@ func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "agent-lsp chat: %v (agent-lsp chat -h lists the flags)\n", err)
 		return 2
 	}
+	o := term.Options{Stdin: stdin, Stdout: stdout, Stderr: stderr, Dir: f.dir, StateDir: f.stateDir, NoSave: f.noSave}
 	if f.list {
-		return listSessions(f, stdout, stderr)
+		return term.List(o)
 	}
 	log, err := newLogger(f.logFile, stderr)
 	if err != nil {
@@ -37,48 +34,23 @@ func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer log.Sync() //nolint:errcheck // nothing useful to do with a failed flush
-	hideSecrets(f.config(fs, tools.Getenv), log)
+	cfg := f.config(fs, tools.Getenv)
+	hideSecrets(cfg, log)
+
+	o.Logger, o.NoColor, o.Prompt = log, f.noColor, f.prompt
+	o.Model, o.UserModel, o.Getenv, o.Windows = cfg, f.userModel(fs, tools.Getenv), secretGetenv, f.windows()
+	o.RecordPath, o.ReplayPath, o.ReplayDeniedPath = f.record, f.replay, f.replayDenied
+	if f.dumpRaw {
+		o.RawDump = os.Stderr
+	}
+	o.Sandbox, o.SandboxAutoAllow, o.Yes = f.sandbox, f.sandboxAutoAllow, f.yes
+	o.Sandbox.ForceUnavailable = os.Getenv(envForceNoSandbox) == "1"
+	o.MCP, o.TrustWorkspace = f.mcp, f.trustWorkspace
+	o.Resume, o.Continue, o.Mode, o.Budget, o.Keep = f.resume, f.cont, f.mode, f.budget, f.keep
 
 	ctx, stop := terminationContext()
 	defer stop()
-	t := term.New(term.Options{Stdin: stdin, Stdout: stdout, Stderr: stderr, NoColor: f.noColor, Prompt: f.prompt,
-		Resume: f.resume, Continue: f.cont, Mode: f.mode})
-	w, err := newChat(ctx, f, fs, t, stderr, log)
-	if err != nil {
-		fmt.Fprintf(stderr, "agent-lsp chat: %v\n", err)
-		return 1
-	}
-	return t.Run(ctx, w)
-}
-
-// listSessions is `agent-lsp chat --list`: the sessions as the controller
-// lists them.
-func listSessions(f *chatFlags, stdout, stderr io.Writer) int {
-	store, err := openStore(f, zap.NewNop())
-	if err == nil && store == nil {
-		err = errors.New("--list: no session store (--no-save)")
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "agent-lsp chat: %v\n", err)
-		return 1
-	}
-	ctl := control.New(control.Options{Store: store})
-	defer ctl.Close() //nolint:errcheck // it loaded nothing
-	term.WriteSessions(stdout, ctl.List(), workspaceRoot(f.dir), time.Now())
-	return 0
-}
-
-// workspaceRoot is the root a workspace made of dir has (as stored with
-// its sessions); dir itself when it cannot be made absolute.
-func workspaceRoot(dir string) string {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return dir
-	}
-	if r, err := filepath.EvalSymlinks(abs); err == nil {
-		return r
-	}
-	return abs
+	return term.Run(ctx, o)
 }
 
 // userModel names the model settings this run's flags and AGENT_LSP_*

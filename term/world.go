@@ -1,12 +1,9 @@
-package main
+package term
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
-	"os"
 
 	"go.uber.org/zap"
 
@@ -15,88 +12,91 @@ import (
 	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/provider/connect"
-	"github.com/agent-lsp/agent-lsp/term"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
-// newChat wires the terminal's world: the configured model, the
-// workspace on disk, the built-in and MCP tools, approvals on the
-// terminal, commands through the sandbox, and the session store.
-func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, t *term.Terminal, stderr io.Writer, log *zap.Logger) (term.World, error) {
-	progress := t.Progress()
-	cfg := f.config(fs, tools.Getenv)
-	var rawDump io.Writer
-	if f.dumpRaw {
-		rawDump = os.Stderr
-	}
-	model, closeModel, err := connect.New(cfg, connect.Options{
-		Getenv: secretGetenv, RecordPath: f.record, ReplayPath: f.replay,
-		RawDump: rawDump, Redact: tools.RedactSecrets, Logger: log,
+// world is the session's world the chat runs in: the controller, the
+// binding of the session the chat opens (its Notify is the chat's own),
+// the sandbox's status line for the banner, and what closes it all.
+type world struct {
+	Controller *control.Controller
+	Binding    control.Binding
+	Sandbox    string
+	Close      func() error
+}
+
+// openWorld wires the chat's world: the configured model, the workspace
+// on disk, the built-in and MCP tools, approvals on the terminal,
+// commands through the sandbox, and the session store.
+func (t *terminal) openWorld(ctx context.Context) (world, error) {
+	o, progress, stderr, log := t.o, t.Progress(), t.o.Stderr, t.o.Logger
+	model, closeModel, err := connect.New(o.Model, connect.Options{
+		Getenv: o.Getenv, RecordPath: o.RecordPath, ReplayPath: o.ReplayPath,
+		RawDump: o.RawDump, Redact: tools.RedactSecrets, Logger: log,
 	})
 	if err != nil {
-		return term.World{}, err
+		return world{}, err
 	}
-	if f.replay != "" && f.replayDenied != "" {
-		if model, err = newBranchingReplay(model, f.replayDenied); err != nil {
+	if o.ReplayPath != "" && o.ReplayDeniedPath != "" {
+		if model, err = newBranchingReplay(model, o.ReplayDeniedPath); err != nil {
 			_ = closeModel()
-			return term.World{}, err
+			return world{}, err
 		}
 	}
-	ws, err := tools.NewWorkspace(f.dir)
+	ws, err := tools.NewWorkspace(o.Dir)
 	if err != nil {
 		_ = closeModel()
-		return term.World{}, err
+		return world{}, err
 	}
-	protected, err := permission.NewProtectedFiles(f.sandbox.ProtectedFiles) // checked by the flag
+	protected, err := permission.NewProtectedFiles(o.Sandbox.ProtectedFiles) // checked by the flag
 	if err != nil {
 		_ = closeModel()
-		return term.World{}, err
+		return world{}, err
 	}
 	ws.SetProtectedFiles(protected)
 	reg := tools.NewRegistry()
 	if err := tools.RegisterBuiltins(reg); err != nil {
 		_ = closeModel()
-		return term.World{}, err
+		return world{}, err
 	}
 	closeAll := closeModel
 	var prompts control.PromptSource // nil, not a nil *mcp.Manager: no MCP prompts
-	if m := t.MountMCP(ctx, ws, reg, term.MCPOptions{Flags: f.mcp, TrustWorkspace: f.trustWorkspace, Yes: f.yes,
-		StateDir: f.stateDir, Getenv: secretGetenv}, log); m != nil {
+	if m := t.mountMCP(ctx, ws, reg); m != nil {
 		prompts = m
 		closeAll = func() error { return errors.Join(m.Close(), closeModel()) }
 	}
-	store, err := openStore(f, log)
-	if err != nil && (f.resume != "" || f.cont) {
+	store, err := openStore(o)
+	if err != nil && (o.Resume != "" || o.Continue) {
 		_ = closeAll()
-		return term.World{}, err
+		return world{}, err
 	}
 	if err != nil { // not being able to save is no reason not to answer
 		fmt.Fprintf(stderr, "agent-lsp chat: warning: %v; this session is not saved\n", err)
 	}
-	box, err := openSandbox(f, ws, store, progress, log)
+	box, err := openSandbox(o, ws, store, progress)
 	if err != nil {
 		_ = closeAll()
-		return term.World{}, err
+		return world{}, err
 	}
 	closeModelAndMCP := closeAll
 	closeAll = func() error { return errors.Join(closeModelAndMCP(), box.Close()) }
-	var approver permission.Approver = t.Approver()
-	if f.yes {
+	var approver permission.Approver = t.approver
+	if o.Yes {
 		approver = permission.AutoApprover{}
 	}
 	ctl := control.New(control.Options{
 		Store:    store,
 		Logger:   log,
-		Model:    cfg,
+		Model:    o.Model,
 		Provider: model,
-		Connect:  switchConnector(f, model, rawDump, log),
-		Windows:  f.windows(),
+		Connect:  switchConnector(o, model),
+		Windows:  o.Windows,
 		// The run's flags and environment win over a resumed session's
 		// stored model (the README's promise): a line says which won.
-		UserModel: f.userModel(fs, tools.Getenv),
-		Mode:      f.mode,
-		Budget:    f.budget,
-		Keep:      f.keep,
+		UserModel: o.UserModel,
+		Mode:      o.Mode,
+		Budget:    o.Budget,
+		Keep:      o.Keep,
 		OnStoreError: func(_ string, err error) {
 			fmt.Fprintf(stderr, "agent-lsp chat: warning: %v; the session goes on unsaved\n", err)
 		},
@@ -106,11 +106,11 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, t *term.Termin
 		Docs:               &tools.DiskDocuments{Workspace: ws},
 		Runner:             tools.NewProcessRunner(box),
 		Approver:           approver,
-		AutoAllowSandboxed: f.sandboxAutoAllow && box.Status().Active,
+		AutoAllowSandboxed: o.SandboxAutoAllow && box.Status().Active,
 		Tools:              reg,
 		Prompts:            prompts,
 	}
-	return term.World{Controller: ctl, Binding: b, Sandbox: box.Status().Summary(),
+	return world{Controller: ctl, Binding: b, Sandbox: box.Status().Summary(),
 		Close: func() error { return errors.Join(ctl.Close(), closeAll()) }}, nil
 }
 
@@ -118,30 +118,34 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, t *term.Termin
 // (or restored to): by name and key variable, without recording. A
 // replayed run answers from its file whatever the model, so there every
 // model is the replay.
-func switchConnector(f *chatFlags, replay provider.Provider, rawDump io.Writer, log *zap.Logger) func(provider.Config) (provider.Provider, func() error, error) {
-	if f.replay != "" {
+func switchConnector(o Options, replay provider.Provider) func(provider.Config) (provider.Provider, func() error, error) {
+	if o.ReplayPath != "" {
 		return func(provider.Config) (provider.Provider, func() error, error) {
 			return replay, func() error { return nil }, nil
 		}
 	}
-	opts := connect.Options{Getenv: secretGetenv, RawDump: rawDump, Redact: tools.RedactSecrets, Logger: log}
+	opts := connect.Options{Getenv: o.Getenv, RawDump: o.RawDump, Redact: tools.RedactSecrets, Logger: o.Logger}
 	return func(cfg provider.Config) (provider.Provider, func() error, error) {
 		return connect.New(cfg, opts)
 	}
 }
 
 // openStore opens the session store unless the session stays in memory.
-func openStore(f *chatFlags, log *zap.Logger) (*agent.Store, error) {
-	if f.noSave && f.resume == "" && !f.cont {
+func openStore(o Options) (*agent.Store, error) {
+	if o.NoSave && o.Resume == "" && !o.Continue {
 		return nil, nil
 	}
-	dir := f.stateDir
+	dir := o.StateDir
 	if dir == "" {
 		d, err := agent.DefaultStateDir()
 		if err != nil {
 			return nil, fmt.Errorf("session store: %w (use --state-dir or --no-save)", err)
 		}
 		dir = d
+	}
+	log := o.Logger
+	if log == nil {
+		log = zap.NewNop()
 	}
 	return agent.NewStore(dir, log)
 }
