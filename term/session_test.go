@@ -149,8 +149,12 @@ func TestChatControl(t *testing.T) {
 		return tc.out.String(), answered, err
 	}
 
-	if msg, _, err := command("/mode plan"); err != nil || sess.Mode() != agent.ModePlan || !strings.Contains(msg, "plan") {
-		t.Errorf("/mode plan = %q, %v (mode %s)", msg, err, sess.Mode())
+	// The commands are the controller's: the terminal shows its answer.
+	if msg, answered, err := command("/mode plan"); err != nil || !answered || sess.Mode() != agent.ModePlan || !strings.Contains(msg, "Mode: plan (") {
+		t.Errorf("/mode plan = %q, answered %v, %v (mode %s)", msg, answered, err, sess.Mode())
+	}
+	if msg, answered, err := command("/rewind"); err != nil || !answered || !strings.Contains(msg, "No checkpoints yet") {
+		t.Errorf("/rewind = %q, answered %v, %v", msg, answered, err)
 	}
 	if _, _, err := command("/mode yolo"); err == nil {
 		t.Error("/mode yolo accepted")
@@ -168,7 +172,7 @@ func TestChatControl(t *testing.T) {
 	if msg, _, _ := command("/model"); !strings.Contains(msg, "deepseek-anthropic") {
 		t.Errorf("/model = %q", msg)
 	}
-	if msg, _, err := command("/model ollama"); err != nil || sess.Model().Model != "qwen3-coder" {
+	if msg, _, err := command("/model ollama"); err != nil || sess.Model().Model != "qwen3-coder" || !strings.Contains(msg, "Model: qwen3-coder (") {
 		t.Errorf("/model ollama = %q, %v (model %+v)", msg, err, sess.Model())
 	}
 	// OpenAI needs a key the environment does not have: the model stays.

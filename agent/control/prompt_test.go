@@ -117,8 +117,8 @@ func TestSlashCommands(t *testing.T) {
 	}
 
 	res, err = s.Prompt(context.Background(), control.PromptInput{Text: "/rewind"}, discard)
-	if err != nil || !strings.Contains(res.Outcome.Text, `1. `) || !strings.Contains(res.Outcome.Text, `"What is the weather in New York?"`) {
-		t.Errorf("/rewind: %+v, %v", res, err)
+	if err != nil || !strings.Contains(res.Outcome.Text, `1. `) || !strings.Contains(res.Outcome.Text, `"What is the weather in New York?"  (no files changed)`) {
+		t.Errorf("/rewind: %+v, %v (each checkpoint names the files it holds)", res, err)
 	}
 	res, err = s.Prompt(context.Background(), control.PromptInput{Text: "/model"}, discard)
 	if err != nil || !strings.HasPrefix(res.Outcome.Text, "Model: deepseek-flash (openai, ") {
