@@ -143,12 +143,16 @@ func startAgent(t *testing.T, o harnessOptions) *harness {
 		once.Do(func() {
 			cancel()
 			_ = toAgentW.Close()
+			// A deadline, not await.Event: stop runs in cleanups, where
+			// the failure is reported and the other cleanups still run.
+			ended, cancelEnded := context.WithTimeout(context.Background(), waitLong)
+			defer cancelEnded()
 			select {
 			case err := <-h.done:
 				if err != nil {
 					t.Errorf("Serve: %v", err)
 				}
-			case <-time.After(waitLong):
+			case <-ended.Done():
 				t.Error("Serve did not end")
 			}
 			h.client.closeAll()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agent-lsp/agent-lsp/agent"
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/provider/anthropic"
@@ -83,7 +84,8 @@ func (c *killChild) waitFor(t *testing.T, lines ...string) {
 	for _, l := range lines {
 		missing[l] = true
 	}
-	timeout := time.After(20 * time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), await.Long)
+	defer cancel()
 	for len(missing) > 0 {
 		select {
 		case l, ok := <-c.progress:
@@ -92,7 +94,7 @@ func (c *killChild) waitFor(t *testing.T, lines ...string) {
 				t.Fatalf("the child ended before reporting %v; its output:\n%s", lines, c.output.String())
 			}
 			delete(missing, l)
-		case <-timeout:
+		case <-ctx.Done():
 			c.kill(t)
 			t.Fatalf("the child never reported %v; its output:\n%s", lines, c.output.String())
 		}

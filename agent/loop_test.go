@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
@@ -349,19 +350,25 @@ func TestParallelCallsKeepModelOrder(t *testing.T) {
 		arrived.Done()
 		waited := make(chan struct{})
 		go func() { arrived.Wait(); close(waited) }()
+		// A tool cannot fail the test: a deadline turns a wait that never
+		// ends into the tool's error.
+		bounded, cancel := context.WithTimeout(ctx, await.Long)
+		defer cancel()
 		select {
 		case <-waited:
-		case <-time.After(5 * time.Second):
+		case <-bounded.Done():
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
 			return errors.New("the other call never started: calls are not parallel")
-		case <-ctx.Done():
-			return ctx.Err()
 		}
 		select {
 		case <-after:
-		case <-time.After(5 * time.Second):
+		case <-bounded.Done():
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
 			return errors.New("the other call's result never came")
-		case <-ctx.Done():
-			return ctx.Err()
 		}
 		return nil
 	}

@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/lsp"
 	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider"
@@ -156,9 +157,13 @@ func (s *setup) stop() {
 	}
 	s.stopped = true
 	s.ed.Close()
+	// A deadline, not await.Event: stop runs in cleanups, where the
+	// failure is reported and the other cleanups still run.
+	ctx, cancel := context.WithTimeout(context.Background(), await.Long)
+	defer cancel()
 	select {
 	case <-s.served:
-	case <-time.After(5 * time.Second):
+	case <-ctx.Done():
 		s.t.Error("Serve did not return after its input ended")
 	}
 }

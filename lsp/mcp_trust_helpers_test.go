@@ -82,13 +82,9 @@ func (d *daemonProcess) exit(t *testing.T) {
 	}
 	waited := make(chan error, 1)
 	go func() { waited <- d.cmd.Wait() }()
-	select {
-	case <-waited:
-		d.done = true
-		_ = d.ed.Close()
-	case <-time.After(15 * time.Second):
-		t.Fatal("the daemon did not exit")
-	}
+	await.Event(t, waited, "the daemon's exit")
+	d.done = true
+	_ = d.ed.Close()
 }
 
 func (d *daemonProcess) mcpStatus(t *testing.T) map[string]trustStatus {

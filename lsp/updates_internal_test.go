@@ -10,12 +10,12 @@ import (
 	"strings"
 	"testing"
 	"testing/synctest"
-	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap/zaptest"
 
 	"github.com/agent-lsp/agent-lsp/agent"
+	"github.com/agent-lsp/agent-lsp/internal/await"
 )
 
 // blockingEditor is a client whose reading the test controls: io.Pipe
@@ -123,11 +123,7 @@ func TestDeltasCoalesceOnlyWhileAWriteIsInProgress(t *testing.T) {
 				t.Errorf("update %d = %+v, want %+v", i+1, got, w)
 			}
 		}
-		select {
-		case <-roundEndReturned:
-		case <-time.After(5 * time.Second):
-			t.Fatal("OnEvent(round_end) did not return after its update was written")
-		}
+		await.Event(t, roundEndReturned, "OnEvent(round_end) to return after its update was written")
 
 		// Idle again: the next delta goes out alone, and close waits for it.
 		l.OnEvent(text("e"))
@@ -139,11 +135,7 @@ func TestDeltasCoalesceOnlyWhileAWriteIsInProgress(t *testing.T) {
 		if got := ed.next(); got.Seq != 6 || got.Text != "e" {
 			t.Errorf("update after idle = %+v, want seq 6 text e", got)
 		}
-		select {
-		case <-closed:
-		case <-time.After(5 * time.Second):
-			t.Fatal("close did not return after the last update was written")
-		}
+		await.Event(t, closed, "close to return after the last update was written")
 		l.OnEvent(text("late"))
 		l.mu.Lock()
 		defer l.mu.Unlock()

@@ -33,7 +33,7 @@ func hangingServer(t *testing.T, frames ...string) (url string, clientGone <-cha
 		select {
 		case <-r.Context().Done():
 			gone <- struct{}{}
-		case <-time.After(10 * time.Second):
+		case <-t.Context().Done(): // the test ended without the client going
 		}
 	})
 	return srv.URL, gone
@@ -54,10 +54,12 @@ func TestHTTPCancelMidStreamIsPrompt(t *testing.T) {
 		client, url := pipeServer(t, func(w http.ResponseWriter, r *http.Request) {
 			_, _ = io.Copy(io.Discard, r.Body)
 			writeFrames(w, frameHi)
-			select {
-			case <-r.Context().Done():
+			// The server gives up after 10 s (of the bubble's clock).
+			held, cancel := context.WithTimeout(r.Context(), 10*time.Second)
+			defer cancel()
+			<-held.Done()
+			if r.Context().Err() != nil {
 				gone <- struct{}{}
-			case <-time.After(10 * time.Second):
 			}
 		})
 		p := newTestHTTP(t, url, func(o *HTTPOptions) { o.Client = client })
@@ -122,9 +124,11 @@ func TestHTTPIdleTimeout(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			client, url := pipeServer(t, func(w http.ResponseWriter, r *http.Request) {
 				writeFrames(w, frameHi)
+				pings := time.NewTicker(100 * time.Millisecond) // a slow stream: a ping every 100 ms
+				defer pings.Stop()
 				for range 12 { // 1.2s in all: longer than the idle timeout
-					select { // a slow stream: a ping every 100 ms
-					case <-time.After(100 * time.Millisecond):
+					select {
+					case <-pings.C:
 					case <-r.Context().Done():
 						return
 					}

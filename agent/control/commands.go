@@ -126,7 +126,7 @@ func (s *Session) runCommand(ctx context.Context, name, args string, l agent.Lis
 	for _, c := range builtinCommands {
 		if c.Name == name {
 			res, err := c.run(s, ctx, args, l)
-			res.Command = name
+			res.Command, res.Answered = name, true
 			return res, err
 		}
 	}

@@ -76,7 +76,10 @@ type SessionInfo struct {
 	Title   string
 	Created time.Time
 	Updated time.Time
-	Root    string // the session's first workspace root when loaded, else ""
+	// Root is the session's first workspace root: its binding's when
+	// loaded, else as the store recorded it ("" for a session stored
+	// before workspaces were recorded).
+	Root string
 }
 
 // Controller is the registry of a front end's sessions over one store.
@@ -305,7 +308,7 @@ func (c *Controller) List() []SessionInfo {
 		if created.IsZero() {
 			created = info.UpdatedAt
 		}
-		out = append(out, SessionInfo{ID: info.ID, Title: info.Title, Created: created, Updated: info.UpdatedAt})
+		out = append(out, SessionInfo{ID: info.ID, Title: info.Title, Created: created, Updated: info.UpdatedAt, Root: info.Workspace})
 	}
 	slices.SortStableFunc(out, func(a, b SessionInfo) int {
 		return cmp.Or(b.Updated.Compare(a.Updated), b.Created.Compare(a.Created), strings.Compare(b.ID, a.ID))

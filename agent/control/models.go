@@ -81,8 +81,10 @@ func (c *Controller) preset(id string) (Preset, bool) {
 	return Preset{}, false
 }
 
-// ModelInfo names the model a session talks to.
-type ModelInfo struct{ Provider, Model, BaseURL string }
+// ModelInfo names the model a session talks to, and the preset it is
+// (Preset: its id, "" when it is none, e.g. a model set by flags), so that
+// no front end has to match the presets itself.
+type ModelInfo struct{ Provider, Model, BaseURL, Preset string }
 
 func infoOf(cfg provider.Config) ModelInfo {
 	return ModelInfo{Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL}
@@ -99,7 +101,19 @@ type ModelChoice struct {
 }
 
 // Model is the model the session talks to.
-func (s *Session) Model() ModelInfo { return infoOf(s.modelConfig()) }
+func (s *Session) Model() ModelInfo { return s.c.withPreset(infoOf(s.modelConfig())) }
+
+// withPreset names the preset m is: the first whose dialect, model and
+// endpoint are m's.
+func (c *Controller) withPreset(m ModelInfo) ModelInfo {
+	for _, p := range c.Presets() {
+		if strings.EqualFold(p.Provider, m.Provider) && p.Model == m.Model && strings.TrimRight(p.BaseURL, "/") == strings.TrimRight(m.BaseURL, "/") {
+			m.Preset = p.ID
+			break
+		}
+	}
+	return m
+}
 
 func (s *Session) modelConfig() provider.Config {
 	s.mu.Lock()
@@ -207,7 +221,7 @@ func (s *Session) SetModel(ch ModelChoice) (ModelInfo, error) {
 	}
 	s.setModelConfig(cfg)
 	s.learnWindow(cfg, m.ContextWindow)
-	info := infoOf(cfg)
+	info := s.c.withPreset(infoOf(cfg))
 	s.notify(Update{Kind: UpdateModel, Model: info})
 	return info, nil
 }

@@ -29,7 +29,7 @@ func TestSetModel(t *testing.T) {
 		want control.ModelInfo
 		err  error
 	}{
-		{"preset", control.ModelChoice{Preset: "MINE"}, control.ModelInfo{Provider: "openai", Model: "my-model", BaseURL: srv.OpenAIBaseURL()}, nil},
+		{"preset", control.ModelChoice{Preset: "MINE"}, control.ModelInfo{Provider: "openai", Model: "my-model", BaseURL: srv.OpenAIBaseURL(), Preset: "mine"}, nil},
 		{"preset with a model", control.ModelChoice{Preset: "mine", Model: "other"}, control.ModelInfo{Provider: "openai", Model: "other", BaseURL: srv.OpenAIBaseURL()}, nil},
 		{"a model of the current provider", control.ModelChoice{Model: " deepseek-pro "}, control.ModelInfo{Provider: "openai", Model: "deepseek-pro", BaseURL: srv.OpenAIBaseURL()}, nil},
 		{"base URL", control.ModelChoice{Model: "deepseek-pro", BaseURL: strp(srv.OpenAIBaseURL() + "/")}, control.ModelInfo{Provider: "openai", Model: "deepseek-pro", BaseURL: srv.OpenAIBaseURL() + "/"}, nil},

@@ -28,8 +28,13 @@ type Resource struct{ Path, Text string }
 
 // Result is what became of a prompt.
 type Result struct {
-	Outcome    agent.Outcome // StopReason, Text, Usage, Err
-	Command    string        // the slash command run, if any
+	Outcome agent.Outcome // StopReason, Text, Usage, Err
+	Command string        // the slash command run, if any
+	// Answered is set when the session answered a built-in command
+	// itself: Outcome.Text is its message for the front end to show, and
+	// no model turn streamed (/compact's summary is a model call, but not
+	// a turn of the conversation).
+	Answered   bool
 	Mentions   []agent.MentionReport
 	Compaction *agent.Compaction // what /compact did
 }

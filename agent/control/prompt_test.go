@@ -45,8 +45,8 @@ func TestModes(t *testing.T) {
 	_, err := s.SetMode("frobnicate")
 	mustKind(t, err, control.ErrInvalid)
 	res, err := s.Prompt(context.Background(), control.PromptInput{Text: "/mode ask"}, discard)
-	if err != nil || res.Command != "/mode" || res.Outcome.StopReason != agent.StopEndTurn || !strings.Contains(res.Outcome.Text, "ask") {
-		t.Fatalf("/mode ask: %+v, %v", res, err)
+	if err != nil || res.Command != "/mode" || !res.Answered || res.Outcome.StopReason != agent.StopEndTurn || !strings.Contains(res.Outcome.Text, "ask") {
+		t.Fatalf("/mode ask: %+v, %v (a built-in command is answered by the session)", res, err)
 	}
 	res, err = s.Prompt(context.Background(), control.PromptInput{Text: "/mode"}, discard)
 	if err != nil || !strings.Contains(res.Outcome.Text, "Mode: ask.") || !strings.Contains(res.Outcome.Text, "auto-edit") {
@@ -84,8 +84,8 @@ func TestSlashCommands(t *testing.T) {
 	}
 
 	res, err := s.Prompt(context.Background(), control.PromptInput{Text: "/mcp__demo__weather New York"}, discard)
-	if err != nil || res.Command != "/mcp__demo__weather" || res.Outcome.Text != "sunny" || src.got["city"] != "New York" {
-		t.Fatalf("MCP prompt: %+v, %v, args %v", res, err, src.got)
+	if err != nil || res.Command != "/mcp__demo__weather" || res.Answered || res.Outcome.Text != "sunny" || src.got["city"] != "New York" {
+		t.Fatalf("MCP prompt: %+v, %v, args %v (the model answers it)", res, err, src.got)
 	}
 	if got := lastUserText(t, f.model.Requests()[0]); got != "What is the weather in New York?" {
 		t.Errorf("the model was sent %q", got)
@@ -117,8 +117,8 @@ func TestSlashCommands(t *testing.T) {
 	}
 
 	res, err = s.Prompt(context.Background(), control.PromptInput{Text: "/rewind"}, discard)
-	if err != nil || !strings.Contains(res.Outcome.Text, `1. `) || !strings.Contains(res.Outcome.Text, `"What is the weather in New York?"`) {
-		t.Errorf("/rewind: %+v, %v", res, err)
+	if err != nil || !strings.Contains(res.Outcome.Text, `1. `) || !strings.Contains(res.Outcome.Text, `"What is the weather in New York?"  (no files changed)`) {
+		t.Errorf("/rewind: %+v, %v (each checkpoint names the files it holds)", res, err)
 	}
 	res, err = s.Prompt(context.Background(), control.PromptInput{Text: "/model"}, discard)
 	if err != nil || !strings.HasPrefix(res.Outcome.Text, "Model: deepseek-flash (openai, ") {

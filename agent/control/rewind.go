@@ -3,6 +3,7 @@ package control
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,7 +22,7 @@ func (s *Session) slashRewind(ctx context.Context, args string, _ agent.Listener
 		var b strings.Builder
 		b.WriteString("Checkpoints (rewind with /rewind N):\n")
 		for i, c := range cps {
-			fmt.Fprintf(&b, "%d. %s  %q  %d file(s)\n", i+1, c.CreatedAt.Local().Format("15:04:05"), c.Prompt, len(c.Files))
+			fmt.Fprintf(&b, "%d. %s  %q  (%s)\n", i+1, c.CreatedAt.Local().Format("15:04:05"), c.Prompt, s.changedFiles(c))
 		}
 		return answer(b.String()), nil
 	}
@@ -46,6 +47,19 @@ func (s *Session) slashRewind(ctx context.Context, args string, _ agent.Listener
 	}
 	fmt.Fprintf(&b, "%d message(s) dropped from the conversation.", res.DroppedMessages)
 	return answer(b.String()), nil
+}
+
+// changedFiles names the files a checkpoint holds, in order.
+func (s *Session) changedFiles(c agent.Checkpoint) string {
+	if len(c.Files) == 0 {
+		return "no files changed"
+	}
+	names := make([]string, 0, len(c.Files))
+	for _, f := range c.Files {
+		names = append(names, s.rel(f.Path))
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
 }
 
 // rel names a path relative to the session's workspace.

@@ -48,8 +48,8 @@ func TestSessionsNewListOpenClose(t *testing.T) {
 		t.Error("a closed session is no longer stored")
 	}
 	mustKind(t, f.ctl.CloseSession(s.ID()), control.ErrUnknownSession)
-	if list := f.ctl.List(); len(list) != 2 || list[0].ID != s.ID() || list[0].Root != "" {
-		t.Errorf("list after close %+v (the stored one has no root)", list)
+	if list := f.ctl.List(); len(list) != 2 || list[0].ID != s.ID() || list[0].Root != f.ws.Roots()[0] {
+		t.Errorf("list after close %+v (the stored one has its root from the store)", list)
 	}
 
 	// A restart: a new controller over the same store resumes the session.

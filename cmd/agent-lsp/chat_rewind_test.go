@@ -36,15 +36,15 @@ func TestChatREPLRewind(t *testing.T) {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
 	for _, want := range []string{
-		`1. `, `"change the files" (a.txt, b.txt, c.txt)`,
-		"restored a.txt", "restored b.txt", "deleted c.txt", "conversation rewound: 7 messages dropped",
+		`1. `, `"change the files"  (a.txt, b.txt, c.txt)`,
+		"restored a.txt", "restored b.txt", "deleted c.txt", "7 message(s) dropped from the conversation.",
 		"a fresh answer",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if !strings.Contains(out+errOut, "want a checkpoint number from 1 to 1") {
+	if !strings.Contains(out+errOut, "checkpoint number from 1 to 1") {
 		t.Errorf("/rewind 2 with one checkpoint was not refused:\n%s\n%s", out, errOut)
 	}
 	for name, want := range map[string]string{"a.txt": "alpha\n", "b.txt": "bravo\n"} {

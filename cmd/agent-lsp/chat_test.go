@@ -249,7 +249,7 @@ func TestChatREPLCompactCommand(t *testing.T) {
 	if !strings.Contains(out, "first answer") || !strings.Contains(out, "second answer") {
 		t.Fatalf("REPL output:\n%s", out)
 	}
-	if !strings.Contains(out, "[nothing to compact: about ") {
+	if !strings.Contains(out, "Nothing to compact (about ") {
 		t.Fatalf("the first /compact (nothing older than --keep) said nothing:\n%s", out)
 	}
 	if !strings.Contains(out, "[compacted ") {

@@ -9,6 +9,10 @@ import (
 	"github.com/agent-lsp/agent-lsp/tools/sandbox"
 )
 
+// envForceNoSandbox makes the chat and ACP behave as on a kernel without
+// Landlock (the fallback path, for tests and for trying it out).
+const envForceNoSandbox = "AGENT_LSP_SANDBOX_UNAVAILABLE"
+
 // registerSandboxFlags adds the command sandbox's flags, the same for the
 // chat and for ACP, filling st (which starts at the defaults).
 func registerSandboxFlags(fs *flag.FlagSet, st *sandbox.Settings, autoAllow *bool) {

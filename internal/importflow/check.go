@@ -42,9 +42,10 @@ func decode(r io.Reader) ([]pkg, error) {
 //
 // The flow is checked on what ships (Imports): tests may reach across
 // layers (an mcp test runs the agent loop, the e2e suites drive the daemon
-// with lsp/lsptest). Two rules hold for tests too, or for everyone:
-// nothing outside bench imports bench, and a test-support package is
-// imported only by tests (or by another test-support package).
+// with lsp/lsptest). Three rules hold for tests too, or for everyone:
+// nothing outside bench imports bench, nothing outside cmd imports cmd,
+// and a test-support package is imported only by tests (or by another
+// test-support package).
 func check(module string, rs []rule, pkgs []pkg) []string {
 	var bad []string
 	for _, r := range rs {
@@ -93,6 +94,8 @@ func (r rule) forbids(module string, rs []rule, rel, imp string, fromTest bool) 
 		return fmt.Sprintf("%s imports %s, which no rule covers", rel, target)
 	case t.Path == "bench" && r.Path != "bench":
 		return fmt.Sprintf("%s imports %s: nothing outside bench imports bench", rel, target)
+	case t.Path == "cmd" && r.Path != "cmd":
+		return fmt.Sprintf("%s imports %s: nothing imports cmd (a binary is wiring; what it holds belongs in a package)", rel, target)
 	case fromTest:
 		return ""
 	case isTestSupport(target) && !isTestSupport(rel):

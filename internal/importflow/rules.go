@@ -7,6 +7,8 @@ package importflow
 // agent/session would fall under agent's). A package may import packages
 // under its own rule (provider/connect imports provider/openai) and under
 // the rules May names; Any allows every rule's packages but bench's.
+// Nothing outside cmd imports cmd, nor anything outside bench bench
+// (check).
 //
 // Test-support packages (a path ending in "test": provider/providertest,
 // lsp/lsptest) follow the rule they fall under, and only tests import
@@ -35,7 +37,9 @@ var rules = []rule{
 		Why: "a front end; acp imports nothing of lsp"},
 	{Path: "lsp", May: []string{"agent", "agent/control", "agent/completion", "provider", "tools", "permission", "mcp"},
 		Why: "a front end; lsp imports nothing of acp"},
-	{Path: "cmd", Any: true, Why: "the binary is wiring only"},
+	{Path: "term", May: []string{"agent/control", "agent", "provider", "tools", "permission", "mcp"},
+		Why: "a front end; term imports nothing of lsp or acp"},
+	{Path: "cmd", Any: true, Why: "the binary is flags and wiring only; nothing imports it"},
 	{Path: "bench", Any: true, Why: "benchmarks measure the packages from outside"},
 	{Path: "internal", Why: "a leaf: it imports nothing of ours"},
 	{Path: "editors", Why: "the editors' Go packages are end-to-end suites: only their tests import"},

@@ -137,17 +137,12 @@ func TestVanishingClientLeavesNoProcess(t *testing.T) {
 				}
 			}
 			tt.vanish(pipes, ed, d.logFile)
-			select {
-			case err := <-waited:
-				waited <- err // for the cleanup
-				code := cmd.ProcessState.ExitCode()
-				if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-					t.Errorf("the daemon died of %v; stderr:\n%s", ws.Signal(), stderr.Bytes())
-				} else if code != tt.wantCode {
-					t.Errorf("the daemon exited %d, want %d; stderr:\n%s", code, tt.wantCode, stderr.Bytes())
-				}
-			case <-time.After(5 * time.Second):
-				t.Fatalf("the daemon did not exit within 5 s of losing its client")
+			waited <- await.Within(t, waited, 5*time.Second, "the daemon's exit within 5 s of losing its client") // back, for the cleanup
+			code := cmd.ProcessState.ExitCode()
+			if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				t.Errorf("the daemon died of %v; stderr:\n%s", ws.Signal(), stderr.Bytes())
+			} else if code != tt.wantCode {
+				t.Errorf("the daemon exited %d, want %d; stderr:\n%s", code, tt.wantCode, stderr.Bytes())
 			}
 			// Killed processes leave /proc on their own time: polled.
 			var left []int
@@ -163,11 +158,7 @@ func TestVanishingClientLeavesNoProcess(t *testing.T) {
 			// The daemon's output ended too. (The pending agent/prompt call
 			// itself is not failed by go.lsp.dev/jsonrpc2 when its connection
 			// ends: it waits for ctx, so it is not checked.)
-			select {
-			case <-ed.Done():
-			case <-time.After(5 * time.Second):
-				t.Errorf("the daemon's stdout did not end")
-			}
+			await.Event(t, ed.Done(), "the daemon's stdout to end")
 			ed.Close()
 		})
 	}

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agent-lsp/agent-lsp/internal/await"
 )
 
 func TestCountWords(t *testing.T) {
@@ -78,12 +80,7 @@ func TestServeOverPipes(t *testing.T) {
 	_ = cs.Close()
 	_ = clientToServerW.Close()
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Serve = %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Error("Serve did not return")
+	if err := await.Event(t, done, "Serve to return"); err != nil {
+		t.Errorf("Serve = %v", err)
 	}
 }

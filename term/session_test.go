@@ -1,12 +1,15 @@
-package main
+package term
 
 import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
 	"github.com/agent-lsp/agent-lsp/mcp"
 	"github.com/agent-lsp/agent-lsp/permission"
@@ -16,10 +19,10 @@ import (
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
-// testChat is a chatControl on a controller session in root, talking to
-// a strict fake model, showing everything in out.
+// testChat is the terminal's side of a controller session in root,
+// talking to a strict fake model, showing everything in out.
 type testChat struct {
-	c   *chatControl
+	c   *session
 	srv *providertest.Server
 	out *bytes.Buffer
 }
@@ -48,7 +51,7 @@ func newTestChat(t *testing.T, root string, script providertest.Script, prompts 
 		t.Fatal(err)
 	}
 	out := &bytes.Buffer{}
-	c := &chatControl{ctl: ctl, ws: ws, p: newPrinter(out, out, false)}
+	c := &session{ctl: ctl, p: newPrinter(out, out, false), root: ws.Roots()[0]}
 	b := control.Binding{Workspace: ws, Docs: &tools.DiskDocuments{Workspace: ws}, Tools: reg,
 		Approver: permission.AutoApprover{}, Notify: c.notify}
 	if prompts != nil {
@@ -65,10 +68,7 @@ func newTestChat(t *testing.T, root string, script providertest.Script, prompts 
 func (tc *testChat) line(t *testing.T, line string) (string, error) {
 	t.Helper()
 	tc.out.Reset()
-	handled, err := tc.c.command(context.Background(), line)
-	if !handled {
-		_, err = tc.c.prompt(context.Background(), line)
-	}
+	_, _, err := tc.c.run(context.Background(), line)
 	return tc.out.String(), err
 }
 
@@ -125,11 +125,93 @@ func TestChatShowsPlanUpdates(t *testing.T) {
 		t.Fatalf("prompt = %q, %v", out, err)
 	}
 	out, err = tc.line(t, "/clear")
-	if err != nil || !strings.Contains(out, "[plan cleared]") || !strings.Contains(out, "conversation cleared") {
+	if err != nil || !strings.Contains(out, "[plan cleared]") || !strings.Contains(out, "Cleared the conversation.") {
 		t.Fatalf("/clear = %q, %v", out, err)
 	}
 	// No plan on the screen: clearing again says nothing of a plan.
 	if out, err = tc.line(t, "/clear"); err != nil || strings.Contains(out, "plan") {
 		t.Fatalf("second /clear = %q, %v", out, err)
 	}
+}
+
+func TestChatControl(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("one\ntwo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tc := newTestChat(t, root, providertest.Script{{Text: "seen"}}, nil)
+	sess, srv := tc.c.sess, tc.srv
+	// command runs a line and returns what it showed, and whether it was
+	// answered without the model.
+	command := func(line string) (msg string, answered bool, err error) {
+		tc.out.Reset()
+		_, answered, err = tc.c.run(context.Background(), line)
+		return tc.out.String(), answered, err
+	}
+
+	// The commands are the controller's: the terminal shows its answer.
+	if msg, answered, err := command("/mode plan"); err != nil || !answered || sess.Mode() != agent.ModePlan || !strings.Contains(msg, "Mode: plan (") {
+		t.Errorf("/mode plan = %q, answered %v, %v (mode %s)", msg, answered, err, sess.Mode())
+	}
+	if msg, answered, err := command("/rewind"); err != nil || !answered || !strings.Contains(msg, "No checkpoints yet") {
+		t.Errorf("/rewind = %q, answered %v, %v", msg, answered, err)
+	}
+	if _, _, err := command("/mode yolo"); err == nil {
+		t.Error("/mode yolo accepted")
+	}
+	// The mentions are attached to the prompt the model reads; the one
+	// that cannot be is shown.
+	out, err := tc.line(t, "look at @a.txt#L2 and @gone.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, notes := lastUserText(t, srv), notAttachedLines(out)
+	if !strings.Contains(text, "two") || len(notes) != 1 || !strings.Contains(notes[0], "gone.txt") {
+		t.Errorf("attach = %q, %v", text, notes)
+	}
+	if msg, _, _ := command("/model"); !strings.Contains(msg, "deepseek-anthropic") {
+		t.Errorf("/model = %q", msg)
+	}
+	if msg, _, err := command("/model ollama"); err != nil || sess.Model().Model != "qwen3-coder" || !strings.Contains(msg, "Model: qwen3-coder (") {
+		t.Errorf("/model ollama = %q, %v (model %+v)", msg, err, sess.Model())
+	}
+	// OpenAI needs a key the environment does not have: the model stays.
+	if _, _, err := command("/model openai"); err == nil || sess.Model().Model != "qwen3-coder" {
+		t.Errorf("/model openai without a key: %v, model %s", err, sess.Model().Model)
+	}
+}
+
+// lastUserText is the text of the last user message the model received.
+func lastUserText(t *testing.T, srv *providertest.Server) string {
+	t.Helper()
+	reqs := srv.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("no request reached the model")
+	}
+	var body struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		} `json:"messages"`
+	}
+	if err := reqs[len(reqs)-1].Decode(&body); err != nil {
+		t.Fatal(err)
+	}
+	text := ""
+	for _, m := range body.Messages {
+		if m.Role == "user" {
+			text = m.Content
+		}
+	}
+	return text
+}
+
+func notAttachedLines(out string) []string {
+	var notes []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "not attached") {
+			notes = append(notes, l)
+		}
+	}
+	return notes
 }

@@ -1,4 +1,4 @@
-package main
+package term
 
 import (
 	"context"
@@ -20,39 +20,44 @@ import (
 // first prompt; a server still starting then mounts its tools later.
 const mcpStartWait = 20 * time.Second
 
-// mcpFlags collects repeated --mcp values.
-type mcpFlags []string
-
-func (m *mcpFlags) String() string     { return strings.Join(*m, ",") }
-func (m *mcpFlags) Set(v string) error { *m = append(*m, v); return nil }
-
 // lineReader is where the trust questions read their answers: the
 // approver's reader, which owns the terminal's input.
 type lineReader interface {
 	ReadLine(ctx context.Context) (string, error)
 }
 
-// mcpMount is what mountMCP needs besides the workspace.
+// mcpMount is what mountMCP needs besides the workspace: which servers,
+// how the workspace's are trusted, and where the trust questions are
+// asked.
 type mcpMount struct {
 	flags []string // --mcp values: the user's, trusted
 	// trustWorkspace (--trust-workspace) trusts every .mcp.json entry of
 	// the workspace for this run without asking.
 	trustWorkspace bool
-	yes            bool   // --yes was given: it does not trust workspace configuration
-	stateDir       string // where "always" decisions live ("": the default)
+	yes            bool                // --yes was given: it does not trust workspace configuration
+	stateDir       string              // where "always" decisions live ("": the default)
+	getenv         func(string) string // what a configuration's ${VAR} reads
 	answers        lineReader
 	out            io.Writer
 }
 
-// mountMCP starts the configured MCP servers (--mcp flags, and the
+// mountMCP starts the MCP servers the options name, asking on the
+// terminal about the workspace's; nil when there are none.
+func (t *terminal) mountMCP(ctx context.Context, ws *tools.Workspace, reg *tools.Registry) *mcp.Manager {
+	o := t.o
+	return mountMCPServers(ctx, ws, reg, mcpMount{flags: o.MCP, trustWorkspace: o.TrustWorkspace, yes: o.Yes,
+		stateDir: o.StateDir, getenv: o.Getenv, answers: t.approver, out: visibleWriter{t.Progress()}}, o.Logger)
+}
+
+// mountMCPServers starts the configured MCP servers (--mcp flags, and the
 // workspace's .mcp.json entries the user trusts), waits for them, and
 // prints one line per server: MCP[<server>] mounted N tools.
 // Each workspace entry not trusted always is asked about on the terminal
 // (allow, always, deny); no answer is deny. Bad configuration is reported
 // and skipped; it never stops the chat.
-func mountMCP(ctx context.Context, ws *tools.Workspace, reg *tools.Registry, o mcpMount, log *zap.Logger) *mcp.Manager {
+func mountMCPServers(ctx context.Context, ws *tools.Workspace, reg *tools.Registry, o mcpMount, log *zap.Logger) *mcp.Manager {
 	roots := ws.Roots()
-	loaded := mcp.LoadConfig(roots[0], nil, o.flags, secretGetenv)
+	loaded := mcp.LoadConfig(roots[0], nil, o.flags, o.getenv)
 	for _, err := range loaded.Errors {
 		fmt.Fprintf(o.out, "MCP config: %v\n", err)
 	}

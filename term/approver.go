@@ -1,4 +1,4 @@
-package permission
+package term
 
 import (
 	"bufio"
@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 	"sync"
+
+	"github.com/agent-lsp/agent-lsp/permission"
 )
 
 // maxDiffLines caps the diff shown in a prompt; the rest is summarised.
@@ -16,7 +18,7 @@ const maxDiffLines = 40
 // maxAttempts is how many unreadable answers are tolerated before denying.
 const maxAttempts = 3
 
-// TerminalApprover asks on a terminal: it prints a box describing the
+// Approver asks on a terminal: it prints a box describing the
 // action and reads y / a / n.
 //
 // It owns In from its first question on: one goroutine, started lazily,
@@ -25,7 +27,7 @@ const maxAttempts = 3
 // goroutine exits when In reaches EOF or fails (close In to stop it); until
 // then it may hold one line read ahead for the next question. A REPL
 // sharing the terminal should read its own input through ReadLine.
-type TerminalApprover struct {
+type Approver struct {
 	In    io.Reader // answers, one per line
 	Out   io.Writer
 	Color bool // ANSI colours for the risk and the diff
@@ -35,13 +37,13 @@ type TerminalApprover struct {
 	readErr error
 }
 
-// NewTerminalApprover returns an approver reading answers from in and
+// NewApprover returns an approver reading answers from in and
 // writing prompts to out.
-func NewTerminalApprover(in io.Reader, out io.Writer, color bool) *TerminalApprover {
-	return &TerminalApprover{In: in, Out: out, Color: color}
+func NewApprover(in io.Reader, out io.Writer, color bool) *Approver {
+	return &Approver{In: in, Out: out, Color: color}
 }
 
-func (t *TerminalApprover) readLoop() {
+func (t *Approver) readLoop() {
 	r := bufio.NewReader(t.In)
 	for {
 		line, err := r.ReadString('\n')
@@ -58,7 +60,7 @@ func (t *TerminalApprover) readLoop() {
 
 // ReadLine returns the next line of In, or ctx's error if it ends first,
 // or io.EOF (or the read error) once In is exhausted.
-func (t *TerminalApprover) ReadLine(ctx context.Context) (string, error) {
+func (t *Approver) ReadLine(ctx context.Context) (string, error) {
 	t.start.Do(func() {
 		t.lines = make(chan string)
 		go t.readLoop()
@@ -77,75 +79,66 @@ func (t *TerminalApprover) ReadLine(ctx context.Context) (string, error) {
 // Approve implements Approver. An empty line, n or no deny; y or yes allow
 // once; a allows for the session when offered. Anything else is asked
 // again, at most three times in all, then denied. End of input denies.
-func (t *TerminalApprover) Approve(ctx context.Context, a Action, offerSession bool) (Decision, error) {
+func (t *Approver) Approve(ctx context.Context, a permission.Action, offerSession bool) (permission.Decision, error) {
 	if err := t.write(t.box(a)); err != nil {
-		return Deny, err
+		return permission.Deny, err
 	}
 	for range maxAttempts {
 		if err := t.write(t.choices(offerSession)); err != nil {
-			return Deny, err
+			return permission.Deny, err
 		}
 		line, err := t.ReadLine(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
-				return Deny, ctx.Err()
+				return permission.Deny, ctx.Err()
 			}
 			if errors.Is(err, io.EOF) {
-				return Deny, t.write("\n(no answer: denied)\n")
+				return permission.Deny, t.write("\n(no answer: denied)\n")
 			}
-			return Deny, fmt.Errorf("read answer: %w", err)
+			return permission.Deny, fmt.Errorf("read answer: %w", err)
 		}
 		switch strings.ToLower(strings.TrimSpace(line)) {
 		case "y", "yes":
-			return AllowOnce, nil
+			return permission.AllowOnce, nil
 		case "a":
 			if offerSession {
-				return AllowSession, nil
+				return permission.AllowSession, nil
 			}
 			if err := t.write("allow for this session is not offered for " + a.Risk.String() + " risk\n"); err != nil {
-				return Deny, err
+				return permission.Deny, err
 			}
 		case "n", "no", "":
-			return Deny, nil
+			return permission.Deny, nil
 		default:
 			if err := t.write("please answer y or n" + map[bool]string{true: " (or a)", false: ""}[offerSession] + "\n"); err != nil {
-				return Deny, err
+				return permission.Deny, err
 			}
 		}
 	}
-	return Deny, t.write("(no valid answer: denied)\n")
+	return permission.Deny, t.write("(no valid answer: denied)\n")
 }
 
-func (t *TerminalApprover) write(s string) error {
+func (t *Approver) write(s string) error {
 	if _, err := io.WriteString(t.Out, s); err != nil {
 		return fmt.Errorf("write prompt: %w", err)
 	}
 	return nil
 }
 
-const (
-	ansiReset  = "\x1b[0m"
-	ansiBold   = "\x1b[1m"
-	ansiRed    = "\x1b[31m"
-	ansiGreen  = "\x1b[32m"
-	ansiYellow = "\x1b[33m"
-	ansiCyan   = "\x1b[36m"
-)
-
-func (t *TerminalApprover) paint(color, s string) string {
+func (t *Approver) paint(color, s string) string {
 	if !t.Color {
 		return s
 	}
 	return color + s + ansiReset
 }
 
-func riskColor(r Risk) string {
+func riskColor(r permission.Risk) string {
 	switch r {
-	case Low:
+	case permission.Low:
 		return ansiGreen
-	case Medium:
+	case permission.Medium:
 		return ansiYellow
-	case High:
+	case permission.High:
 		return ansiRed
 	}
 	return ansiBold + ansiRed
@@ -154,20 +147,20 @@ func riskColor(r Risk) string {
 // box renders the question. Everything shown comes from the model, so it
 // is rendered with Visible: a diff must not be able to move the cursor and
 // paint over the question, nor a bidi override reorder a command.
-func (t *TerminalApprover) box(a Action) string {
+func (t *Approver) box(a permission.Action) string {
 	var b strings.Builder
-	b.WriteString("╭─ permission: " + VisibleLine(a.Tool, 0) + "\n")
+	b.WriteString("╭─ permission: " + permission.VisibleLine(a.Tool, 0) + "\n")
 	if a.Summary != "" {
-		b.WriteString("│ " + VisibleLine(a.Summary, 0) + "\n")
+		b.WriteString("│ " + permission.VisibleLine(a.Summary, 0) + "\n")
 	}
 	if a.Command != "" && !strings.Contains(a.Summary, a.Command) {
 		for _, l := range strings.Split(a.Command, "\n") {
-			b.WriteString("│ $ " + Visible(l) + "\n")
+			b.WriteString("│ $ " + permission.Visible(l) + "\n")
 		}
 	}
 	b.WriteString("│ risk: " + t.paint(riskColor(a.Risk), a.Risk.String()) + "\n")
 	for _, r := range a.Reasons {
-		b.WriteString("│  • " + VisibleLine(r, 0) + "\n")
+		b.WriteString("│  • " + permission.VisibleLine(r, 0) + "\n")
 	}
 	if a.Diff != "" {
 		lines := strings.Split(strings.TrimRight(a.Diff, "\n"), "\n")
@@ -176,7 +169,7 @@ func (t *TerminalApprover) box(a Action) string {
 			shown = shown[:maxDiffLines]
 		}
 		for _, l := range shown {
-			b.WriteString("│ " + t.diffLine(Visible(l)) + "\n")
+			b.WriteString("│ " + t.diffLine(permission.Visible(l)) + "\n")
 		}
 		if more := len(lines) - len(shown); more > 0 {
 			fmt.Fprintf(&b, "│ … %d more diff lines not shown\n", more)
@@ -186,7 +179,7 @@ func (t *TerminalApprover) box(a Action) string {
 	return b.String()
 }
 
-func (t *TerminalApprover) diffLine(l string) string {
+func (t *Approver) diffLine(l string) string {
 	switch {
 	case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
 		return t.paint(ansiBold, l)
@@ -200,7 +193,7 @@ func (t *TerminalApprover) diffLine(l string) string {
 	return l
 }
 
-func (t *TerminalApprover) choices(offerSession bool) string {
+func (t *Approver) choices(offerSession bool) string {
 	if offerSession {
 		return "[y] allow  [a] allow for this session  [n] deny > "
 	}

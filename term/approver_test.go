@@ -1,4 +1,4 @@
-package permission
+package term
 
 import (
 	"context"
@@ -8,37 +8,40 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agent-lsp/agent-lsp/internal/fixturetest"
+	"github.com/agent-lsp/agent-lsp/permission"
 )
 
-func TestTerminalApproverAnswers(t *testing.T) {
+func TestApproverAnswers(t *testing.T) {
 	cases := []struct {
 		name   string
 		input  string
 		offer  bool
-		want   Decision
+		want   permission.Decision
 		output []string // substrings expected in the transcript
 		absent []string
 	}{
-		{"y allows once", "y\n", true, AllowOnce, []string{"[y] allow  [a] allow for this session  [n] deny > "}, nil},
-		{"yes allows once", "YES\n", false, AllowOnce, []string{"[y] allow  [n] deny > "}, []string{"[a]"}},
-		{"a allows for the session", "a\n", true, AllowSession, nil, nil},
-		{"a not offered asks again", "a\ny\n", false, AllowOnce, []string{"not offered for HIGH risk"}, []string{"[a]"}},
-		{"n denies", "n\n", true, Deny, nil, nil},
-		{"no denies", "no\n", true, Deny, nil, nil},
-		{"empty line denies", "\n", true, Deny, nil, nil},
-		{"garbage then y", "maybe\ny\n", true, AllowOnce, []string{"please answer y or n (or a)"}, nil},
-		{"three bad answers deny", "x\nx\nx\ny\n", true, Deny, []string{"no valid answer: denied"}, nil},
-		{"EOF denies", "", true, Deny, []string{"no answer: denied"}, nil},
-		{"last line without newline", "y", true, AllowOnce, nil, nil},
-		{"CRLF line", "a\r\n", true, AllowSession, nil, nil},
+		{"y allows once", "y\n", true, permission.AllowOnce, []string{"[y] allow  [a] allow for this session  [n] deny > "}, nil},
+		{"yes allows once", "YES\n", false, permission.AllowOnce, []string{"[y] allow  [n] deny > "}, []string{"[a]"}},
+		{"a allows for the session", "a\n", true, permission.AllowSession, nil, nil},
+		{"a not offered asks again", "a\ny\n", false, permission.AllowOnce, []string{"not offered for HIGH risk"}, []string{"[a]"}},
+		{"n denies", "n\n", true, permission.Deny, nil, nil},
+		{"no denies", "no\n", true, permission.Deny, nil, nil},
+		{"empty line denies", "\n", true, permission.Deny, nil, nil},
+		{"garbage then y", "maybe\ny\n", true, permission.AllowOnce, []string{"please answer y or n (or a)"}, nil},
+		{"three bad answers deny", "x\nx\nx\ny\n", true, permission.Deny, []string{"no valid answer: denied"}, nil},
+		{"EOF denies", "", true, permission.Deny, []string{"no answer: denied"}, nil},
+		{"last line without newline", "y", true, permission.AllowOnce, nil, nil},
+		{"CRLF line", "a\r\n", true, permission.AllowSession, nil, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var out strings.Builder
-			ap := NewTerminalApprover(strings.NewReader(tc.input), &out, false)
-			risk := Medium
+			ap := NewApprover(strings.NewReader(tc.input), &out, false)
+			risk := permission.Medium
 			if !tc.offer {
-				risk = High
+				risk = permission.High
 			}
 			d, err := ap.Approve(context.Background(), bash("go test", risk), tc.offer)
 			if err != nil {
@@ -61,19 +64,19 @@ func TestTerminalApproverAnswers(t *testing.T) {
 	}
 }
 
-func TestTerminalApproverBox(t *testing.T) {
+func TestApproverBox(t *testing.T) {
 	var diff strings.Builder
 	diff.WriteString("--- a/main.go\n+++ b/main.go\n@@ -1,3 +1,50 @@\n")
 	for i := range 60 {
 		fmt.Fprintf(&diff, "+line %d\n", i)
 	}
-	a := Action{
-		Tool: "edit_file", Summary: "edit main.go", Risk: High,
+	a := permission.Action{
+		Tool: "edit_file", Summary: "edit main.go", Risk: permission.High,
 		Reasons: []string{"writes to ~/.bashrc (startup file)"},
 		Diff:    diff.String(),
 	}
 	var out strings.Builder
-	ap := NewTerminalApprover(strings.NewReader("n\n"), &out, true)
+	ap := NewApprover(strings.NewReader("n\n"), &out, true)
 	if _, err := ap.Approve(context.Background(), a, false); err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +98,7 @@ func TestTerminalApproverBox(t *testing.T) {
 	}
 
 	out.Reset()
-	plain := NewTerminalApprover(strings.NewReader("n\n"), &out, false)
+	plain := NewApprover(strings.NewReader("n\n"), &out, false)
 	if _, err := plain.Approve(context.Background(), a, false); err != nil {
 		t.Fatal(err)
 	}
@@ -104,10 +107,10 @@ func TestTerminalApproverBox(t *testing.T) {
 	}
 }
 
-func TestTerminalApproverEscapesControlCharacters(t *testing.T) {
+func TestApproverEscapesControlCharacters(t *testing.T) {
 	var out strings.Builder
-	ap := NewTerminalApprover(strings.NewReader("n\n"), &out, false)
-	a := bash("x", Medium)
+	ap := NewApprover(strings.NewReader("n\n"), &out, false)
+	a := bash("x", permission.Medium)
 	a.Summary = "run: ls\x1b[2K\x1b[1A harmless"
 	if _, err := ap.Approve(context.Background(), a, true); err != nil {
 		t.Fatal(err)
@@ -117,38 +120,38 @@ func TestTerminalApproverEscapesControlCharacters(t *testing.T) {
 	}
 }
 
-func TestTerminalApproverCancelWhileReading(t *testing.T) {
+func TestApproverCancelWhileReading(t *testing.T) {
 	pr, pw := io.Pipe()
 	defer pw.Close()
 	var out strings.Builder
-	ap := NewTerminalApprover(pr, &out, false)
+	ap := NewApprover(pr, &out, false)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	d, err := ap.Approve(ctx, bash("go test", Medium), true)
-	if !errors.Is(err, context.DeadlineExceeded) || d != Deny {
+	d, err := ap.Approve(ctx, bash("go test", permission.Medium), true)
+	if !errors.Is(err, context.DeadlineExceeded) || d != permission.Deny {
 		t.Fatalf("got %v, %v", d, err)
 	}
 	// The reader goroutine survives the cancelled question and serves the
 	// next one.
 	go func() { _, _ = io.WriteString(pw, "y\n") }()
-	d, err = ap.Approve(context.Background(), bash("go test", Medium), true)
-	if err != nil || d != AllowOnce {
+	d, err = ap.Approve(context.Background(), bash("go test", permission.Medium), true)
+	if err != nil || d != permission.AllowOnce {
 		t.Fatalf("second question: %v, %v", d, err)
 	}
 	// Closing the input ends the reader: the next question is denied.
 	pw.Close()
-	d, err = ap.Approve(context.Background(), bash("go test", Medium), true)
-	if err != nil || d != Deny {
+	d, err = ap.Approve(context.Background(), bash("go test", permission.Medium), true)
+	if err != nil || d != permission.Deny {
 		t.Fatalf("after close: %v, %v", d, err)
 	}
 }
 
-func TestTerminalApproverReadError(t *testing.T) {
+func TestApproverReadError(t *testing.T) {
 	pr, pw := io.Pipe()
 	pw.CloseWithError(errors.New("tty gone"))
-	ap := NewTerminalApprover(pr, io.Discard, false)
-	d, err := ap.Approve(context.Background(), bash("x", Medium), true)
-	if d != Deny || err == nil || !strings.Contains(err.Error(), "tty gone") {
+	ap := NewApprover(pr, io.Discard, false)
+	d, err := ap.Approve(context.Background(), bash("x", permission.Medium), true)
+	if d != permission.Deny || err == nil || !strings.Contains(err.Error(), "tty gone") {
 		t.Fatalf("got %v, %v", d, err)
 	}
 }
@@ -157,44 +160,29 @@ type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("closed") }
 
-func TestTerminalApproverWriteError(t *testing.T) {
-	ap := NewTerminalApprover(strings.NewReader("y\n"), failingWriter{}, false)
-	d, err := ap.Approve(context.Background(), bash("x", Medium), true)
-	if d != Deny || err == nil {
+func TestApproverWriteError(t *testing.T) {
+	ap := NewApprover(strings.NewReader("y\n"), failingWriter{}, false)
+	d, err := ap.Approve(context.Background(), bash("x", permission.Medium), true)
+	if d != permission.Deny || err == nil {
 		t.Fatalf("got %v, %v", d, err)
 	}
 }
 
-func TestAutoApprover(t *testing.T) {
-	ctx := context.Background()
-	if d, _ := (AutoApprover{}).Approve(ctx, Action{}, true); d != AllowSession {
-		t.Fatalf("offered: %v", d)
-	}
-	if d, _ := (AutoApprover{}).Approve(ctx, Action{}, false); d != AllowOnce {
-		t.Fatalf("not offered: %v", d)
-	}
-	cancelled, cancel := context.WithCancel(ctx)
-	cancel()
-	if d, err := (AutoApprover{}).Approve(cancelled, Action{}, true); d != Deny || err == nil {
-		t.Fatalf("cancelled: %v, %v", d, err)
-	}
-}
-
-// TestTerminalApproverWithPolicy runs a whole transcript through the policy.
-func TestTerminalApproverWithPolicy(t *testing.T) {
+// TestApproverWithPolicy runs a whole transcript through the policy.
+func TestApproverWithPolicy(t *testing.T) {
 	pr, pw := io.Pipe()
 	defer pw.Close()
 	var out strings.Builder
-	p := NewPolicy(NewTerminalApprover(pr, &out, false))
+	p := permission.NewPolicy(NewApprover(pr, &out, false))
 	go func() { _, _ = io.WriteString(pw, "a\nn\n") }()
 	ctx := context.Background()
 	steps := []struct {
-		action Action
-		want   Verdict
+		action permission.Action
+		want   permission.Verdict
 	}{
-		{bash("go test", Medium), Verdict{Allowed: true}},
-		{bash("go test", Medium), Verdict{Allowed: true}}, // remembered, not asked
-		{bash("rm", Medium), Verdict{Reason: "denied by the user"}},
+		{bash("go test", permission.Medium), permission.Verdict{Allowed: true}},
+		{bash("go test", permission.Medium), permission.Verdict{Allowed: true}}, // remembered, not asked
+		{bash("rm", permission.Medium), permission.Verdict{Reason: "denied by the user"}},
 	}
 	for i, s := range steps {
 		v, err := p.Check(ctx, s.action)
@@ -210,29 +198,33 @@ func TestTerminalApproverWithPolicy(t *testing.T) {
 // The chat's approval prompt shows every hidden character of the command,
 // the summary, the reasons and the diff (the hostile table of
 // visible_test.go), and the tail of a long command.
-func TestTerminalApproverShowsHiddenCharacters(t *testing.T) {
+func TestApproverShowsHiddenCharacters(t *testing.T) {
 	long := "echo " + strings.Repeat("a", 400) + " && rm -rf ~/"
-	cases := append(hostile[:len(hostile):len(hostile)], struct{ name, in, want string }{"long command", long, "&& rm -rf ~/"})
+	cases := append(fixturetest.HiddenCharacters(), fixturetest.HiddenCharacter{Name: "long command", In: long, Want: "&& rm -rf ~/"})
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
+		t.Run(tc.Name, func(t *testing.T) {
 			var out strings.Builder
-			ap := NewTerminalApprover(strings.NewReader("n\n"), &out, true)
-			a := Action{Tool: "run_bash", Summary: "run: " + tc.in, Command: tc.in, Risk: High,
-				Reasons: []string{"why " + tc.in}, Diff: "+" + tc.in + "\n"}
+			ap := NewApprover(strings.NewReader("n\n"), &out, true)
+			a := permission.Action{Tool: "run_bash", Summary: "run: " + tc.In, Command: tc.In, Risk: permission.High,
+				Reasons: []string{"why " + tc.In}, Diff: "+" + tc.In + "\n"}
 			if _, err := ap.Approve(context.Background(), a, false); err != nil {
 				t.Fatal(err)
 			}
 			got := out.String()
-			if n := strings.Count(got, tc.want); n < 3 {
-				t.Errorf("%q shown %d times, want 3 or more (summary and command, reason, diff):\n%s", tc.want, n, got)
+			if n := strings.Count(got, tc.Want); n < 3 {
+				t.Errorf("%q shown %d times, want 3 or more (summary and command, reason, diff):\n%s", tc.Want, n, got)
 			}
 			// Only our own colours are escape sequences.
 			for _, colour := range []string{ansiReset, ansiRed, ansiGreen, ansiBold} {
 				got = strings.ReplaceAll(got, colour, "")
 			}
-			if i := strings.IndexFunc(got, func(r rune) bool { return r != '\n' && strictClass(r) }); i >= 0 {
+			if i := strings.IndexFunc(got, func(r rune) bool { return r != '\n' && permission.Visible(string(r)) != string(r) }); i >= 0 {
 				t.Errorf("a hidden character %q reaches the terminal:\n%q", []rune(got[i:])[0], got)
 			}
 		})
 	}
+}
+
+func bash(scope string, r permission.Risk) permission.Action {
+	return permission.Action{Tool: "run_bash", Summary: "run: " + scope, Scope: scope, Risk: r, Command: scope}
 }
