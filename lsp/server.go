@@ -64,6 +64,10 @@ type server struct {
 	ctl             *control.Controller // the sessions, made at initialize
 	sandbox         sandboxState        // the command sandbox (sandbox.go)
 
+	// release gives a large document's garbage back to the system once
+	// its text synchronisation pauses (documents_release.go).
+	release idleRelease
+
 	// progressTokens numbers the progress tokens this conversation
 	// creates: a token need only be unique within its connection.
 	progressTokens atomic.Int64
@@ -114,6 +118,9 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	r := &request{method: req.Method(), params: json.RawMessage(req.Params()), reply: reply}
 	if c, ok := req.(*jsonrpc2.Call); ok {
 		r.call, r.id = true, c.ID()
+	}
+	if t, ok := req.(*textNotification); ok {
+		ctx = withFrameTexts(ctx, t.texts)
 	}
 	rt, known := routes[r.method]
 	if err := s.admit(r, known); err != nil {
