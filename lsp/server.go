@@ -34,6 +34,9 @@ var errRequestCancelled = jsonrpc2.NewError(-32800, "request cancelled")
 type server struct {
 	ctx  context.Context // ends at exit, end of input or Serve's ctx
 	conn jsonrpc2.Conn
+	// frames writes agent/update notifications without the connection's
+	// second marshal (stream_notify.go); nil like deferred.
+	frames *stream
 	// deferred are replies' results the stream writes in pieces (nil in
 	// tests that build a server without a stream: results marshal whole).
 	deferred *deferredResults
