@@ -192,3 +192,42 @@ func TestTextFrameAllocatesOnce(t *testing.T) {
 			len(body), allocated, float64(allocated)/float64(len(body)), limit)
 	}
 }
+
+// FuzzDecodeTextFrame: on any JSON, decodeTextFrame does not panic, and
+// what it takes decodes to the library's params.
+func FuzzDecodeTextFrame(f *testing.F) {
+	f.Add([]byte(didOpenBody(`"a\nb\u00e9\ud83c\udf89"`)))
+	f.Add([]byte(`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///a","version":2},"contentChanges":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}},"text":"x"},{"text":"y\\"}]}}`))
+	f.Add([]byte(`{"method":"textDocument/didOpen","params":{"textDocument":{"text":"\"}\"","uri":[]}},"jsonrpc":"2.0"}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if !json.Valid(body) {
+			return
+		}
+		n, ok := decodeTextFrame(bytes.Clone(body))
+		if !ok {
+			return
+		}
+		switch n.Method() {
+		case "textDocument/didOpen":
+			var want, got protocol.DidOpenTextDocumentParams
+			if libraryParams(t, body, &want) != nil {
+				return // the library refuses it: so does the route, the texts aside
+			}
+			decodedParams(t, body, &got)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("decoded %+v\nlibrary %+v", got, want)
+			}
+		case "textDocument/didChange":
+			var want, got didChangeParams
+			if libraryParams(t, body, &want) != nil {
+				return
+			}
+			decodedParams(t, body, &got)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("decoded %+v\nlibrary %+v", got, want)
+			}
+		default:
+			t.Errorf("decodeTextFrame took a %q", n.Method())
+		}
+	})
+}
