@@ -7,8 +7,11 @@ import (
 )
 
 // largeText is the document size from which handling its text (an open,
-// a change, a close) leaves enough garbage to give back to the system.
-const largeText = 8 << 20
+// a change, a close) leaves enough garbage to give back to the system:
+// the frame and the text it replaced, twice the size; below it that is
+// under 4 MiB. (At 8 MiB, a 5 MiB file closed left the daemon 10.6 MiB
+// above idle for over a minute.)
+const largeText = 2 << 20
 
 // releaseIdleAfter is how long the text synchronisation of a large
 // document must have been quiet before its garbage is given back: long
