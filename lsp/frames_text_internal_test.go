@@ -187,6 +187,7 @@ func TestTextFrameAllocatesOnce(t *testing.T) {
 		t.Fatalf("open = %v, text of %d bytes (equal: %v), version %d", open, len(ov.text), ov.text == text.String(), ov.version)
 	}
 	allocated := after.TotalAlloc - before.TotalAlloc
+	t.Logf("a %d-byte didOpen read and handled: %d bytes allocated (%.2f× the frame)", len(body), allocated, float64(allocated)/float64(len(body)))
 	if limit := uint64(len(body)) * 5 / 4; allocated > limit {
 		t.Errorf("reading and handling a %d-byte didOpen allocated %d bytes (%.1f× the frame), want ≤ %d",
 			len(body), allocated, float64(allocated)/float64(len(body)), limit)
