@@ -78,6 +78,10 @@ func TestMalformedFrames(t *testing.T) {
 		{"array batch", frame(`[1,2]`), -32600, "null"},
 		{"wrong params type", frame(`{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"rootUri":5}}`), -32602, "4"},
 		{"params not an object", frame(`{"jsonrpc":"2.0","id":5,"method":"initialize","params":"x"}`), -32602, "5"},
+		{"truncated text", frame(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///x","text":"ab\u00`), -32700, "null"},
+		{"text swallowing the next frame", // its length reaches into the initialize that follows
+			"Content-Length: 110\r\n\r\n{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{\"contentChanges\":[{\"text\":\"ab", -32700, "null"},
+		{"huge text frame", "Content-Length: 67108865\r\n\r\n{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\"", -32700, "null"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -72,7 +72,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) (exit
 	st := newStream(in, out, opts.Logger)
 	conn := jsonrpc2.NewConn(st)
 	s := newServer(ctx, conn, opts)
-	s.deferred = &st.deferred
+	s.deferred, s.frames = &st.deferred, st
 	conn.Go(ctx, s.handle)
 
 	select {
@@ -92,6 +92,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) (exit
 	st.stopWriting()
 	cancel()
 	s.tasks.Wait()
+	s.release.stop()
 	s.closeMCP() // every MCP child is killed before the daemon ends
 	s.closeSandbox()
 	_ = st.Close()

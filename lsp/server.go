@@ -34,6 +34,9 @@ var errRequestCancelled = jsonrpc2.NewError(-32800, "request cancelled")
 type server struct {
 	ctx  context.Context // ends at exit, end of input or Serve's ctx
 	conn jsonrpc2.Conn
+	// frames writes agent/update notifications without the connection's
+	// second marshal (stream_notify.go); nil like deferred.
+	frames *stream
 	// deferred are replies' results the stream writes in pieces (nil in
 	// tests that build a server without a stream: results marshal whole).
 	deferred *deferredResults
@@ -63,6 +66,10 @@ type server struct {
 	mcp             mcpState            // the MCP servers (own lock)
 	ctl             *control.Controller // the sessions, made at initialize
 	sandbox         sandboxState        // the command sandbox (sandbox.go)
+
+	// release gives a large document's garbage back to the system once
+	// its text synchronisation pauses (documents_release.go).
+	release idleRelease
 
 	// progressTokens numbers the progress tokens this conversation
 	// creates: a token need only be unique within its connection.
@@ -114,6 +121,9 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	r := &request{method: req.Method(), params: json.RawMessage(req.Params()), reply: reply}
 	if c, ok := req.(*jsonrpc2.Call); ok {
 		r.call, r.id = true, c.ID()
+	}
+	if t, ok := req.(*textNotification); ok {
+		ctx = withFrameTexts(ctx, t.texts)
 	}
 	rt, known := routes[r.method]
 	if err := s.admit(r, known); err != nil {

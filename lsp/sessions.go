@@ -34,7 +34,7 @@ func (s *session) sendUpdate(srv *server, u payload) {
 	defer s.sendMu.Unlock()
 	h := u.header()
 	h.SessionID, h.Seq = s.id, s.nextSeq()
-	srv.notify("agent/update", u)
+	srv.notifyUpdate(u)
 }
 
 // sessionStore maps the controller's sessions to their views, and keeps

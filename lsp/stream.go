@@ -80,6 +80,10 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 			s.rejectBody(body, errors.New("not valid JSON"))
 			continue
 		}
+		// A document's text is decoded once, into the body (frames_text.go).
+		if msg, ok := decodeTextFrame(body); ok {
+			return msg, int64(len(body)), nil
+		}
 		msg, err := jsonrpc2.DecodeMessage(body)
 		if err == nil {
 			return msg, int64(len(body)), nil

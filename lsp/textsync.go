@@ -113,7 +113,10 @@ func documentPath(uri string) (string, error) {
 // The text synchronisation notifications. Their params are the library's
 // but didChange's (protocol_fixes.go: contentChange).
 
-func (s *server) didOpen(_ context.Context, p protocol.DidOpenTextDocumentParams) (noResult, error) {
+func (s *server) didOpen(ctx context.Context, p protocol.DidOpenTextDocumentParams) (noResult, error) {
+	if texts, ok := frameTexts(ctx); ok && len(texts) == 1 {
+		p.TextDocument.Text = texts[0]
+	}
 	path, err := documentPath(string(p.TextDocument.URI))
 	if err != nil {
 		s.log.Debug("not tracking a document", zap.Error(err))
@@ -121,10 +124,16 @@ func (s *server) didOpen(_ context.Context, p protocol.DidOpenTextDocumentParams
 	}
 	s.overlays.set(path, overlay{uri: string(p.TextDocument.URI), version: p.TextDocument.Version, text: p.TextDocument.Text,
 		language: string(p.TextDocument.LanguageID)}, true)
+	s.release.handled(len(p.TextDocument.Text))
 	return noResult{}, nil
 }
 
-func (s *server) didChange(_ context.Context, p didChangeParams) (noResult, error) {
+func (s *server) didChange(ctx context.Context, p didChangeParams) (noResult, error) {
+	if texts, ok := frameTexts(ctx); ok && len(texts) == len(p.ContentChanges) {
+		for i := range texts {
+			p.ContentChanges[i].Text = texts[i]
+		}
+	}
 	path, err := s.overlays.keyOf(string(p.TextDocument.URI))
 	if err != nil {
 		return noResult{}, nil
@@ -132,6 +141,7 @@ func (s *server) didChange(_ context.Context, p didChangeParams) (noResult, erro
 	return noResult{}, s.overlays.update(path, func(ov *overlay) error {
 		ov.text = applyChanges(ov.text, p.ContentChanges)
 		ov.version = p.TextDocument.Version
+		s.release.handled(len(ov.text)) // the text it replaced is garbage
 		return nil
 	})
 }
@@ -159,7 +169,9 @@ func (s *server) didClose(_ context.Context, p protocol.DidCloseTextDocumentPara
 	if err != nil {
 		return noResult{}, nil
 	}
+	closed, _ := s.overlays.get(path)
 	s.overlays.set(path, overlay{}, false)
+	s.release.handled(len(closed.text))
 	// A buffer closed without saving drops the agent's edits with it.
 	s.documents().forget(path)
 	return noResult{}, nil

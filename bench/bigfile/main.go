@@ -106,6 +106,7 @@ type sample struct {
 type row struct {
 	size                int
 	ref, daemon, chatIn sample
+	opened              openSample
 }
 
 // medianRow is the runs' median of each memory number and least CPU time,
@@ -133,7 +134,26 @@ func medianRow(runs []row) row {
 	return row{size: runs[0].size,
 		ref:    pick(func(r row) sample { return r.ref }),
 		daemon: pick(func(r row) sample { return r.daemon }),
-		chatIn: pick(func(r row) sample { return r.chatIn })}
+		chatIn: pick(func(r row) sample { return r.chatIn }),
+		opened: medianOpen(runs)}
+}
+
+// medianOpen is the runs' median of each open-file number (above idle).
+func medianOpen(runs []row) openSample {
+	median := func(get func(openSample) int64) int64 {
+		v := make([]int64, len(runs))
+		for i, r := range runs {
+			v[i] = get(r.opened)
+		}
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	idle := median(func(o openSample) int64 { return o.idle })
+	return openSample{idle: idle,
+		peak:   idle + median(func(o openSample) int64 { return o.peak - o.idle }),
+		open:   idle + median(func(o openSample) int64 { return o.open - o.idle }),
+		closed: idle + median(func(o openSample) int64 { return o.closed - o.idle }),
+		back:   time.Duration(median(func(o openSample) int64 { return int64(o.back) }))}
 }
 
 func measureSize(bin string, size int, settle time.Duration) (row, error) {
@@ -155,6 +175,9 @@ func measureSize(bin string, size int, settle time.Duration) (row, error) {
 	}
 	if r.chatIn, err = runChat(bin, filepath.Join(work, "chat"), size, settle); err != nil {
 		return r, fmt.Errorf("chat, %d MiB: %w", size/mib, err)
+	}
+	if r.opened, err = runOpen(bin, filepath.Join(work, "open"), size, settle); err != nil {
+		return r, fmt.Errorf("open file, %d MiB: %w", size/mib, err)
 	}
 	return r, nil
 }

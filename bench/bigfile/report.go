@@ -51,6 +51,30 @@ func report(w io.Writer, rows []row, settle time.Duration, n int) {
 	fmt.Fprintf(w, "the chat's first model request; peak: VmHWM since then (clear_refs); after: RSS %s after the edit.\n", settle)
 	fmt.Fprintln(w, "The daemon's client writes each applyEdit to disk and reports the file saved (didSave) when the daemon's")
 	fmt.Fprintln(w, "next model request shows it has moved on: the daemon has no reason to keep the text.")
+	reportOpen(w, rows, settle)
+}
+
+// reportOpen prints the open-file rows (issue 27): the daemon's peak from
+// a didOpen and a whole-text didChange, against the reference edit's.
+func reportOpen(w io.Writer, rows []row, settle time.Duration) {
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "a big file opened in the editor (didOpen), changed as a whole (didChange with the whole text), closed (didClose)")
+	head := "%-8s | %10s %9s %5s %4s | %10s | %10s %8s %4s\n"
+	fmt.Fprintf(w, head, "", "peak RSS", "above", "idle", "", "open", "closed", "back", "")
+	fmt.Fprintf(w, head, "size", "daemon", "ref", "×file", "goal", "above idle", "above idle", "after", "goal")
+	for _, r := range rows {
+		o := r.opened
+		peak := o.peak - o.idle
+		times := float64(peak) / float64(r.size)
+		closed := o.closed - o.idle
+		fmt.Fprintf(w, "%-8s | %10s %9s %5.1f %4s | %10s | %10s %8s %4s\n", fmt.Sprintf("%g MiB", float64(r.size)/mib),
+			mbytes(peak), mbytes(r.ref.peak-r.ref.idle), times, verdict(times <= goalPeak),
+			mbytes(o.open-o.idle), mbytes(closed), o.back.Round(10*time.Millisecond), verdict(closed <= closedGoal))
+	}
+	fmt.Fprintf(w, "goals: peak ≤ %.0f× the file above idle; back within %s of idle after the close, within %s\n",
+		goalPeak, mbytes(closedGoal), closedWait)
+	fmt.Fprintf(w, "idle: RSS %s after initialize; peak: VmHWM from the didOpen to %s after the change; open: RSS then;\n", settle, settle)
+	fmt.Fprintln(w, "closed: RSS polled every 50 ms after the didClose was handled, until within the goal (after: how long that took).")
 }
 
 func verdict(ok bool) string {

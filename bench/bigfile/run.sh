@@ -4,7 +4,9 @@
 # workspace/applyEdit to the disk) and through `agent-lsp chat -p --yes`,
 # against a plain read-replace-write in Go measured in the same run. Prints
 # CPU per MiB, peak RSS above idle and RSS after the edit, with the ratio
-# to the reference and issue 15's goals marked pass/FAIL. Linux only (/proc).
+# to the reference and issue 15's goals marked pass/FAIL; then the same
+# files opened in the editor (didOpen, a whole-text didChange, didClose):
+# peak RSS and the return to idle, against issue 27's goals. Linux only (/proc).
 #
 #   bench/bigfile/run.sh [-n 3] [-sizes 1,5,20] [-settle 1s]
 set -euo pipefail

@@ -87,6 +87,7 @@ type relayStats struct {
 	total    time.Duration
 	p50, p99 time.Duration
 	max      time.Duration
+	cpu      time.Duration // the daemon's CPU time per delta (the sessions run)
 }
 
 // collector turns received texts into per-delta latencies.

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # agent-lsp's LSP benchmarks: start-up (spawn → initialize response, idle
 # RSS), with gopls measured in the same run as the reference, and the relay
-# of streamed text deltas to agent/update notifications.
+# of streamed text deltas to agent/update notifications: one session as
+# fast as it can and paced, then 1, 10 and 50 sessions at once at 2,500
+# deltas a second each against as many direct HTTP readers (an earlier
+# build in $AGENT_LSP_PEER_BIN is measured in the same runs).
 #
 #   bench/lsp/run.sh [-n 20]
 #
@@ -40,3 +43,7 @@ echo "== relay"
 # The table is the test's log; strip go test's indentation and file:line.
 go test -count=1 -run 'TestRelayBench$' -v ./bench/lsp -args -bin "$out/agent-lsp" |
   sed -n '/relay_test.go/,/^--- /p' | sed -e '/relay_test.go/d' -e '/^--- /d' -e 's/^        //' -e '/^\s*$/d'
+echo
+echo "== relay, 1 to 50 sessions"
+go test -count=1 -timeout 30m -run 'TestRelaySessionsBench$' -v ./bench/lsp -args -bin "$out/agent-lsp" ${AGENT_LSP_PEER_BIN:+-peer-bin "$AGENT_LSP_PEER_BIN"} |
+  sed -n '/relay_sessions_test.go/,/^--- /p' | sed -e '/relay_sessions_test.go/d' -e '/^--- /d' -e 's/^        //' -e '/^\s*$/d'
