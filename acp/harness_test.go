@@ -92,10 +92,6 @@ func startAgent(t *testing.T, o harnessOptions) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	index, err := acp.OpenCwdIndex(o.stateDir + "/acp-sessions.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	cfg := modelConfig(o.model, o.dialect)
 	if o.modelName != "" {
 		cfg.Model = o.modelName
@@ -119,7 +115,7 @@ func startAgent(t *testing.T, o harnessOptions) *harness {
 	h := &harness{t: t, model: o.model, client: newTestClient(), done: make(chan error, 1)}
 	go func() { // owner: the harness; ends when the pipes close
 		h.done <- acp.Serve(ctx, toAgentR, fromAgentW, acp.Options{
-			Control: ctl, Logger: log, Version: "test", Index: index,
+			Control: ctl, Logger: log, Version: "test",
 			KeyEnv: o.keyEnv, KeyMissing: o.keyEnv != "",
 			// The runner the binary uses: ours, in the OS sandbox (or its
 			// fallback where the kernel has none).

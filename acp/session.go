@@ -175,10 +175,5 @@ func (a *server) attach(s *session, ctl *control.Session) {
 	if s.mcp != nil {
 		s.mcp.OnChange(ctl.NotifyCommands)
 	}
-	if a.o.Index != nil {
-		if err := a.o.Index.Remember(ctl.ID(), s.ws.Roots()[0]); err != nil {
-			a.log.Warn("session cwd not remembered", zap.Error(err))
-		}
-	}
 	a.add(s)
 }

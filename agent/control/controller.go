@@ -47,7 +47,7 @@ type Options struct {
 	// written and it goes on in memory only. nil: only logged.
 	OnStoreError func(sessionID string, err error)
 	// SystemPrompt is a new session's system prompt; nil:
-	// agent.SystemPrompt(ws, GOOS, bash).
+	// DefaultSystemPrompt.
 	SystemPrompt func(ws *tools.Workspace) string
 }
 
@@ -76,7 +76,10 @@ type SessionInfo struct {
 	Title   string
 	Created time.Time
 	Updated time.Time
-	Root    string // the session's first workspace root when loaded, else ""
+	// Root is the session's first workspace root: a loaded session's, or
+	// the one its stored header names ("" for a session stored before
+	// workspaces were recorded).
+	Root string
 }
 
 // Controller is the registry of a front end's sessions over one store.
@@ -153,6 +156,12 @@ func (c *Controller) systemPrompt(ws *tools.Workspace) string {
 	if c.o.SystemPrompt != nil {
 		return c.o.SystemPrompt(ws)
 	}
+	return DefaultSystemPrompt(ws)
+}
+
+// DefaultSystemPrompt is the system prompt of a session in ws on this OS:
+// run_bash runs bash (on Windows, Git Bash's or WSL's).
+func DefaultSystemPrompt(ws *tools.Workspace) string {
 	shell := "bash"
 	if runtime.GOOS == "windows" {
 		shell = "bash (Git Bash or WSL)"
@@ -305,7 +314,7 @@ func (c *Controller) List() []SessionInfo {
 		if created.IsZero() {
 			created = info.UpdatedAt
 		}
-		out = append(out, SessionInfo{ID: info.ID, Title: info.Title, Created: created, Updated: info.UpdatedAt})
+		out = append(out, SessionInfo{ID: info.ID, Title: info.Title, Created: created, Updated: info.UpdatedAt, Root: info.Workspace})
 	}
 	slices.SortStableFunc(out, func(a, b SessionInfo) int {
 		return cmp.Or(b.Updated.Compare(a.Updated), b.Created.Compare(a.Created), strings.Compare(b.ID, a.ID))

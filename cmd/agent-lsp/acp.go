@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 
 	"go.uber.org/zap"
@@ -22,10 +21,6 @@ import (
 	"github.com/agent-lsp/agent-lsp/tools"
 	"github.com/agent-lsp/agent-lsp/tools/sandbox"
 )
-
-// acpIndexFile is where the ACP front end remembers each session's cwd,
-// beside the stored sessions.
-const acpIndexFile = "acp-sessions.json"
 
 // runACP serves the Agent Client Protocol on stdin/stdout (an ACP client
 // such as Zed starts `agent-lsp acp`). Model settings are the daemon's:
@@ -95,9 +90,8 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 
 	var store *agent.Store
-	var index *acp.CwdIndex
 	if !*noSave {
-		if store, index, err = openACPStore(*stateDir, log); err != nil {
+		if store, err = openACPStore(*stateDir, log); err != nil {
 			log.Warn("sessions are not saved", zap.Error(err))
 		}
 	}
@@ -127,7 +121,7 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	err = acp.Serve(ctx, stdin, stdout, acp.Options{
 		Control: ctl, Logger: log, Version: buildVersion(),
 		KeyEnv: cfg.APIKeyEnv, KeyMissing: keyErr != nil && m.replay == "",
-		AutoApprove: *yes, Index: index, ProtectedFiles: protected,
+		AutoApprove: *yes, ProtectedFiles: protected,
 		MCP: func(root string) []mcp.ServerConfig {
 			// Only the command line's servers: the workspace's .mcp.json is
 			// untrusted and ACP has no way to ask about it before a prompt.
@@ -154,23 +148,15 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// openACPStore opens the session store and the ACP cwd index beside it.
-func openACPStore(stateDir string, log *zap.Logger) (*agent.Store, *acp.CwdIndex, error) {
+// openACPStore opens the session store; each stored session's header
+// names its workspace, which session/list gives as its cwd.
+func openACPStore(stateDir string, log *zap.Logger) (*agent.Store, error) {
 	if stateDir == "" {
 		d, err := agent.DefaultStateDir()
 		if err != nil {
-			return nil, nil, fmt.Errorf("session store: %w (use --state-dir or --no-save)", err)
+			return nil, fmt.Errorf("session store: %w (use --state-dir or --no-save)", err)
 		}
 		stateDir = d
 	}
-	store, err := agent.NewStore(stateDir, log)
-	if err != nil {
-		return nil, nil, err
-	}
-	index, err := acp.OpenCwdIndex(filepath.Join(store.Dir(), acpIndexFile))
-	if err != nil {
-		log.Warn("session/list will not know stored sessions' directories", zap.Error(err))
-		return store, nil, nil
-	}
-	return store, index, nil
+	return agent.NewStore(stateDir, log)
 }
