@@ -14,10 +14,9 @@ import (
 	"github.com/agent-lsp/agent-lsp/acp"
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
+	"github.com/agent-lsp/agent-lsp/agent/world"
 	"github.com/agent-lsp/agent-lsp/mcp"
 	"github.com/agent-lsp/agent-lsp/permission"
-	"github.com/agent-lsp/agent-lsp/provider"
-	"github.com/agent-lsp/agent-lsp/provider/connect"
 	"github.com/agent-lsp/agent-lsp/tools"
 	"github.com/agent-lsp/agent-lsp/tools/sandbox"
 )
@@ -76,23 +75,26 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if m.dumpRaw {
 		rawDump = stderr
 	}
-	opts := connect.Options{Getenv: secretGetenv, RecordPath: m.record, ReplayPath: m.replay,
-		RawDump: rawDump, Redact: tools.RedactSecrets, Logger: log}
-	_, keyErr := cfg.APIKey(secretGetenv)
-	model, closeModel, modelErr := connect.New(cfg, opts)
+	// One recorder (or replay) for the run: a model the client switches a
+	// session to records into the same file, and replays from it.
+	// One that cannot be opened is every model's error (Connect's, below).
+	models, _ := world.OpenModels(world.ModelOptions{Getenv: secretGetenv, RecordPath: m.record, ReplayPath: m.replay,
+		RawDump: rawDump, Redact: tools.RedactSecrets, Logger: log})
 	defer func() {
-		if err := closeModel(); err != nil {
+		if err := models.Close(); err != nil {
 			log.Warn("closing the recording", zap.Error(err))
 		}
 	}()
+	_, keyErr := cfg.APIKey(secretGetenv)
+	model, modelErr := models.Connect(cfg)
 	if modelErr != nil {
 		log.Warn("the configured model cannot be reached", zap.Error(modelErr))
 	}
 
 	var store *agent.Store
 	if !*noSave {
-		if store, err = openACPStore(*stateDir, log); err != nil {
-			log.Warn("sessions are not saved", zap.Error(err))
+		if store, err = world.OpenStore(*stateDir, log); err != nil {
+			log.Warn("sessions are not saved (use --state-dir or --no-save)", zap.Error(err))
 		}
 	}
 	box.ForceUnavailable = os.Getenv(envForceNoSandbox) == "1"
@@ -101,12 +103,8 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctl := control.New(control.Options{
 		Store: store, Logger: log, Model: cfg, ModelErr: modelErr, Provider: model,
-		Connect: func(c provider.Config) (provider.Provider, func() error, error) {
-			sw := opts
-			sw.RecordPath, sw.ReplayPath = "", "" // a switched model talks to the network
-			return connect.New(c, sw)
-		},
-		Mode: mode, Budget: *budget, Keep: *keep, Windows: m.windows(),
+		Connect: models.Connector(),
+		Mode:    mode, Budget: *budget, Keep: *keep, Windows: m.windows(),
 	})
 	defer func() {
 		if err := ctl.Close(); err != nil {
@@ -146,17 +144,4 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// openACPStore opens the session store; each stored session's header
-// names its workspace, which session/list gives as its cwd.
-func openACPStore(stateDir string, log *zap.Logger) (*agent.Store, error) {
-	if stateDir == "" {
-		d, err := agent.DefaultStateDir()
-		if err != nil {
-			return nil, fmt.Errorf("session store: %w (use --state-dir or --no-save)", err)
-		}
-		stateDir = d
-	}
-	return agent.NewStore(stateDir, log)
 }

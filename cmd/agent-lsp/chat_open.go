@@ -12,9 +12,9 @@ import (
 
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
+	"github.com/agent-lsp/agent-lsp/agent/world"
 	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/provider"
-	"github.com/agent-lsp/agent-lsp/provider/connect"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
@@ -28,18 +28,16 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 	if f.dumpRaw {
 		rawDump = os.Stderr
 	}
-	model, closeModel, err := connect.New(cfg, connect.Options{
-		Getenv: secretGetenv, RecordPath: f.record, ReplayPath: f.replay,
-		RawDump: rawDump, Redact: tools.RedactSecrets, Logger: log,
-	})
+	models, err := world.OpenModels(world.ModelOptions{Getenv: secretGetenv, RecordPath: f.record, ReplayPath: f.replay,
+		WrapReplay: branchingReplayOf(f.replayDenied), RawDump: rawDump, Redact: tools.RedactSecrets, Logger: log})
 	if err != nil {
 		return nil, err
 	}
-	if f.replay != "" && f.replayDenied != "" {
-		if model, err = newBranchingReplay(model, f.replayDenied); err != nil {
-			_ = closeModel()
-			return nil, err
-		}
+	closeModel := models.Close
+	model, err := models.Connect(cfg)
+	if err != nil {
+		_ = closeModel()
+		return nil, err
 	}
 	ws, err := tools.NewWorkspace(f.dir)
 	if err != nil {
@@ -91,7 +89,7 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 		Logger:   log,
 		Model:    cfg,
 		Provider: model,
-		Connect:  switchConnector(f, model, rawDump, log),
+		Connect:  models.Connector(), // over the same recorder or replay
 		Windows:  f.windows(),
 		// The run's flags and environment win over a resumed session's
 		// stored model (the README's promise): a line says which won.
@@ -123,19 +121,14 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 		closeAll: func() error { return errors.Join(ctl.Close(), closeAll()) }}, nil
 }
 
-// switchConnector builds the client of a model the session is switched to
-// (or restored to): by name and key variable, without recording. A
-// replayed run answers from its file whatever the model, so there every
-// model is the replay.
-func switchConnector(f *chatFlags, replay provider.Provider, rawDump io.Writer, log *zap.Logger) func(provider.Config) (provider.Provider, func() error, error) {
-	if f.replay != "" {
-		return func(provider.Config) (provider.Provider, func() error, error) {
-			return replay, func() error { return nil }, nil
-		}
+// branchingReplayOf wraps the replay in the branch of --replay-denied,
+// when it is given.
+func branchingReplayOf(deniedPath string) func(provider.Provider) (provider.Provider, error) {
+	if deniedPath == "" {
+		return nil
 	}
-	opts := connect.Options{Getenv: secretGetenv, RawDump: rawDump, Redact: tools.RedactSecrets, Logger: log}
-	return func(cfg provider.Config) (provider.Provider, func() error, error) {
-		return connect.New(cfg, opts)
+	return func(replay provider.Provider) (provider.Provider, error) {
+		return newBranchingReplay(replay, deniedPath)
 	}
 }
 
@@ -144,13 +137,9 @@ func openStore(f *chatFlags, log *zap.Logger) (*agent.Store, error) {
 	if f.noSave && f.resume == "" && !f.cont {
 		return nil, nil
 	}
-	dir := f.stateDir
-	if dir == "" {
-		d, err := agent.DefaultStateDir()
-		if err != nil {
-			return nil, fmt.Errorf("session store: %w (use --state-dir or --no-save)", err)
-		}
-		dir = d
+	st, err := world.OpenStore(f.stateDir, log)
+	if err != nil && f.stateDir == "" {
+		return nil, fmt.Errorf("%w (use --state-dir or --no-save)", err)
 	}
-	return agent.NewStore(dir, log)
+	return st, err
 }
