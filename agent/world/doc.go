@@ -1,7 +1,8 @@
 // Package world builds what a session's world is made of, once, for every
 // front end (the LSP daemon, the ACP server, the terminal chat): the model
 // connections and the one recorder or replay behind them (Models), the
-// session store (OpenStore), the tool registry (NewRegistry), the bounded
+// session store (OpenStore), the OS sandbox of commands with the store
+// hidden from them (OpenSandbox), the tool registry (NewRegistry), the bounded
 // wait for MCP servers (StartMCP) and the system prompt (SystemPrompt).
 //
 // Its one rule for a model switch: a switched model's connection is built

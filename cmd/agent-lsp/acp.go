@@ -98,9 +98,6 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	box.ForceUnavailable = os.Getenv(envForceNoSandbox) == "1"
-	if store != nil {
-		box.HiddenPaths = []string{store.Dir()}
-	}
 	ctl := control.New(control.Options{
 		Store: store, Logger: log, Model: cfg, ModelErr: modelErr, Provider: model,
 		Connect: models.Connector(),
@@ -130,12 +127,11 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return loaded.Servers
 		},
 		LocalRunner: func(ws *tools.Workspace) (tools.CommandRunner, bool, func() error, error) {
-			b, err := sandbox.New(box, ws.Roots())
+			b, err := world.OpenSandbox(box, store, ws, log) // the sessions hidden from commands
 			if err != nil {
 				return nil, false, nil, err
 			}
 			st := b.Status()
-			log.Info("sandbox", zap.String("status", st.Summary()))
 			return tools.NewProcessRunner(b), *autoAllow && st.Active, b.Close, nil
 		},
 	})
