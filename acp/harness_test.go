@@ -17,6 +17,7 @@ import (
 	"github.com/agent-lsp/agent-lsp/acp"
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
+	"github.com/agent-lsp/agent-lsp/agent/world"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/provider/anthropic"
 	"github.com/agent-lsp/agent-lsp/provider/openai"
@@ -55,6 +56,30 @@ type harnessOptions struct {
 	free      bool
 	// contextWindow, when set, is the user's setting of the model's window.
 	contextWindow int
+	// record or replay, when set, build the models as the binary does
+	// (agent/world): recording into this file, or answering from it.
+	record, replay string
+	presets        []control.Preset // the user's model presets
+}
+
+// worldModels are the models as the binary builds them (agent/world),
+// recording or replaying; closed when the test ends.
+func worldModels(t *testing.T, o harnessOptions, cfg provider.Config) (provider.Provider, func(provider.Config) (provider.Provider, func() error, error)) {
+	t.Helper()
+	models, err := world.OpenModels(world.ModelOptions{RecordPath: o.record, ReplayPath: o.replay})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := models.Close(); err != nil {
+			t.Errorf("closing the recording: %v", err)
+		}
+	})
+	p, err := models.Connect(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, models.Connector()
 }
 
 // modelConfig is the configured model: the fake server, in the dialect.
@@ -92,10 +117,6 @@ func startAgent(t *testing.T, o harnessOptions) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	index, err := acp.OpenCwdIndex(o.stateDir + "/acp-sessions.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	cfg := modelConfig(o.model, o.dialect)
 	if o.modelName != "" {
 		cfg.Model = o.modelName
@@ -106,12 +127,15 @@ func startAgent(t *testing.T, o harnessOptions) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
+	connect := func(c provider.Config) (provider.Provider, func() error, error) {
+		p, err := fakeProvider(o.model, c)
+		return p, nil, err
+	}
+	if o.record != "" || o.replay != "" {
+		p, connect = worldModels(t, o, cfg)
+	}
 	ctl := control.New(control.Options{
-		Store: store, Logger: log, Model: cfg, Provider: p,
-		Connect: func(c provider.Config) (provider.Provider, func() error, error) {
-			p, err := fakeProvider(o.model, c)
-			return p, nil, err
-		},
+		Store: store, Logger: log, Model: cfg, Provider: p, Connect: connect, Presets: o.presets,
 	})
 	toAgentR, toAgentW := io.Pipe()
 	fromAgentR, fromAgentW := io.Pipe()
@@ -119,7 +143,7 @@ func startAgent(t *testing.T, o harnessOptions) *harness {
 	h := &harness{t: t, model: o.model, client: newTestClient(), done: make(chan error, 1)}
 	go func() { // owner: the harness; ends when the pipes close
 		h.done <- acp.Serve(ctx, toAgentR, fromAgentW, acp.Options{
-			Control: ctl, Logger: log, Version: "test", Index: index,
+			Control: ctl, Logger: log, Version: "test",
 			KeyEnv: o.keyEnv, KeyMissing: o.keyEnv != "",
 			// The runner the binary uses: ours, in the OS sandbox (or its
 			// fallback where the kernel has none).

@@ -120,10 +120,7 @@ func (a *server) open(id sdk.SessionId, cwd string, servers []sdk.McpServer) (*s
 func (a *server) ListSessions(_ context.Context, p sdk.ListSessionsRequest) (sdk.ListSessionsResponse, error) {
 	out := sdk.ListSessionsResponse{Sessions: []sdk.SessionInfo{}}
 	for _, info := range a.o.Control.List() {
-		cwd := info.Root
-		if cwd == "" && a.o.Index != nil {
-			cwd = a.o.Index.Cwd(info.ID)
-		}
+		cwd := info.Root // the controller's: a loaded session's, or its stored header's
 		if cwd == "" || (p.Cwd != nil && *p.Cwd != cwd) {
 			continue // ACP needs a session's cwd: one we never knew is not listed
 		}

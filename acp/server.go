@@ -45,9 +45,6 @@ type Options struct {
 	// MCP is the MCP servers of the command line (--mcp) every session
 	// mounts besides the client's, for a workspace root; nil: none.
 	MCP func(root string) []mcp.ServerConfig
-	// Index remembers each session's working directory for session/list
-	// (nil: only loaded sessions have one).
-	Index *CwdIndex
 }
 
 // Serve speaks ACP on r/w until the client disconnects or ctx ends, then

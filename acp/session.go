@@ -6,20 +6,16 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync"
-	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 	"go.uber.org/zap"
 
 	"github.com/agent-lsp/agent-lsp/agent/control"
+	"github.com/agent-lsp/agent-lsp/agent/world"
 	"github.com/agent-lsp/agent-lsp/mcp"
 	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
-
-// mcpStartWait bounds how long session/new waits for the client's MCP
-// servers; one still starting mounts its tools (and commands) later.
-const mcpStartWait = 15 * time.Second
 
 // defaultContextWindow is the size reported when none is configured.
 const defaultContextWindow = 128_000
@@ -112,10 +108,10 @@ func (a *server) bind(cwd string, servers []sdk.McpServer) (*session, control.Bi
 	}
 	p, caps := a.clientCaps()
 	s := &session{srv: a, peer: p, ws: ws, log: a.log}
-	reg := tools.NewRegistry()
-	if err := tools.RegisterBuiltins(reg); err != nil {
+	reg, err := world.NewRegistry()
+	if err != nil {
 		_ = ws.Close()
-		return nil, control.Binding{}, fmt.Errorf("registering the built-in tools: %w", err)
+		return nil, control.Binding{}, err
 	}
 	b := control.Binding{Workspace: ws, Tools: reg, Notify: s.notify}
 
@@ -159,10 +155,7 @@ func (a *server) bind(cwd string, servers []sdk.McpServer) (*session, control.Bi
 	}
 	if len(configs) > 0 {
 		s.mcp = mcp.NewManager(reg, ws.Roots(), a.log.Named("mcp"))
-		s.mcp.Start(a.ctx, configs)
-		wctx, cancel := context.WithTimeout(a.ctx, mcpStartWait)
-		_ = s.mcp.WaitReady(wctx) // a server still starting mounts later
-		cancel()
+		world.StartMCP(a.ctx, s.mcp, configs) // one still starting mounts its tools (and commands) later
 		b.Prompts = s.mcp
 	}
 	return s, b, nil
@@ -174,11 +167,6 @@ func (a *server) attach(s *session, ctl *control.Session) {
 	s.id = sdk.SessionId(ctl.ID())
 	if s.mcp != nil {
 		s.mcp.OnChange(ctl.NotifyCommands)
-	}
-	if a.o.Index != nil {
-		if err := a.o.Index.Remember(ctl.ID(), s.ws.Roots()[0]); err != nil {
-			a.log.Warn("session cwd not remembered", zap.Error(err))
-		}
 	}
 	a.add(s)
 }

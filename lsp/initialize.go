@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"slices"
 	"strings"
 
@@ -14,8 +13,8 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
-	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
+	"github.com/agent-lsp/agent-lsp/agent/world"
 	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools"
@@ -138,9 +137,9 @@ func (s *server) initialize(_ context.Context, p initializeParams) (*initializeR
 		return nil, err
 	}
 
-	reg := tools.NewRegistry()
-	if err := tools.RegisterBuiltins(reg); err != nil {
-		return nil, fmt.Errorf("registering the built-in tools: %w", err)
+	reg, err := world.NewRegistry()
+	if err != nil {
+		return nil, err
 	}
 	if st.restricted {
 		keepReadOnlyTools(reg)
@@ -156,9 +155,9 @@ func (s *server) initialize(_ context.Context, p initializeParams) (*initializeR
 		OnStoreError: s.sessionNotSaved,
 		SystemPrompt: func(ws *tools.Workspace) string {
 			if st.restricted {
-				return agent.SystemPrompt(ws, runtime.GOOS, shellName()) + restrictedNote
+				return world.SystemPrompt(ws, restrictedNote)
 			}
-			return agent.SystemPrompt(ws, runtime.GOOS, shellName())
+			return world.SystemPrompt(ws, "")
 		},
 	})
 
@@ -373,12 +372,4 @@ func (s *server) notify(method string, params any) {
 	if err := s.conn.Notify(context.WithoutCancel(s.ctx), method, params); err != nil && !isClosed(err) {
 		s.log.Warn("notification not sent", zap.String("method", method), zap.Error(err))
 	}
-}
-
-// shellName is what the system prompt names as the shell: run_bash runs bash.
-func shellName() string {
-	if runtime.GOOS == "windows" {
-		return "bash (Git Bash or WSL)"
-	}
-	return "bash"
 }

@@ -9,21 +9,14 @@ import (
 
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
+	"github.com/agent-lsp/agent-lsp/agent/world"
 )
 
 // openStore opens the session store in dir (default: the user's state
 // directory). A daemon that cannot store sessions still serves: it keeps
 // them in memory and returns why, for the editor to be told once.
 func openStore(dir string, log *zap.Logger) (*agent.Store, error) {
-	if dir == "" {
-		d, err := agent.DefaultStateDir()
-		if err != nil {
-			log.Warn("sessions are kept in memory only: no state directory", zap.Error(err))
-			return nil, err
-		}
-		dir = d
-	}
-	st, err := agent.NewStore(dir, log)
+	st, err := world.OpenStore(dir, log)
 	if err != nil {
 		log.Warn("sessions are kept in memory only", zap.String("dir", dir), zap.Error(err))
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
+	"github.com/agent-lsp/agent-lsp/agent/world"
 	"github.com/agent-lsp/agent-lsp/tools"
 	"github.com/agent-lsp/agent-lsp/tools/sandbox"
 )
@@ -51,24 +52,19 @@ func (s *server) startSandbox(o *sandboxOptions, protectedFiles []string, ws *to
 	if err != nil {
 		return sandboxState{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions.sandbox: %v", err)
 	}
-	var hidden []string
-	if s.store != nil {
-		hidden = append(hidden, s.store.Dir()) // the sessions: what the model said, what tools read
-	}
 	settings := sandbox.Settings{
-		Mode: mode, Network: network, WritableDirs: o.WritableDirs, HiddenPaths: hidden,
+		Mode: mode, Network: network, WritableDirs: o.WritableDirs,
 		ForceUnavailable: o.ForceUnavailable, HostPorts: o.HostPorts, AllowSockets: o.AllowSockets,
 		ProcessLimit: o.ProcessLimit, MemoryLimitMB: o.MemoryLimitMB, ProtectedFiles: protectedFiles,
 	}
 	if err := settings.Validate(); err != nil {
 		return sandboxState{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions.sandbox: %v", err)
 	}
-	box, err := sandbox.New(settings, ws.Roots())
+	box, err := world.OpenSandbox(settings, s.store, ws, s.log) // the sessions hidden from commands
 	if err != nil {
 		return sandboxState{}, fmt.Errorf("sandbox: %w", err)
 	}
 	st := box.Status()
-	s.log.Info("sandbox", zap.String("status", st.Summary()))
 	return sandboxState{box: box, runner: tools.NewProcessRunner(box), status: st,
 		autoAllow: o.AutoAllow && st.Active}, nil
 }

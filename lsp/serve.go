@@ -22,7 +22,10 @@ type Options struct {
 	// the environment and its flags.
 	Provider provider.Config
 	// NewProvider builds the model client from the final configuration
-	// (the binary picks the dialect; lsp imports none). Required.
+	// and from every model the editor switches to (the binary picks the
+	// dialect; lsp imports none): the binary passes agent/world's
+	// Models.Connect, so every connection records into the run's one
+	// recording, or answers from its one replay. Required.
 	NewProvider func(provider.Config) (provider.Provider, error)
 	// Getenv reads the environment (nil: os.Getenv); used to warn at
 	// initialize when the API key variable is unset.

@@ -63,7 +63,7 @@ func Run(ctx context.Context, o Options) int {
 
 // run opens the session and runs the one-shot prompt or the conversation;
 // it closes w when done.
-func (t *terminal) run(ctx context.Context, w world) int {
+func (t *terminal) run(ctx context.Context, w chatWorld) int {
 	c := &session{ctl: w.Controller, p: t.p}
 	if err := c.open(t.o, w.Binding); err != nil {
 		fmt.Fprintf(t.o.Stderr, "agent-lsp chat: %v\n", err)

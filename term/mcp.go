@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/agent-lsp/agent-lsp/agent"
+	"github.com/agent-lsp/agent-lsp/agent/world"
 	"github.com/agent-lsp/agent-lsp/mcp"
 	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/tools"
@@ -18,7 +19,7 @@ import (
 
 // mcpStartWait bounds how long the chat waits for MCP servers before the
 // first prompt; a server still starting then mounts its tools later.
-const mcpStartWait = 20 * time.Second
+const mcpStartWait = world.MCPStartWait
 
 // lineReader is where the trust questions read their answers: the
 // approver's reader, which owns the terminal's input.

@@ -7,6 +7,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/agent-lsp/agent-lsp/agent"
+	"github.com/agent-lsp/agent-lsp/agent/world"
 	"github.com/agent-lsp/agent-lsp/tools"
 	"github.com/agent-lsp/agent-lsp/tools/sandbox"
 )
@@ -15,20 +16,15 @@ import (
 // session store from commands, and says on progress, once, when the one
 // asked for is not there.
 func openSandbox(o Options, ws *tools.Workspace, store *agent.Store, progress io.Writer) (*sandbox.Sandbox, error) {
-	st := o.Sandbox
-	st.HiddenPaths = append([]string(nil), st.HiddenPaths...)
-	if store != nil {
-		st.HiddenPaths = append(st.HiddenPaths, store.Dir())
+	log := o.Logger
+	if log == nil {
+		log = zap.NewNop()
 	}
-	box, err := sandbox.New(st, ws.Roots())
+	box, err := world.OpenSandbox(o.Sandbox, store, ws, log)
 	if err != nil {
 		return nil, err
 	}
-	status := box.Status()
-	if o.Logger != nil {
-		o.Logger.Info("sandbox", zap.String("status", status.Summary()))
-	}
-	if status.Mode != sandbox.ModeOff && !status.Active {
+	if status := box.Status(); status.Mode != sandbox.ModeOff && !status.Active {
 		fmt.Fprintln(progress, "agent-lsp: "+status.Summary())
 	}
 	return box, nil

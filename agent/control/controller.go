@@ -47,7 +47,7 @@ type Options struct {
 	// written and it goes on in memory only. nil: only logged.
 	OnStoreError func(sessionID string, err error)
 	// SystemPrompt is a new session's system prompt; nil:
-	// agent.SystemPrompt(ws, GOOS, bash).
+	// DefaultSystemPrompt.
 	SystemPrompt func(ws *tools.Workspace) string
 }
 
@@ -156,6 +156,12 @@ func (c *Controller) systemPrompt(ws *tools.Workspace) string {
 	if c.o.SystemPrompt != nil {
 		return c.o.SystemPrompt(ws)
 	}
+	return DefaultSystemPrompt(ws)
+}
+
+// DefaultSystemPrompt is the system prompt of a session in ws on this OS:
+// run_bash runs bash (on Windows, Git Bash's or WSL's).
+func DefaultSystemPrompt(ws *tools.Workspace) string {
 	shell := "bash"
 	if runtime.GOOS == "windows" {
 		shell = "bash (Git Bash or WSL)"

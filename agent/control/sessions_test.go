@@ -48,8 +48,10 @@ func TestSessionsNewListOpenClose(t *testing.T) {
 		t.Error("a closed session is no longer stored")
 	}
 	mustKind(t, f.ctl.CloseSession(s.ID()), control.ErrUnknownSession)
+	// The stored one keeps its root: the store's header names it, and
+	// ACP's session/list needs it (it once kept an index of its own).
 	if list := f.ctl.List(); len(list) != 2 || list[0].ID != s.ID() || list[0].Root != f.ws.Roots()[0] {
-		t.Errorf("list after close %+v (the stored one has its root from the store)", list)
+		t.Errorf("list after close %+v (the stored one should keep its root)", list)
 	}
 
 	// A restart: a new controller over the same store resumes the session.

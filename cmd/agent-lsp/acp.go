@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 
 	"go.uber.org/zap"
@@ -15,17 +14,12 @@ import (
 	"github.com/agent-lsp/agent-lsp/acp"
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
+	"github.com/agent-lsp/agent-lsp/agent/world"
 	"github.com/agent-lsp/agent-lsp/mcp"
 	"github.com/agent-lsp/agent-lsp/permission"
-	"github.com/agent-lsp/agent-lsp/provider"
-	"github.com/agent-lsp/agent-lsp/provider/connect"
 	"github.com/agent-lsp/agent-lsp/tools"
 	"github.com/agent-lsp/agent-lsp/tools/sandbox"
 )
-
-// acpIndexFile is where the ACP front end remembers each session's cwd,
-// beside the stored sessions.
-const acpIndexFile = "acp-sessions.json"
 
 // runACP serves the Agent Client Protocol on stdin/stdout (an ACP client
 // such as Zed starts `agent-lsp acp`). Model settings are the daemon's:
@@ -81,38 +75,33 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if m.dumpRaw {
 		rawDump = stderr
 	}
-	opts := connect.Options{Getenv: secretGetenv, RecordPath: m.record, ReplayPath: m.replay,
-		RawDump: rawDump, Redact: tools.RedactSecrets, Logger: log}
-	_, keyErr := cfg.APIKey(secretGetenv)
-	model, closeModel, modelErr := connect.New(cfg, opts)
+	// One recorder (or replay) for the run: a model the client switches a
+	// session to records into the same file, and replays from it.
+	// One that cannot be opened is every model's error (Connect's, below).
+	models, _ := world.OpenModels(world.ModelOptions{Getenv: secretGetenv, RecordPath: m.record, ReplayPath: m.replay,
+		RawDump: rawDump, Redact: tools.RedactSecrets, Logger: log})
 	defer func() {
-		if err := closeModel(); err != nil {
+		if err := models.Close(); err != nil {
 			log.Warn("closing the recording", zap.Error(err))
 		}
 	}()
+	_, keyErr := cfg.APIKey(secretGetenv)
+	model, modelErr := models.Connect(cfg)
 	if modelErr != nil {
 		log.Warn("the configured model cannot be reached", zap.Error(modelErr))
 	}
 
 	var store *agent.Store
-	var index *acp.CwdIndex
 	if !*noSave {
-		if store, index, err = openACPStore(*stateDir, log); err != nil {
-			log.Warn("sessions are not saved", zap.Error(err))
+		if store, err = world.OpenStore(*stateDir, log); err != nil {
+			log.Warn("sessions are not saved (use --state-dir or --no-save)", zap.Error(err))
 		}
 	}
 	box.ForceUnavailable = os.Getenv(envForceNoSandbox) == "1"
-	if store != nil {
-		box.HiddenPaths = []string{store.Dir()}
-	}
 	ctl := control.New(control.Options{
 		Store: store, Logger: log, Model: cfg, ModelErr: modelErr, Provider: model,
-		Connect: func(c provider.Config) (provider.Provider, func() error, error) {
-			sw := opts
-			sw.RecordPath, sw.ReplayPath = "", "" // a switched model talks to the network
-			return connect.New(c, sw)
-		},
-		Mode: mode, Budget: *budget, Keep: *keep, Windows: m.windows(),
+		Connect: models.Connector(),
+		Mode:    mode, Budget: *budget, Keep: *keep, Windows: m.windows(),
 	})
 	defer func() {
 		if err := ctl.Close(); err != nil {
@@ -127,7 +116,7 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	err = acp.Serve(ctx, stdin, stdout, acp.Options{
 		Control: ctl, Logger: log, Version: buildVersion(),
 		KeyEnv: cfg.APIKeyEnv, KeyMissing: keyErr != nil && m.replay == "",
-		AutoApprove: *yes, Index: index, ProtectedFiles: protected,
+		AutoApprove: *yes, ProtectedFiles: protected,
 		MCP: func(root string) []mcp.ServerConfig {
 			// Only the command line's servers: the workspace's .mcp.json is
 			// untrusted and ACP has no way to ask about it before a prompt.
@@ -138,12 +127,11 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return loaded.Servers
 		},
 		LocalRunner: func(ws *tools.Workspace) (tools.CommandRunner, bool, func() error, error) {
-			b, err := sandbox.New(box, ws.Roots())
+			b, err := world.OpenSandbox(box, store, ws, log) // the sessions hidden from commands
 			if err != nil {
 				return nil, false, nil, err
 			}
 			st := b.Status()
-			log.Info("sandbox", zap.String("status", st.Summary()))
 			return tools.NewProcessRunner(b), *autoAllow && st.Active, b.Close, nil
 		},
 	})
@@ -152,25 +140,4 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// openACPStore opens the session store and the ACP cwd index beside it.
-func openACPStore(stateDir string, log *zap.Logger) (*agent.Store, *acp.CwdIndex, error) {
-	if stateDir == "" {
-		d, err := agent.DefaultStateDir()
-		if err != nil {
-			return nil, nil, fmt.Errorf("session store: %w (use --state-dir or --no-save)", err)
-		}
-		stateDir = d
-	}
-	store, err := agent.NewStore(stateDir, log)
-	if err != nil {
-		return nil, nil, err
-	}
-	index, err := acp.OpenCwdIndex(filepath.Join(store.Dir(), acpIndexFile))
-	if err != nil {
-		log.Warn("session/list will not know stored sessions' directories", zap.Error(err))
-		return store, nil, nil
-	}
-	return store, index, nil
 }

@@ -11,9 +11,8 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/agent-lsp/agent-lsp/agent/world"
 	"github.com/agent-lsp/agent-lsp/lsp"
-	"github.com/agent-lsp/agent-lsp/provider"
-	"github.com/agent-lsp/agent-lsp/provider/connect"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
@@ -62,26 +61,24 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if m.dumpRaw {
 		rawDump = stderr
 	}
-	recordPath, replayPath := m.record, m.replay
-	var closers []func() error // recordings to flush when the daemon ends
+	// One recorder (or replay) for the daemon's run: a model the editor
+	// switches to records into the same file, after what came before.
+	// A recording that cannot be opened is the model's error: the daemon
+	// still serves and the editor is told at the first prompt.
+	models, err := world.OpenModels(world.ModelOptions{Getenv: secretGetenv, RecordPath: m.record, ReplayPath: m.replay,
+		RawDump: rawDump, Redact: tools.RedactSecrets, Logger: log})
+	if err != nil {
+		log.Warn("the model cannot be reached", zap.Error(err))
+	}
 	defer func() {
-		for _, c := range closers {
-			if err := c(); err != nil {
-				log.Warn("closing recording", zap.Error(err))
-			}
+		if err := models.Close(); err != nil {
+			log.Warn("closing recording", zap.Error(err))
 		}
 	}()
 	code, err := lsp.Serve(ctx, stdin, stdout, lsp.Options{
-		Version:  buildVersion(),
-		Provider: modelCfg,
-		NewProvider: func(cfg provider.Config) (provider.Provider, error) {
-			p, closeFn, err := connect.New(cfg, connect.Options{
-				Getenv: secretGetenv, RecordPath: recordPath, ReplayPath: replayPath,
-				RawDump: rawDump, Redact: tools.RedactSecrets, Logger: log,
-			})
-			closers = append(closers, closeFn)
-			return p, err
-		},
+		Version:     buildVersion(),
+		Provider:    modelCfg,
+		NewProvider: models.Connect,
 		Getenv:      secretGetenv, // model keys and MCP ${VAR}s: read, then hidden
 		Logger:      log,
 		AutoApprove: *yes,

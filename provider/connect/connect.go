@@ -1,7 +1,8 @@
 // Package connect turns a provider.Config into a working provider.Provider:
 // it picks the dialect by name, reads the API key from the environment, and
-// wires recording, replay and raw dumps. Every front end (the terminal chat,
-// the LSP daemon) builds its model connection here, so they behave alike.
+// wires recording and raw dumps. Every front end builds its model
+// connections through agent/world, which calls New with the session's one
+// Recorder (or answers from its one replay), so they behave alike.
 package connect
 
 import (
@@ -49,11 +50,10 @@ func DialectFor(cfg provider.Config) (provider.Dialect, error) {
 type Options struct {
 	// Getenv reads the environment (the API key); nil: no variable is set.
 	Getenv func(string) string
-	// RecordPath, when set, appends every exchange to this JSONL file.
-	RecordPath string
-	// ReplayPath, when set, answers from this recording instead of the
-	// network; no key is needed then.
-	ReplayPath string
+	// Recorder, when set, records every exchange. It is shared by every
+	// connection of a session (a model switch keeps recording into it) and
+	// its owner closes it, not New's close function.
+	Recorder *provider.Recorder
 	// RawDump receives every raw SSE line ("--dump-raw").
 	RawDump io.Writer
 	// Redact rewrites what the recording and the raw dump write (the front
@@ -65,16 +65,9 @@ type Options struct {
 }
 
 // New builds the provider described by cfg. The returned close function
-// flushes and closes a recording; it is never nil.
+// releases what the connection holds; it is never nil.
 func New(cfg provider.Config, o Options) (provider.Provider, func() error, error) {
 	noop := func() error { return nil }
-	if o.ReplayPath != "" {
-		r, err := provider.NewReplay(o.ReplayPath, Dialects()...)
-		if err != nil {
-			return nil, noop, err
-		}
-		return r, noop, nil
-	}
 	if err := cfg.Validate(); err != nil {
 		return nil, noop, err
 	}
@@ -99,20 +92,11 @@ func New(cfg provider.Config, o Options) (provider.Provider, func() error, error
 		RawDump:     o.RawDump,
 		Redact:      o.Redact,
 		Logger:      o.Logger,
-	}
-	closeFn := noop
-	if o.RecordPath != "" {
-		rec, err := provider.OpenRecorder(o.RecordPath)
-		if err != nil {
-			return nil, noop, err
-		}
-		opts.Recorder = rec
-		closeFn = rec.Close
+		Recorder:    o.Recorder,
 	}
 	p, err := provider.NewHTTP(opts)
 	if err != nil {
-		_ = closeFn()
 		return nil, noop, err
 	}
-	return p, closeFn, nil
+	return p, noop, nil
 }
