@@ -7,6 +7,7 @@
 // (e2e/scenario_ask_test.go) checks what the fake model was sent.
 
 import { waitFor } from './ui.mjs';
+import { codeSteps } from './steps_code.mjs';
 
 function check(cond, message) {
   if (!cond) throw new Error(message);
@@ -102,4 +103,5 @@ export const askSteps = [
     check(!(await ui.editorText()).includes(cfg.askQuestion.slice(0, 6)), 'keys meant for the pick reached review.go');
     await ui.shot('rewound-live-chat');
   }],
+  ...codeSteps,
 ];
