@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,7 +45,7 @@ func TestCodeServerFirstHourMistakes(t *testing.T) {
 		"agentLsp": daemonBinary, "modelURL": model.OpenAIBaseURL(), "home": t.TempDir(), "workspace": workspace,
 		"artifacts": artifacts, "file": "review.go", "timeoutMs": 20000,
 		"errorPrompt": prompt, "keyVariable": "AGENT_LSP_SCENARIO_KEY", "wrongKey": "sk-wrong",
-		"providerMessage": providerMessage,
+		"providerMessage": providerMessage, "unreachableURL": closedURL(t),
 		// No binary at first: a path that is not there, as a newcomer
 		// without agent-lsp installed has.
 		"settings": map[string]any{"agentLsp.path": filepath.Join(t.TempDir(), "agent-lsp")},
@@ -62,4 +63,19 @@ func TestCodeServerFirstHourMistakes(t *testing.T) {
 	if len(reqs) != 1 || !strings.Contains(string(reqs[0].Body), jsonText(prompt)) {
 		t.Fatalf("%d model requests, want 1 carrying the prompt", len(reqs))
 	}
+}
+
+// closedURL is a model URL on a loopback port nothing listens on (one
+// just closed): a connection to it is refused.
+func closedURL(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return "http://" + addr + "/v1"
 }

@@ -13,6 +13,7 @@ import { modes } from './protocol';
 import { ReviewUi } from './review';
 import { applyCodeBlock } from './applyCode';
 import { rewind } from './rewind';
+import { InlineAnswers, inlineEdit } from './inlineAsk';
 import { FolderNotices, apiKeyVariable, completionOptions, needsRestart, secretKey } from './logic/settings';
 import { restrictedBanner, trustedNotice } from './logic/trust';
 import { isCurrent, modeDescriptions, presetDescription, presetDetail } from './logic/models';
@@ -30,10 +31,12 @@ export function activate(context: vscode.ExtensionContext): void {
   const approvals = new ApprovalUi(texts);
   const reviews = new ReviewUi(texts);
   const session: Session = new Session(context, () => d, statusItem);
+  const answers = new InlineAnswers(session);
   const d: Daemon = new Daemon(context, output, {
     onUpdate: (u) => {
       reviews.onUpdate(u);
       session.onUpdate(u);
+      answers.changed();
     },
     decideApproval: (params) => approvals.decide(params),
     showMessageRequest,
@@ -104,7 +107,10 @@ export function activate(context: vscode.ExtensionContext): void {
       await view.reveal();
       await session.ask(prompt);
     }),
-    command('agentLsp.inlineEdit', () => inlineEdit(session)),
+    answers,
+    command('agentLsp.inlineEdit', () => inlineEdit(session, answers)),
+    command('agentLsp.inlineCancel', () => session.cancel()),
+    command('agentLsp.inlineDismiss', () => answers.dismiss()),
     command('agentLsp.cancel', () => session.cancel()),
     command('agentLsp.newSession', () => session.resume(undefined)),
     command('agentLsp.sessions', () => pickSession(d, session)),
@@ -141,41 +147,6 @@ export function activate(context: vscode.ExtensionContext): void {
 
 export async function deactivate(): Promise<void> {
   await daemon?.stop();
-}
-
-async function inlineEdit(session: Session): Promise<void> {
-  const editor = vscode.window.activeTextEditor;
-  if (!editor) {
-    void vscode.window.showInformationMessage('agent-lsp: open a file and select the code to edit.');
-    return;
-  }
-  const doc = editor.document;
-  // An empty selection means the line under the cursor.
-  const sel = editor.selection.isEmpty ? doc.lineAt(editor.selection.active.line).range : editor.selection;
-  const instruction = await vscode.window.showInputBox({
-    prompt: `Inline edit of ${vscode.workspace.asRelativePath(doc.uri)}:${sel.start.line + 1}-${sel.end.line + 1}`,
-    placeHolder: editor.selection.isEmpty ? "How should the cursor's line change?" : 'How should the selection change?',
-  });
-  if (!instruction) return;
-  const rel = vscode.workspace.asRelativePath(doc.uri);
-  const range = {
-    start: { line: sel.start.line, character: sel.start.character },
-    end: { line: sel.end.line, character: sel.end.character },
-  };
-  const label = `${rel}:${sel.start.line + 1}-${sel.end.line + 1}`;
-  await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `agent-lsp: ${label}`, cancellable: true },
-    async (progress, token) => {
-      const sub = token.onCancellationRequested(() => void session.cancel());
-      try {
-        await session.ask(`Edit the selected code in ${rel}: ${instruction}`, { uri: doc.uri.toString(), range }, label, (m) =>
-          progress.report({ message: m }),
-        );
-      } finally {
-        sub.dispose();
-      }
-    },
-  );
 }
 
 async function pickSession(d: Daemon, session: Session): Promise<void> {

@@ -1,6 +1,7 @@
 // "agent-lsp: Rewind…": a quick pick over the session's checkpoints
 // (agent/checkpoints), then what to rewind (the files, the conversation),
-// then agent/rewind; what it did is shown in a message and in the chat.
+// then agent/rewind; what it did is shown in a message and in the chat,
+// which is redrawn without the prompts it dropped.
 
 import * as vscode from 'vscode';
 import type { Daemon } from './daemon';
@@ -42,6 +43,9 @@ export async function rewind(d: Daemon, session: Session): Promise<void> {
     { location: vscode.ProgressLocation.Notification, title: 'agent-lsp: rewinding (after the running prompt, if any)…' },
     () => agent.rewind(params),
   );
+  // The open chat still draws the dropped prompts and answers: redraw it
+  // from the daemon's conversation, which the rewind truncated.
+  if (params.truncateConversation) await session.restore(false);
   const { message, warning } = rewindSummary(result);
   session.notice(`Rewound to before "${point.label.replace(/^\d+\. /, '')}": ${message}`);
   if (warning) void vscode.window.showWarningMessage(`agent-lsp: ${message}`);

@@ -243,9 +243,10 @@ export class Session {
   /**
    * restore redraws the chat from the daemon's copy of the session
    * (agent/transcript); when there is none to be had, the chat says so
-   * (see logic/restore.ts).
+   * (see logic/restore.ts). announce false leaves out the "restored" line
+   * (a rewind redraws what it kept, and says so itself).
    */
-  async restore(): Promise<void> {
+  async restore(announce = true): Promise<void> {
     const id = this.id;
     if (!id) return;
     const generation = ++this.restoring;
@@ -268,7 +269,7 @@ export class Session {
     }
     const notice = applyRestore(this.transcript, outcome, result, id);
     if (outcome.kind === 'gone') await this.setId(undefined);
-    if (notice) this.transcript.addNotice(notice);
+    if (notice && (announce || outcome.kind !== 'restored')) this.transcript.addNotice(notice);
     this.state.totals = this.transcript.totals;
     if (result?.mode) this.state.mode = result.mode;
     if (result) this.plan?.set(result.plan);

@@ -1,7 +1,8 @@
 // The first hour's mistakes and where the chat is (issue 25, items 7 and
 // 2): the chat is opened from its activity-bar icon and from its key,
 // its empty state says what to ask; then, as a newcomer meets them, no
-// binary, no key and a wrong key each give exactly one notification, in
+// binary, no key, a wrong key and a model server that is down each give
+// exactly one notification, in
 // one line, with the button that fixes it, and Set API Key keeps the
 // prompt the missing key stopped. The settings are changed as a user
 // does, in the user settings file.
@@ -148,5 +149,21 @@ export const errorSteps = [
     check(chat.includes(cfg.errorPrompt) && chat.includes('Key set: sending the prompt again.'), `the chat lost the prompt: ${chat}`);
     check(!/[{}]|round \d/.test(chat), `the chat shows JSON or a round: ${chat}`);
     await ui.shot('wrong-key');
+  }],
+
+  ['unreachable', async (ui, cfg) => {
+    await clearToasts(ui);
+    // The model's server is down (a loopback port nothing listens on).
+    const restarted = await watchRestart(ui, cfg);
+    setUserSettings(cfg, { 'agentLsp.baseUrl': cfg.unreachableURL });
+    await restarted();
+    await clearToasts(ui);
+    await ui.chatPrompt(cfg.errorPrompt);
+    // The daemon retries a refused connection with backoff before it gives up.
+    await waitFor('the unreachable server message', async () => (await toasts(ui)).some((t) => /cannot reach/.test(t.message)), cfg.timeoutMs * 3);
+    const t = await oneToast(ui, cfg, /cannot reach/, 'the unreachable server message');
+    check(t.message.includes(cfg.unreachableURL) && /connection refused/.test(t.message), `message: ${t.message}`);
+    check(t.buttons.join() === 'Open Settings', `buttons: ${JSON.stringify(t.buttons)}`);
+    await ui.shot('unreachable');
   }],
 ];
