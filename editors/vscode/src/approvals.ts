@@ -36,11 +36,12 @@ export class ProposedTexts implements vscode.TextDocumentContentProvider {
 }
 
 export class ApprovalUi {
-  constructor(private readonly texts: ProposedTexts) {}
+  /** onStop cancels the running prompt: HIGH's "Deny and stop the agent" (Escape). */
+  constructor(private readonly texts: ProposedTexts, private readonly onStop: () => void = () => {}) {}
 
   /** decide shows the dialog and returns the chosen option's id (undefined: dismissed, which is Deny). */
   async decide(p: ApproveParams): Promise<string | undefined> {
-    const items: Array<vscode.MessageItem & { optionId?: string }> = approvalButtons(p);
+    const items: Array<vscode.MessageItem & { optionId?: string; stops?: boolean }> = approvalButtons(p);
     // The first ask is modal, so the detail (the command or the diff) is
     // shown in full; after "Show diff" the ask is a notification, so the
     // diff editor stays usable while the user reads it.
@@ -55,6 +56,9 @@ export class ApprovalUi {
     } finally {
       for (const uri of opened) this.texts.forget(uri);
     }
+    // The deny is answered first, so the tool's card says denied; the
+    // cancel then ends the prompt.
+    if (choice?.stops) setImmediate(this.onStop);
     return choice?.optionId;
   }
 

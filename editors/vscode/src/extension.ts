@@ -28,7 +28,7 @@ export function activate(context: vscode.ExtensionContext): void {
   statusItem.show();
 
   const texts = new ProposedTexts();
-  const approvals = new ApprovalUi(texts);
+  const approvals = new ApprovalUi(texts, () => void session.cancel());
   const reviews = new ReviewUi(texts);
   const session: Session = new Session(context, () => d, statusItem);
   const answers = new InlineAnswers(session);

@@ -100,7 +100,12 @@ export interface ApprovalButton {
   optionId?: string;
   /** Escape and the dialog's close button choose it (VS Code's MessageItem.isCloseAffordance). */
   isCloseAffordance: boolean;
+  /** It denies and stops the running prompt too (HIGH's close affordance). */
+  stops?: boolean;
 }
+
+/** The HIGH dialog's close affordance: Escape denies and stops the prompt, as Claude Code's Esc does. */
+export const stopTitle = 'Deny and stop the agent';
 
 /**
  * approvalButtons orders the dialog's buttons so that Enter is safe.
@@ -111,8 +116,9 @@ export interface ApprovalButton {
  *
  * HIGH: Deny comes first, the focused primary button; the rest follow.
  * Deny cannot also be the close affordance (it would leave the first
- * place to Allow), so VS Code's Cancel stays: it dismisses, which the
- * daemon takes as Deny too.
+ * place to Allow), so the close affordance is "Deny and stop the agent":
+ * Escape denies and cancels the prompt (Claude Code's Esc), a choice of
+ * its own rather than VS Code's second, unexplained "Cancel".
  *
  * LOW and MEDIUM: Allow first, as peers do (an ask that is usually
  * allowed; the policy remembers "for this session"), and Deny is the
@@ -123,7 +129,10 @@ export function approvalButtons(p: Pick<ApproveParams, 'risk' | 'options'> & Par
   const allow = p.options.filter((o) => o.kind !== 'deny');
   const button = (o: ApproveOption, isCloseAffordance = false): ApprovalButton => ({ title: o.title, optionId: o.id, isCloseAffordance });
   const diff: ApprovalButton[] = canShowDiff(p as ApproveParams) ? [{ title: showDiffTitle, isCloseAffordance: false }] : [];
-  if (p.risk.toLowerCase() === 'high') return [...deny.map((o) => button(o)), ...allow.map((o) => button(o)), ...diff];
+  if (p.risk.toLowerCase() === 'high') {
+    const stop: ApprovalButton[] = deny.length > 0 ? [{ title: stopTitle, optionId: deny[0].id, isCloseAffordance: true, stops: true }] : [];
+    return [...deny.map((o) => button(o)), ...allow.map((o) => button(o)), ...diff, ...stop];
+  }
   return [...allow.map((o) => button(o)), ...diff, ...deny.map((o, i) => button(o, i === deny.length - 1))];
 }
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { answerApprove, answerMessageRequest, approvalButtons, approvalDetail, approvalTitle, canShowDiff, maxDetailDiffLines, proposedText } from '../logic/approval';
+import { answerApprove, answerMessageRequest, approvalButtons, approvalDetail, approvalTitle, canShowDiff, maxDetailDiffLines, proposedText, stopTitle } from '../logic/approval';
 import type { ApproveOption, ApproveParams, ReviewHunk } from '../protocol';
 
 // agent/approve requests as the daemon sends them (lsp/approve.go; docs/protocol.md).
@@ -97,15 +97,17 @@ test('any other showMessageRequest is shown as it is and answered with the chose
   assert.equal(await answerMessageRequest({ type: 3, message: 'note' }, async (_p, titles) => (titles.length === 0 ? undefined : 'x')), null);
 });
 
-test('HIGH: Deny is the first button (VS Code focuses it: Enter denies), the only Deny, and never a close affordance', () => {
+test('HIGH: Deny is the first button (VS Code focuses it: Enter denies), the only Deny, and Escape denies and stops (no VS Code Cancel)', () => {
   const buttons = approvalButtons(bash);
-  assert.deepEqual(buttons.map((b) => [b.title, b.optionId, b.isCloseAffordance]), [
-    ['Deny', 'deny', false],
-    ['Allow', 'allow_once', false],
+  assert.deepEqual(buttons.map((b) => [b.title, b.optionId, b.isCloseAffordance, b.stops ?? false]), [
+    ['Deny', 'deny', false, false],
+    ['Allow', 'allow_once', false, false],
+    [stopTitle, 'deny', true, true],
   ]);
   const highEdit = approvalButtons({ ...edit, risk: 'high', options: [options[0], options[2]] });
-  assert.deepEqual(highEdit.map((b) => b.title), ['Deny', 'Allow', 'Show diff']);
-  assert.equal(highEdit.filter((b) => b.optionId === 'deny').length, 1);
+  assert.deepEqual(highEdit.map((b) => b.title), ['Deny', 'Allow', 'Show diff', stopTitle]);
+  assert.equal(highEdit.filter((b) => b.title === 'Deny').length, 1);
+  assert.equal(highEdit.filter((b) => b.isCloseAffordance).length, 1, 'one close affordance: VS Code adds no Cancel');
 });
 
 test('MEDIUM: Allow first, Deny is the close affordance (Escape denies, no second Cancel), Show diff before it', () => {
