@@ -37,6 +37,7 @@ import {
 import { rejectAll } from './logic/review';
 import { answerApprove, answerMessageRequest } from './logic/approval';
 import { rewindSummary } from './logic/checkpoints';
+import { collapseRevertLenses, revertCommand } from './logic/revertLenses';
 import { RestartPolicy } from './logic/restartPolicy';
 import { daemonEnvironment, hasApiKey, apiKeyVariable, initializationOptions, readSettings, secretKey, type AgentSettings, type SettingsRead } from './logic/settings';
 import { editedUris } from './logic/workspaceEdit';
@@ -192,6 +193,13 @@ export class Daemon implements vscode.Disposable {
       },
       middleware: {
         ...inlineMiddleware(() => this.client, (m) => this.output.appendLine(m)),
+        // One "Revert agent change" lens per file and session, not one per
+        // hunk (logic/revertLenses.ts).
+        provideCodeLenses: async (document, token, next) => {
+          const lenses = await next(document, token);
+          if (!lenses) return lenses;
+          return collapseRevertLenses<vscode.Range, vscode.CodeLens>(lenses, (range, title, args) => new vscode.CodeLens(range, { title, command: revertCommand, arguments: [args] }));
+        },
         // The server's commands (agent.ask, agent.cancel, agent.revert)
         // are registered by languageclient and sent as
         // workspace/executeCommand; the lens's revert says what it did.

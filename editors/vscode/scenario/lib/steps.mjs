@@ -180,6 +180,12 @@ export const steps = [
     await waitChat(ui, cfg, 'the answer after the review', (es) => lastText(es) === cfg.renameAnswer);
     await waitDisk(cfg, cfg.reviewKept, 'hunks 1 and 3 on disk');
     await waitFor('the edited file in the editor', async () => (await ui.editorText()).includes('func newName'), cfg.timeoutMs);
+    // The two kept hunks carry one revert lens for the file, not one each.
+    let seen;
+    await waitFor('one revert lens for the two kept hunks', async () => {
+      seen = await ui.revertLenses();
+      return seen.length === 1 && seen[0] === 'Revert 2 agent changes in this file';
+    }, cfg.timeoutMs).catch((err) => { throw new Error(`${err.message}; revert lenses: ${JSON.stringify(seen)}`); });
     await ui.shot('reviewed');
   }],
 

@@ -143,6 +143,15 @@ export class Ui {
         .filter((l) => /^(Accept|Reject) hunk/.test(l.title)));
   }
 
+  /** revertLenses are the daemon's revert lens titles in the editors outside any diff. */
+  revertLenses() {
+    return this.page.evaluate(() =>
+      [...document.querySelectorAll('.monaco-editor .codelens-decoration a')]
+        .filter((a) => !a.closest('.monaco-diff-editor'))
+        .map((a) => (a.textContent ?? '').trim())
+        .filter((t) => t.startsWith('Revert')));
+  }
+
   /**
    * clickLens clicks the lens whose title starts with prefix, with the
    * mouse (VS Code reacts to mousedown); lenses are redrawn whenever they
