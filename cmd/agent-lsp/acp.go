@@ -142,9 +142,9 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			if err != nil {
 				return nil, false, nil, err
 			}
-			st := b.Status()
-			log.Info("sandbox", zap.String("status", st.Summary()))
-			return tools.NewProcessRunner(b), *autoAllow && st.Active, b.Close, nil
+			st := b.Current() // checked at the first command
+			b.OnKnown(func(st sandbox.Status) { log.Info("sandbox", zap.String("status", st.Summary())) })
+			return tools.NewProcessRunner(b), *autoAllow && (st.Active || st.Checking), b.Close, nil
 		},
 	})
 	if err != nil {

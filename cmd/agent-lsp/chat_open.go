@@ -109,7 +109,7 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 		Docs:               &tools.DiskDocuments{Workspace: ws},
 		Runner:             tools.NewProcessRunner(box),
 		Approver:           approver,
-		AutoAllowSandboxed: f.sandboxAutoAllow && box.Status().Active,
+		AutoAllowSandboxed: f.sandboxAutoAllow && (box.Current().Active || box.Current().Checking), // applied only to commands known contained
 		Tools:              reg,
 		Prompts:            prompts,
 		Notify:             cc.notify,
@@ -119,7 +119,7 @@ func newChat(ctx context.Context, f *chatFlags, fs *flag.FlagSet, stdin io.Reade
 		_ = closeAll()
 		return nil, err
 	}
-	return &chat{ctl: cc, p: p, lines: approverTTY, sandbox: box.Status().Summary(),
+	return &chat{ctl: cc, p: p, lines: approverTTY, sandbox: box.Current().Summary(),
 		closeAll: func() error { return errors.Join(ctl.Close(), closeAll()) }}, nil
 }
 

@@ -30,10 +30,13 @@ func openSandbox(f *chatFlags, ws *tools.Workspace, store *agent.Store, progress
 	if err != nil {
 		return nil, err
 	}
-	status := box.Status()
-	log.Info("sandbox", zap.String("status", status.Summary()))
-	if status.Mode != sandbox.ModeOff && !status.Active {
-		fmt.Fprintln(progress, "agent-lsp: "+status.Summary())
-	}
+	// Checked at the first command (Status waits), not before the first
+	// prompt; said here once known.
+	box.OnKnown(func(status sandbox.Status) {
+		log.Info("sandbox", zap.String("status", status.Summary()))
+		if status.Mode != sandbox.ModeOff && !status.Active {
+			fmt.Fprintln(progress, "agent-lsp: "+status.Summary())
+		}
+	})
 	return box, nil
 }
