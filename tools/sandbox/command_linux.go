@@ -225,6 +225,10 @@ func (s *Sandbox) prepare(command, dir string, env []string) (prepared, error) {
 	ruleset := os.NewFile(uintptr(fd), "landlock-ruleset")
 	p.RulesetFD, p.RulesetFlags = 3, flags // the first of ExtraFiles
 	p.HandledFS = handledFS(s.status.ABI)
+	if err := s.reads.addTo(fd, p.HandledFS); err != nil {
+		_ = ruleset.Close()
+		return prepared{}, fmt.Errorf("sandbox: landlock ruleset: %w", err)
+	}
 	gated := s.namespaces && os.Getuid() != 0
 	if gated {
 		p.MapIDs = fmt.Sprintf("%d:%d", os.Getuid(), os.Getgid())

@@ -30,3 +30,8 @@ func (s *Sandbox) Command(command, dir string, env []string) (*exec.Cmd, func(),
 
 // filterArch: no seccomp filter on this platform (nor any sandbox).
 func filterArch() uint32 { return 0 }
+
+// readRules: no Landlock here, nothing kept.
+type readRules struct{ hidden []string }
+
+func (r *readRules) close() {}

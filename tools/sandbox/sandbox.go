@@ -93,6 +93,7 @@ type Sandbox struct {
 	sockets []string
 	sup     supervisors
 	probe   probeState
+	reads   readRules // the read grants, kept between commands (Linux)
 }
 
 // New prepares the sandbox for commands in the workspace roots: it
@@ -147,6 +148,7 @@ func New(st Settings, roots []string) (*Sandbox, error) {
 		s.writable = append(s.writable, resolve(expandDir(d, home, s.roots[0])))
 	}
 	s.hidden = hiddenPaths(home, st.HiddenPaths)
+	s.reads.hidden = s.hidden
 	s.protected = writeProtected(home)
 	files, err := permission.NewProtectedFiles(st.ProtectedFiles)
 	if err != nil {
@@ -187,6 +189,7 @@ func (s *Sandbox) Roots() []string { return append([]string(nil), s.roots...) }
 func (s *Sandbox) Close() error {
 	s.probe.stop()
 	s.sup.stop()
+	s.reads.close()
 	if s.tmpDir == "" {
 		return nil
 	}
