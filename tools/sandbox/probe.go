@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"path/filepath"
 	"runtime"
 	"sync"
 )
@@ -55,6 +56,9 @@ func (s *Sandbox) Start() {
 		defer p.done.Done()
 		s.launchProbe(p.ctx)
 		s.finishProbe()
+		if s.cacheDir != "" && s.cacheDir != filepath.Join(s.tmpDir, "cache") {
+			pruneCaches(p.ctx, filepath.Dir(s.cacheDir), s.cacheDir)
+		}
 	}()
 }
 
