@@ -70,6 +70,9 @@ func (s *Sandbox) launchProbe(ctx context.Context) {
 		if _, err := s.tryLaunch(ctx, "exit 0"); err == nil {
 			s.status.Active, s.status.Namespaces = true, true
 			return
+		} else if ctx.Err() != nil {
+			s.status.Unavailable = errClosedUnchecked
+			return
 		} else {
 			whyNoNS = err.Error()
 		}
@@ -79,6 +82,9 @@ func (s *Sandbox) launchProbe(ctx context.Context) {
 	s.namespaces = false
 	if _, err := s.tryLaunch(ctx, "exit 0"); err != nil {
 		s.status.Unavailable = "the sandboxed launcher failed: " + err.Error()
+		if ctx.Err() != nil {
+			s.status.Unavailable = errClosedUnchecked
+		}
 		return
 	}
 	// Landlock's ptrace scoping refuses ptrace attach, but some kernels
@@ -87,6 +93,10 @@ func (s *Sandbox) launchProbe(ctx context.Context) {
 	// non-dumpable stops that without a PID namespace.
 	if out, err := s.tryLaunch(ctx, `cat /proc/$PPID/environ >/dev/null 2>&1 && echo readable`); err == nil && strings.Contains(out, "readable") {
 		s.status.Limits = append(s.status.Limits, "without a PID namespace a command can read the daemon's /proc/<pid>/environ on this kernel")
+	}
+	if ctx.Err() != nil {
+		s.status.Limits, s.status.Unavailable = nil, errClosedUnchecked
+		return
 	}
 	s.status.Active = true
 	s.status.Limits = append(s.status.Limits, "no user namespaces ("+whyNoNS+"): git metadata is kept read-only by leaving it out of the grants, so new files right in a workspace root or in its git dir cannot be created (git add and git commit fail)")

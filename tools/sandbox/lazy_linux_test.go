@@ -115,7 +115,11 @@ func TestCloseEndsTheCheck(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if st := s.Status(); st.Checking {
+	// Whatever Close cut short says nothing about the machine: the check
+	// either ended first or the status says it was closed, never that
+	// namespaces are missing.
+	st := s.Status()
+	if st.Checking || (!st.Namespaces && st.Unavailable != errClosedUnchecked) {
 		t.Fatalf("after Close: %s", st.Summary())
 	}
 }

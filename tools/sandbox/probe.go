@@ -21,6 +21,7 @@ type probeState struct {
 
 	mu      sync.Mutex
 	started bool
+	closed  bool           // stop was called: nothing more may start (done.Add after Wait)
 	known   chan struct{}  // closed once status is final
 	onKnown []func(Status) // called once, when known
 	pending Status         // what Current says until then (Checking)
@@ -44,13 +45,13 @@ func (s *Sandbox) Start() {
 		return
 	}
 	p.started = true
-	if p.ctx.Err() != nil { // closed: nothing may start any more
+	if p.closed {
 		p.mu.Unlock()
-		s.status.Unavailable = "the sandbox was closed before it was checked"
+		s.status.Unavailable = errClosedUnchecked
 		s.finishProbe()
 		return
 	}
-	p.done.Add(1)
+	p.done.Add(1) // under mu, before stop's Wait
 	p.mu.Unlock()
 	go func() {
 		defer p.done.Done()
@@ -128,6 +129,13 @@ func (s *Sandbox) copyStatus() Status {
 
 // stopProbe cuts a running check short and waits for its goroutine.
 func (p *probeState) stop() {
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
 	p.cancel()
 	p.done.Wait()
 }
+
+// errClosedUnchecked is the status of a sandbox closed before (or while)
+// it was checked: nothing is concluded from a launch Close cut short.
+const errClosedUnchecked = "the sandbox was closed before it was checked"
