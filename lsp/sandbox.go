@@ -64,21 +64,33 @@ func (s *server) startSandbox(o *sandboxOptions, protectedFiles []string, ws *to
 	if err != nil {
 		return sandboxState{}, fmt.Errorf("sandbox: %w", err)
 	}
-	st := box.Status()
+	// Not waited for: initialize says "checking" until the check, started
+	// once initialized (reportSandbox), has ended. Auto-allowing is only
+	// ever applied to a command the sandbox is known to contain
+	// (Action.Sandboxed waits for the check), so it may be on meanwhile.
+	st := box.Current()
 	return sandboxState{box: box, runner: tools.NewProcessRunner(box), status: st,
-		autoAllow: o.AutoAllow && st.Active}, nil
+		autoAllow: o.AutoAllow && (st.Active || st.Checking)}, nil
 }
 
-// reportSandbox tells the user, once, when the sandbox asked for is not
-// there: commands then run under approvals only.
+// reportSandbox starts the check of the sandbox in the background (after
+// the initialize reply: it starts a confined process) and, once it has
+// ended, tells the user, once, when the sandbox asked
+// for is not there: commands then run under approvals only.
 func (s *server) reportSandbox() {
 	s.mu.Lock()
-	st := s.sandbox.status
+	box := s.sandbox.box
 	s.mu.Unlock()
-	if st.Mode != sandbox.ModeOff && !st.Active && st.Mode != "" {
-		s.notify("window/showMessage", protocol.ShowMessageParams{
-			Type: protocol.MessageTypeWarning, Message: "agent-lsp: " + st.Summary()})
+	if box == nil {
+		return
 	}
+	box.OnKnown(func(st sandbox.Status) { // agent/world.OpenSandbox logs it
+		if st.Mode != sandbox.ModeOff && !st.Active && st.Mode != "" {
+			s.notify("window/showMessage", protocol.ShowMessageParams{
+				Type: protocol.MessageTypeWarning, Message: "agent-lsp: " + st.Summary()})
+		}
+	})
+	box.Start()
 }
 
 // closeSandbox removes the sandbox's private temp dir.

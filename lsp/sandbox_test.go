@@ -112,3 +112,34 @@ func TestSandboxUnavailableIsShown(t *testing.T) {
 		t.Errorf("initialize with a bad sandbox mode: %v", err)
 	}
 }
+
+// initialize is answered without starting a sandboxed process: its
+// status line says the sandbox is being checked, never "active" on a
+// guess; the check runs after the reply, and a command still runs
+// confined.
+func TestInitializeDoesNotWaitForTheSandbox(t *testing.T) {
+	target := filepath.Join(t.TempDir(), "escape.txt")
+	s := start(t, bashScript("echo pwned > "+target), setupOptions{caps: fullCaps, autoApprove: true})
+	res := s.initialize(nil)
+	var reply struct {
+		Capabilities struct {
+			Experimental struct {
+				Agent struct {
+					Sandbox string `json:"sandbox"`
+				} `json:"agent"`
+			} `json:"experimental"`
+		} `json:"capabilities"`
+	}
+	if err := json.Unmarshal(res, &reply); err != nil {
+		t.Fatal(err)
+	}
+	if line := reply.Capabilities.Experimental.Agent.Sandbox; !strings.Contains(line, "checking") {
+		t.Errorf("initialize's sandbox status %q: want it to say the sandbox is being checked (nothing launched before the reply)", line)
+	}
+	if r := s.prompt(map[string]any{"prompt": "Write it."}); r.StopReason != "end_turn" {
+		t.Fatalf("prompt: %+v", r)
+	}
+	if _, err := os.Stat(target); !os.IsNotExist(err) {
+		t.Fatalf("%s was written: the command ran unconfined: %v", target, err)
+	}
+}

@@ -24,8 +24,12 @@ func openSandbox(o Options, ws *tools.Workspace, store *agent.Store, progress io
 	if err != nil {
 		return nil, err
 	}
-	if status := box.Status(); status.Mode != sandbox.ModeOff && !status.Active {
-		fmt.Fprintln(progress, "agent-lsp: "+status.Summary())
-	}
+	// Checked at the first command (Status waits), not before the first
+	// prompt; said here once known.
+	box.OnKnown(func(status sandbox.Status) {
+		if status.Mode != sandbox.ModeOff && !status.Active {
+			fmt.Fprintln(progress, "agent-lsp: "+status.Summary())
+		}
+	})
 	return box, nil
 }

@@ -104,11 +104,11 @@ func (t *terminal) openWorld(ctx context.Context) (chatWorld, error) {
 		Docs:               &tools.DiskDocuments{Workspace: ws},
 		Runner:             tools.NewProcessRunner(box),
 		Approver:           approver,
-		AutoAllowSandboxed: o.SandboxAutoAllow && box.Status().Active,
+		AutoAllowSandboxed: o.SandboxAutoAllow && (box.Current().Active || box.Current().Checking), // applied only to commands known contained
 		Tools:              reg,
 		Prompts:            prompts,
 	}
-	return chatWorld{Controller: ctl, Binding: b, Sandbox: box.Status().Summary(),
+	return chatWorld{Controller: ctl, Binding: b, Sandbox: box.Current().Summary(),
 		Close: func() error { return errors.Join(ctl.Close(), closeAll()) }}, nil
 }
 

@@ -13,7 +13,7 @@ import (
 // OpenSandbox opens the OS sandbox of the commands run in ws, with the
 // session store hidden from them (what the model said and what the tools
 // read stay out of a command's reach; store may be nil), and logs what
-// holds on this machine for this user.
+// holds on this machine for this user once the sandbox has been checked.
 func OpenSandbox(settings sandbox.Settings, store *agent.Store, ws *tools.Workspace, log *zap.Logger) (*sandbox.Sandbox, error) {
 	if store != nil {
 		settings.HiddenPaths = append(slices.Clone(settings.HiddenPaths), store.Dir())
@@ -22,6 +22,8 @@ func OpenSandbox(settings sandbox.Settings, store *agent.Store, ws *tools.Worksp
 	if err != nil {
 		return nil, err
 	}
-	log.Info("sandbox", zap.String("status", box.Status().Summary()))
+	// Checked lazily (at the first command, or when a front end starts
+	// the check): logged once known, never waited for here.
+	box.OnKnown(func(st sandbox.Status) { log.Info("sandbox", zap.String("status", st.Summary())) })
 	return box, nil
 }

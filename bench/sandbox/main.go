@@ -2,7 +2,9 @@
 // command's start, against bubblewrap (the sandbox Codex and Claude Code
 // use on Linux) with the same namespaces in the same run: `bash -c true`
 // plain, through our launcher (Landlock + user, mount, PID, network and
-// IPC namespaces where the machine allows them) and through bwrap. It
+// IPC namespaces where the machine allows them) and through bwrap, and
+// ours again with $HOME an empty directory and one of 1,000 entries (the
+// sandbox's cost must not grow with the home: ratio ≤ 1.2). It
 // measures as the user who runs it and, run as root, again as an ordinary
 // account (-user, through setpriv), and prints one row per account with
 // the medians, each sandbox's cost over plain and the ratio.
@@ -133,6 +135,12 @@ func report(out io.Writer, results []result) {
 		}
 		fmt.Fprintf(out, "%s %8.2f ms %+12.2f ms %+8.2f ms %15.2fx%s\n", row, r.Bwrap.MedianMS,
 			r.Ours.MedianMS-r.Plain.MedianMS, r.Bwrap.MedianMS-r.Plain.MedianMS, r.Ours.MedianMS/r.Bwrap.MedianMS, note)
+	}
+	fmt.Fprintf(out, "\n%-22s %12s %14s %22s %14s\n", "$HOME", "empty", fmt.Sprintf("%d entries", homeEntries), "cost empty → big", "ratio (≤ 1.2)")
+	for _, r := range results {
+		fmt.Fprintf(out, "%-22s %9.2f ms %11.2f ms %+12.2f → %+6.2f ms %13.3fx\n", fmt.Sprintf("%s (uid %d)", r.Account, r.UID),
+			r.EmptyHome.MedianMS, r.BigHome.MedianMS, r.EmptyHome.MedianMS-r.Plain.MedianMS, r.BigHome.MedianMS-r.Plain.MedianMS,
+			r.BigHome.MedianMS/r.EmptyHome.MedianMS)
 	}
 	fmt.Fprintln(out, "\n(cost: the variant's median minus plain's; budget 10 ms. p90s:")
 	for _, r := range results {

@@ -31,6 +31,53 @@ type result struct {
 	Ours    timing  `json:"ours"`
 	Bwrap   *timing `json:"bwrap,omitempty"` // nil: bwrap missing or refused
 	NoBwrap string  `json:"noBwrap,omitempty"`
+	// EmptyHome and BigHome are ours with $HOME an empty directory and
+	// one of homeEntries entries beside the usual secret stores: the
+	// sandbox's cost must not grow with the home.
+	EmptyHome timing `json:"emptyHome"`
+	BigHome   timing `json:"bigHome"`
+}
+
+// quietDir is where the homes go: /var/tmp, which little else uses, when
+// it is there.
+func quietDir() string {
+	if fi, err := os.Stat("/var/tmp"); err == nil && fi.IsDir() {
+		return "/var/tmp"
+	}
+	return ""
+}
+
+// homeEntries is the size of the big home.
+const homeEntries = 1000
+
+// makeHome creates a home under base with n entries (half directories,
+// half files) and the secret stores a user's home has, which the sandbox
+// splits the home around.
+func makeHome(base string, n int) (string, error) {
+	home, err := os.MkdirTemp(base, "home-")
+	if err != nil {
+		return "", err
+	}
+	for _, d := range []string{".ssh", ".config/gh", ".local/share/keyrings", ".aws"} {
+		if n == 0 {
+			break
+		}
+		if err := os.MkdirAll(filepath.Join(home, d), 0o700); err != nil {
+			return "", err
+		}
+	}
+	for i := range n {
+		p := filepath.Join(home, fmt.Sprintf("entry-%04d", i))
+		if i%2 == 0 {
+			err = os.Mkdir(p, 0o755)
+		} else {
+			err = os.WriteFile(p, nil, 0o644)
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	return home, os.Chmod(home, 0o755)
 }
 
 // variant is one way to start the command.
@@ -77,6 +124,26 @@ func measure(n int) (result, error) {
 		return res, fmt.Errorf("the sandbox is not available here: %s", res.Status)
 	}
 	variants := []variant{{"plain", through(plain, ws)}, {"agent-lsp", through(ours, ws)}}
+	// The homes lie in a quiet directory: the sandbox splits every
+	// directory above a secret store, and /tmp changes all the time on a
+	// shared machine (its rules are then computed again).
+	homes, err := os.MkdirTemp(quietDir(), "sandbox-bench-homes-")
+	if err != nil {
+		return res, err
+	}
+	defer os.RemoveAll(homes)
+	for _, size := range []int{0, homeEntries} {
+		home, err := makeHome(homes, size)
+		if err != nil {
+			return res, err
+		}
+		box, err := sandbox.New(sandbox.Settings{Home: home}, []string{ws})
+		if err != nil {
+			return res, err
+		}
+		defer box.Close()
+		variants = append(variants, variant{fmt.Sprintf("agent-lsp, home of %d entries", size), through(box, ws)})
+	}
 	if bw, err := bubblewrap(ws); err != nil {
 		res.NoBwrap = err.Error()
 	} else {
@@ -93,8 +160,9 @@ func measure(n int) (result, error) {
 		}
 	}
 	res.Plain, res.Ours = summarize(times[0]), summarize(times[1])
-	if len(variants) > 2 {
-		bw := summarize(times[2])
+	res.EmptyHome, res.BigHome = summarize(times[2]), summarize(times[3])
+	if len(variants) > 4 {
+		bw := summarize(times[4])
 		res.Bwrap = &bw
 	}
 	return res, nil

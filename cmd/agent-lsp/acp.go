@@ -131,8 +131,8 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			if err != nil {
 				return nil, false, nil, err
 			}
-			st := b.Status()
-			return tools.NewProcessRunner(b), *autoAllow && st.Active, b.Close, nil
+			st := b.Current() // checked at the first command (agent/world logs it once known)
+			return tools.NewProcessRunner(b), *autoAllow && (st.Active || st.Checking), b.Close, nil
 		},
 	})
 	if err != nil {

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -32,7 +33,10 @@ var cacheVars = []struct{ name, dir string }{
 // sandboxCacheDir is the workspace's cache dir, under the user's cache
 // home ($XDG_CACHE_HOME or ~/.cache)/agent-lsp/sandbox/<hash of the
 // root>, created 0700. "" when it cannot be created (no home): the
-// caches then live in the private temp dir, for this session only.
+// caches then live in the private temp dir, for this session only. The
+// other workspaces' caches are pruned later (pruneCaches, after the
+// sandbox's check): with hundreds of them that is a directory read and a
+// file read each, not for the way to a first answer.
 func sandboxCacheDir(home, root string) string {
 	base := os.Getenv("XDG_CACHE_HOME")
 	if !filepath.IsAbs(base) {
@@ -50,7 +54,6 @@ func sandboxCacheDir(home, root string) string {
 	if err := os.Chmod(dir, 0o700); err != nil {
 		return ""
 	}
-	pruneCaches(parent, dir)
 	markCache(dir, root)
 	return resolve(dir)
 }
@@ -77,13 +80,16 @@ func markCache(dir, root string) {
 // pruneCaches removes the cache dirs under parent, other than keep, whose
 // workspace root no longer exists (a deleted project, a test's
 // workspace): the caches would otherwise grow with every workspace ever
-// opened.
-func pruneCaches(parent, keep string) {
+// opened. It stops early when ctx ends.
+func pruneCaches(ctx context.Context, parent, keep string) {
 	entries, err := os.ReadDir(parent)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
+		if ctx.Err() != nil {
+			return
+		}
 		dir := filepath.Join(parent, e.Name())
 		if !e.IsDir() || dir == keep {
 			continue

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -45,6 +46,7 @@ func TestCachesArePerWorkspaceAndPruned(t *testing.T) {
 	if again := sandboxCacheDir(home, kept); again != keptCache {
 		t.Fatalf("the kept workspace's cache moved: %q, want %q", again, keptCache)
 	}
+	pruneCaches(context.Background(), filepath.Dir(keptCache), keptCache)
 	if _, err := os.Stat(goneCache); err == nil {
 		t.Errorf("%s outlived its workspace", goneCache)
 	}

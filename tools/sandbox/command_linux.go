@@ -26,15 +26,16 @@ var launcherPath = "/proc/self/exe"
 // which go-landlock's best-effort mode leaves out where missing).
 const minABI = 1
 
-// probeTimeout bounds the start-up check.
+// probeTimeout bounds each launch of the check.
 const probeTimeout = 10 * time.Second
 
-// probe finds what this machine supports: Landlock at all, then a full
-// launch with namespaces, then one without.
-func (s *Sandbox) probe() {
+// checkKernel is what New finds out without starting anything: the run
+// forced unavailable, Landlock at all, bash. It reports whether a launch
+// must still tell (launchProbe); if not, the status is final.
+func (s *Sandbox) checkKernel() (needsLaunch bool) {
 	if s.settings.ForceUnavailable {
 		s.status.Unavailable = "disabled for this run (forced unavailable)"
-		return
+		return false
 	}
 	abi, err := llsys.LandlockGetABIVersion()
 	if err != nil || abi < minABI {
@@ -42,26 +43,35 @@ func (s *Sandbox) probe() {
 		if err != nil {
 			s.status.Unavailable += ": " + err.Error()
 		}
-		return
+		return false
 	}
 	s.shell, err = exec.LookPath("bash")
 	if err != nil {
 		s.status.Unavailable = "bash not found: " + err.Error()
-		return
+		return false
 	}
 	if s.shell, err = absPath(s.shell); err != nil {
 		s.status.Unavailable = err.Error()
-		return
+		return false
 	}
 	s.status.ABI = abi
-	if abi < 4 && s.settings.Network != NetworkAllow {
-		s.status.Limits = append(s.status.Limits, fmt.Sprintf("Landlock ABI %d has no TCP rules", abi))
+	return true
+}
+
+// launchProbe finds what this machine supports by starting a confined
+// `exit 0`: with namespaces, else without (ctx ends it: Close).
+func (s *Sandbox) launchProbe(ctx context.Context) {
+	if s.status.ABI < 4 && s.settings.Network != NetworkAllow {
+		s.status.Limits = append(s.status.Limits, fmt.Sprintf("Landlock ABI %d has no TCP rules", s.status.ABI))
 	}
 	var whyNoNS string
 	if !s.settings.NoNamespaces {
 		s.namespaces = true
-		if _, err := s.tryLaunch("exit 0"); err == nil {
+		if _, err := s.tryLaunch(ctx, "exit 0"); err == nil {
 			s.status.Active, s.status.Namespaces = true, true
+			return
+		} else if ctx.Err() != nil {
+			s.status.Unavailable = errClosedUnchecked
 			return
 		} else {
 			whyNoNS = err.Error()
@@ -70,16 +80,23 @@ func (s *Sandbox) probe() {
 		whyNoNS = "disabled for this run"
 	}
 	s.namespaces = false
-	if _, err := s.tryLaunch("exit 0"); err != nil {
+	if _, err := s.tryLaunch(ctx, "exit 0"); err != nil {
 		s.status.Unavailable = "the sandboxed launcher failed: " + err.Error()
+		if ctx.Err() != nil {
+			s.status.Unavailable = errClosedUnchecked
+		}
 		return
 	}
 	// Landlock's ptrace scoping refuses ptrace attach, but some kernels
 	// (this is checked, not assumed) still let a sandboxed process read
 	// its parent's /proc/<pid>/environ; only the daemon being
 	// non-dumpable stops that without a PID namespace.
-	if out, err := s.tryLaunch(`cat /proc/$PPID/environ >/dev/null 2>&1 && echo readable`); err == nil && strings.Contains(out, "readable") {
+	if out, err := s.tryLaunch(ctx, `cat /proc/$PPID/environ >/dev/null 2>&1 && echo readable`); err == nil && strings.Contains(out, "readable") {
 		s.status.Limits = append(s.status.Limits, "without a PID namespace a command can read the daemon's /proc/<pid>/environ on this kernel")
+	}
+	if ctx.Err() != nil {
+		s.status.Limits, s.status.Unavailable = nil, errClosedUnchecked
+		return
 	}
 	s.status.Active = true
 	s.status.Limits = append(s.status.Limits, "no user namespaces ("+whyNoNS+"): git metadata is kept read-only by leaving it out of the grants, so new files right in a workspace root or in its git dir cannot be created (git add and git commit fail)")
@@ -93,8 +110,8 @@ func (s *Sandbox) probe() {
 
 // tryLaunch runs command through the launcher with the current settings
 // and returns its output.
-func (s *Sandbox) tryLaunch(command string) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+func (s *Sandbox) tryLaunch(ctx context.Context, command string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	cmd, release, err := s.command(command, s.roots[0], os.Environ())
 	if err != nil {
@@ -144,9 +161,11 @@ func (s *Sandbox) tryLaunch(command string) (string, error) {
 // new session (so one kill reaches its process group) and gets SIGKILL
 // when the thread that starts it exits (Pdeathsig): the caller starts it
 // and waits for it from one goroutine locked to its thread. With the
-// sandbox inactive the command is plain bash.
+// sandbox inactive the command is plain bash. The first command waits
+// for the check of what the machine supports (Status): none starts
+// unconfined because the check had not ended.
 func (s *Sandbox) Command(command, dir string, env []string) (*exec.Cmd, func(), error) {
-	if !s.status.Active {
+	if !s.Status().Active {
 		cmd := exec.Command("bash", "-c", command)
 		cmd.Dir, cmd.Env = dir, env
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
@@ -216,6 +235,10 @@ func (s *Sandbox) prepare(command, dir string, env []string) (prepared, error) {
 	ruleset := os.NewFile(uintptr(fd), "landlock-ruleset")
 	p.RulesetFD, p.RulesetFlags = 3, flags // the first of ExtraFiles
 	p.HandledFS = handledFS(s.status.ABI)
+	if err := s.reads.addTo(fd, p.HandledFS); err != nil {
+		_ = ruleset.Close()
+		return prepared{}, fmt.Errorf("sandbox: landlock ruleset: %w", err)
+	}
 	gated := s.namespaces && os.Getuid() != 0
 	if gated {
 		p.MapIDs = fmt.Sprintf("%d:%d", os.Getuid(), os.Getgid())

@@ -23,18 +23,27 @@ type grant struct {
 // the entries are left out: a rule on a link applies to its target,
 // which may be excluded or outside root; the target has its own grant
 // when it is allowed. Entries created after the walk are not in a split
-// directory's grants: cover runs again for every command.
+// directory's grants: the write grants are computed again for every
+// command, the read grants whenever a directory they split has changed
+// (readRules).
 func cover(root string, excluded []string) (grants []grant, ancestors []string) {
+	return coverStamped(root, excluded, nil)
+}
+
+// coverStamped is cover calling stamp (when not nil) on each directory
+// just before it lists it to split it.
+func coverStamped(root string, excluded []string, stamp func(dir string)) (grants []grant, ancestors []string) {
 	root = filepath.Clean(root)
 	fi, err := os.Lstat(root)
 	if err != nil {
 		return nil, nil
 	}
-	return coverBelow(root, fi.IsDir(), excluded)
+	return coverBelow(root, fi.IsDir(), excluded, stamp)
 }
 
-// coverBelow is cover for a root known to exist (isDir: a directory).
-func coverBelow(root string, isDir bool, excluded []string) (grants []grant, ancestors []string) {
+// coverBelow is coverStamped for a root known to exist (isDir: a
+// directory).
+func coverBelow(root string, isDir bool, excluded []string, stamp func(dir string)) (grants []grant, ancestors []string) {
 	var below []string
 	for _, e := range excluded {
 		if within(e, root) {
@@ -50,6 +59,9 @@ func coverBelow(root string, isDir bool, excluded []string) (grants []grant, anc
 	if !isDir {
 		return nil, nil
 	}
+	if stamp != nil {
+		stamp(root)
+	}
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return nil, nil // unlistable: nothing under it is granted
@@ -59,7 +71,7 @@ func coverBelow(root string, isDir bool, excluded []string) (grants []grant, anc
 		if ent.Type()&os.ModeSymlink != 0 {
 			continue
 		}
-		g, a := coverBelow(filepath.Join(root, ent.Name()), ent.IsDir(), below)
+		g, a := coverBelow(filepath.Join(root, ent.Name()), ent.IsDir(), below, stamp)
 		grants = append(grants, g...)
 		ancestors = append(ancestors, a...)
 	}

@@ -69,6 +69,8 @@ const HintUnsandboxed = `if the command needs this, call run_bash again with "sa
 // the sandbox. Where the output names no path it says what the sandbox
 // allows instead of guessing.
 func (s *Sandbox) Explain(output string) string {
+	// Read after a sandboxed command ran, so after the check (Command
+	// waited for it): s.status is final.
 	if !s.status.Active {
 		return ""
 	}

@@ -66,7 +66,7 @@ func (h *Handoff) Close() error {
 // Handoff prepares `bash -c command` in dir with env (plus TMPDIR) for a
 // stub: inside the sandbox when it is active, else as PlainHandoff.
 func (s *Sandbox) Handoff(command, dir string, env []string) (*Handoff, error) {
-	if !s.status.Active {
+	if !s.Status().Active { // waits for the check, as Command does
 		return PlainHandoff(command, dir, env)
 	}
 	p, err := s.prepare(command, dir, env)

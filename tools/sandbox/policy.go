@@ -17,8 +17,9 @@ type launchPolicy struct {
 	// The Landlock grants: the daemon builds the ruleset from them and
 	// hands the launcher its descriptor (RulesetFD), so the short-lived
 	// launcher does no file walking nor rule building.
-	Read     []grant  `json:"-"` // read + execute
-	Listable []string `json:"-"` // directories listable only (ancestors of hidden paths)
+	// (The read grants, read + execute around the hidden paths, and
+	// the directories only listable above them, are readRules', added
+	// to the ruleset from descriptors held between commands.)
 	Write    []grant  `json:"-"` // full access
 	Devices  []string `json:"-"` // character devices: read, write, ioctl
 	DenyTCP  bool     `json:"-"` // Landlock: no TCP connect (no network namespace)
@@ -163,7 +164,6 @@ func (s *Sandbox) buildPolicy() (launchPolicy, error) {
 		p.MaxProcs = uint64(s.settings.ProcessLimit)
 	}
 	p.MaxData = uint64(s.settings.MemoryLimitMB) << 20
-	p.Read, p.Listable = cover("/", s.hidden)
 
 	exclude := append(append([]string(nil), s.hidden...), s.protected...)
 	guard := guardGit(s.writable, s.home, s.files)

@@ -14,7 +14,8 @@ const (
 	rightsAll      = (1 << 16) - 1 // every right ABI 7 knows, for write grants on directories
 )
 
-// rulesFor is the Landlock configuration and rules of a policy.
+// rulesFor is the Landlock configuration and rules of a policy, but
+// the read grants (readRules).
 func rulesFor(p launchPolicy) (landlock.Config, []landlock.Rule) {
 	cfg := landlock.Config{HandledAccessFS: landlock.V7.HandledAccessFS, Scoped: landlock.V7.Scoped}
 	switch {
@@ -23,17 +24,7 @@ func rulesFor(p launchPolicy) (landlock.Config, []landlock.Rule) {
 	case p.DenyTCP:
 		cfg.HandledAccessNet = ll.AccessNetConnectTCP
 	}
-	var rules []landlock.Rule
-	for _, g := range p.Read {
-		r := landlock.AccessFSSet(rightsReadFile)
-		if g.Dir {
-			r = rightsRead
-		}
-		rules = append(rules, landlock.PathAccess(r, g.Path).IgnoreIfMissing())
-	}
-	if len(p.Listable) > 0 {
-		rules = append(rules, landlock.PathAccess(ll.AccessFSReadDir, p.Listable...).IgnoreIfMissing())
-	}
+	var rules []landlock.Rule // the read grants are readRules' (prepare)
 	for _, g := range p.Write {
 		r := landlock.AccessFSSet(rightsFile)
 		if g.Dir {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 
 	"github.com/agent-lsp/agent-lsp/permission"
@@ -34,6 +33,10 @@ type Status struct {
 	// CacheDir holds the build tools' caches commands get (GOCACHE,
 	// npm_config_cache, PIP_CACHE_DIR, ...): the workspace's own.
 	CacheDir string
+	// Checking: what this machine supports is not known yet (the check
+	// runs at the first command, or in the background; see Current).
+	// Active is false meanwhile.
+	Checking bool
 }
 
 // ContainsFS reports whether commands' writes are confined and the secret
@@ -52,6 +55,8 @@ func (s Status) Summary() string {
 	switch {
 	case s.Mode == ModeOff:
 		return "sandbox off: commands run unconfined, approvals only"
+	case s.Checking:
+		return fmt.Sprintf("sandbox %s, network %s (Landlock ABI %d): checking what this machine supports (before the first command runs)", s.Mode, s.Network, s.ABI)
 	case !s.Active:
 		return "sandbox unavailable: " + s.Unavailable + "; commands run unconfined, approvals only"
 	}
@@ -87,13 +92,16 @@ type Sandbox struct {
 	// commands may connect to (Settings.AllowSockets, ~ expanded).
 	sockets []string
 	sup     supervisors
+	probe   probeState
+	reads   readRules // the read grants, kept between commands (Linux)
 }
 
 // New prepares the sandbox for commands in the workspace roots: it
-// creates the private temp dir and checks, by starting one confined
-// command, what this machine supports. An unsupported sandbox is not an
-// error: Status says why, and Command runs commands unconfined. The
-// error is for bad settings or a temp dir that cannot be created.
+// creates the private temp dir and asks the kernel for Landlock; whether
+// a confined command really starts here is checked later (probeState),
+// before the first command. An unsupported sandbox is not an error:
+// Status says why, and Command runs commands unconfined. The error is
+// for bad settings or a temp dir that cannot be created.
 func New(st Settings, roots []string) (*Sandbox, error) {
 	if st.Mode == "" {
 		st.Mode = ModeWorkspaceWrite
@@ -129,6 +137,8 @@ func New(st Settings, roots []string) (*Sandbox, error) {
 		s.roots = append(s.roots, resolve(r))
 	}
 	if st.Mode == ModeOff {
+		s.probe.init(s.status)
+		s.finishProbe()
 		return s, nil
 	}
 	if st.Mode == ModeWorkspaceWrite {
@@ -138,6 +148,7 @@ func New(st Settings, roots []string) (*Sandbox, error) {
 		s.writable = append(s.writable, resolve(expandDir(d, home, s.roots[0])))
 	}
 	s.hidden = hiddenPaths(home, st.HiddenPaths)
+	s.reads.hidden = s.hidden
 	s.protected = writeProtected(home)
 	files, err := permission.NewProtectedFiles(st.ProtectedFiles)
 	if err != nil {
@@ -162,18 +173,12 @@ func New(st Settings, roots []string) (*Sandbox, error) {
 		s.cacheDir = filepath.Join(s.tmpDir, "cache")
 	}
 	s.status.CacheDir = s.cacheDir
-	s.probe()
-	if s.status.Active && filterArch() == 0 {
-		s.status.Limits = append(s.status.Limits, "no seccomp filter on "+runtime.GOARCH+": unix sockets outside the workspace are not refused")
+	needsLaunch := s.checkKernel()
+	s.probe.init(s.status)
+	if !needsLaunch {
+		s.finishProbe()
 	}
 	return s, nil
-}
-
-// Status says what the sandbox holds.
-func (s *Sandbox) Status() Status {
-	st := s.status
-	st.Limits = append([]string(nil), st.Limits...)
-	return st
 }
 
 // Roots are the workspace roots as the sandbox resolved them.
@@ -182,7 +187,9 @@ func (s *Sandbox) Roots() []string { return append([]string(nil), s.roots...) }
 // Close ends the supervision of commands' sockets and removes the private
 // temp dir and everything commands left there.
 func (s *Sandbox) Close() error {
+	s.probe.stop()
 	s.sup.stop()
+	s.reads.close()
 	if s.tmpDir == "" {
 		return nil
 	}
