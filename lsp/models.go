@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 
-	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
 )
 
@@ -43,11 +42,8 @@ func (s *server) listModels(_ context.Context, p modelsParams) (modelsResult, er
 		return modelsResult{}, errNotInitialized
 	}
 	cur := currentModel{Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL}
-	if n, ok := agent.KnownContextWindow(cfg.Model); cfg.ContextWindow > 0 {
-		cur.ContextWindow, cur.ContextWindowSource = cfg.ContextWindow, control.WindowFromSetting
-	} else if ok {
-		cur.ContextWindow, cur.ContextWindowSource = n, control.WindowFromTable
-	}
+	w := control.ConfiguredWindow(cfg) // a session's discovery may change it
+	cur.ContextWindow, cur.ContextWindowSource = w.Tokens, w.Source
 	if p.SessionID != "" {
 		sess, err := s.sessions.lookup(p.SessionID)
 		if err != nil {

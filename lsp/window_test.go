@@ -61,3 +61,17 @@ func TestModelsContextWindowSettingWins(t *testing.T) {
 		t.Fatalf("session's current = %+v, want the setting", m.Current)
 	}
 }
+
+// Before any session, agent/models still names a window for a model no
+// table knows: the default guess, said to be one (never 0, which left
+// each editor to guess).
+func TestModelsWindowIsNeverZero(t *testing.T) {
+	srv := providertest.NewServer(t, nil, providertest.WithSeed(7))
+	s := start(t, nil, setupOptions{caps: fullCaps, model: srv})
+	s.initialize(map[string]any{"model": "some-local-model"})
+	var m modelsWindow
+	s.call("agent/models", map[string]any{}, &m)
+	if m.Current.ContextWindow <= 0 || m.Current.ContextWindowSource != "default" {
+		t.Fatalf("daemon's current = %+v, want the default window, said to be the default", m.Current)
+	}
+}

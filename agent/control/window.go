@@ -58,23 +58,32 @@ func (s *Session) WaitContextWindow(ctx context.Context) WindowInfo {
 	return s.ContextWindow()
 }
 
+// ConfiguredWindow is the window a session of cfg starts from before any
+// preset or server says otherwise: the setting, the table, else the
+// default guess. Never 0, so that no front end has to guess one.
+func ConfiguredWindow(cfg provider.Config) WindowInfo {
+	if cfg.ContextWindow > 0 {
+		return WindowInfo{cfg.ContextWindow, WindowFromSetting}
+	}
+	if known, ok := agent.KnownContextWindow(cfg.Model); ok {
+		return WindowInfo{known, WindowFromTable}
+	}
+	return WindowInfo{agent.ContextWindow(cfg.Model), WindowFromDefault}
+}
+
 // learnWindow settles which window the session's budget follows for cfg
 // (presetWindow: a user's preset's figure): the setting, the preset, the
 // table, else the server's answer, asked in the background so that no
 // request waits for it (the first rounds of a prompt are small), with the
 // default meanwhile and when the server does not say.
 func (s *Session) learnWindow(cfg provider.Config, presetWindow int) {
-	info, probe := WindowInfo{}, false
-	switch known, ok := agent.KnownContextWindow(cfg.Model); {
-	case cfg.ContextWindow > 0:
-		info = WindowInfo{cfg.ContextWindow, WindowFromSetting}
+	info, probe := ConfiguredWindow(cfg), false
+	switch {
+	case info.Source == WindowFromSetting:
 		s.agent.UseContextWindow(cfg.Model, cfg.ContextWindow)
 	case presetWindow > 0:
 		info = WindowInfo{presetWindow, WindowFromPreset}
-	case ok:
-		info = WindowInfo{known, WindowFromTable}
-	default:
-		info = WindowInfo{agent.ContextWindow(cfg.Model), WindowFromDefault}
+	case info.Source == WindowFromDefault:
 		probe = s.c.o.Windows != nil && cfg.Validate() == nil
 	}
 	done := closedChan()
