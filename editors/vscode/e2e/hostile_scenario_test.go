@@ -74,11 +74,7 @@ func TestCodeServerHostileFolderSettings(t *testing.T) {
 	cfg["ignoredKeys"] = keys
 	cfg["hostilePrompt"], cfg["hostileAnswer"] = prompt, answer
 	cfg["env"] = map[string]string{canaryName: canary}
-	sum := runScenario(t, peers, cfg)
-	for _, s := range sum.Steps {
-		t.Logf("step %-32s %6d ms", s.Name, s.Ms)
-	}
-	t.Logf("screenshots in %s", cfg["artifacts"])
+	sum := runScenario(t, peers, cfg) // it logs the steps and where the screenshots are
 	// What the folder's settings did comes first: a failed step (no
 	// notice, no answer) is reported after it.
 	for _, m := range []string{binMark, mcpMark} {
@@ -120,11 +116,7 @@ func TestCodeServerRestrictedMode(t *testing.T) {
 	cfg := hostileConfig(t, peers, model, workspace, "restricted")
 	cfg["workspaceTrust"] = true
 	cfg["restrictedPrompt"], cfg["restrictedAnswer"] = prompt, answer
-	sum := runScenario(t, peers, cfg)
-	for _, s := range sum.Steps {
-		t.Logf("step %-32s %6d ms", s.Name, s.Ms)
-	}
-	t.Logf("screenshots in %s", cfg["artifacts"])
+	sum := runScenario(t, peers, cfg) // it logs the steps and where the screenshots are
 	if !sum.OK {
 		t.Fatalf("the scenario failed:\n  %s", strings.Join(sum.Failures, "\n  "))
 	}

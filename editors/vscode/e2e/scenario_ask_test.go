@@ -46,11 +46,7 @@ func TestCodeServerInlineAsk(t *testing.T) {
 		"askLine": 3, "askQuestion": question, "askAnswerEnd": "That is all.", "askStrong": "placeholder", "askCode": "oldName",
 		"javaPrompt": javaPrompt, "javaFile": javaFile, "javaSource": javaSource, "javaCode": javaCode,
 	}
-	sum := runScenario(t, peers, cfg)
-	for _, s := range sum.Steps {
-		t.Logf("step %-22s %6d ms", s.Name, s.Ms)
-	}
-	t.Logf("screenshots in %s", cfg["artifacts"])
+	sum := runScenario(t, peers, cfg) // it logs the steps and where the screenshots are
 	if !sum.OK {
 		t.Fatalf("the scenario failed:\n  %s", strings.Join(sum.Failures, "\n  "))
 	}

@@ -43,11 +43,7 @@ func TestCodeServerDialog(t *testing.T) {
 		"editPrompt": editPrompt, "editAnswer": editAnswer,
 		"hunks": 3, "hunkLines": []string{"func newName() {}", "var x = newName", "var y = newName"},
 	}
-	sum := runScenario(t, peers, cfg)
-	for _, s := range sum.Steps {
-		t.Logf("step %-22s %6d ms", s.Name, s.Ms)
-	}
-	t.Logf("screenshots in %s", cfg["artifacts"])
+	sum := runScenario(t, peers, cfg) // it logs the steps and where the screenshots are
 	if !sum.OK {
 		t.Fatalf("the scenario failed:\n  %s", strings.Join(sum.Failures, "\n  "))
 	}

@@ -50,11 +50,7 @@ func TestCodeServerFirstHourMistakes(t *testing.T) {
 		// without agent-lsp installed has.
 		"settings": map[string]any{"agentLsp.path": filepath.Join(t.TempDir(), "agent-lsp")},
 	}
-	sum := runScenario(t, peers, cfg)
-	for _, s := range sum.Steps {
-		t.Logf("step %-24s %6d ms", s.Name, s.Ms)
-	}
-	t.Logf("screenshots in %s", artifacts)
+	sum := runScenario(t, peers, cfg) // it logs the steps and where the screenshots are
 	if !sum.OK {
 		t.Fatalf("the scenario failed:\n  %s", strings.Join(sum.Failures, "\n  "))
 	}

@@ -106,11 +106,7 @@ func TestCodeServerScenario(t *testing.T) {
 		},
 	}
 	renderConfig(cfg)
-	sum := runScenario(t, peers, cfg)
-	for _, s := range sum.Steps {
-		t.Logf("step %-22s %6d ms", s.Name, s.Ms)
-	}
-	t.Logf("screenshots in %s", artifacts)
+	sum := runScenario(t, peers, cfg) // it logs the steps and where the screenshots are
 	for i, r := range fim.Requests() {
 		t.Logf("FIM request %d: %s %s (rejected: %q)", i, r.Dialect, r.Path, r.Rejected)
 	}
@@ -272,6 +268,10 @@ func runScenario(t *testing.T, p scenarioPeers, cfg map[string]any) scenarioSumm
 	if runErr != nil && sum.OK {
 		t.Fatalf("run.mjs said ok but exited with %v", runErr)
 	}
+	for _, st := range sum.Steps {
+		t.Logf("step %-32s %6d ms", st.Name, st.Ms)
+	}
+	t.Logf("screenshots in %s", cfg["artifacts"])
 	return sum
 }
 
