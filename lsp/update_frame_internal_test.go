@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"go.uber.org/zap"
+
+	"github.com/agent-lsp/agent-lsp/agent"
 )
 
 // A text update's frame, built in the writer's reused buffer, is byte for
@@ -54,3 +56,24 @@ func TestTextUpdateSendAllocatesNothing(t *testing.T) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// A delta that leaves alone, the common case when the editor keeps up,
+// costs the listener nothing either: its queue entry is a reused one and
+// the writer is the listener's own goroutine, not a new one per burst.
+func TestDeltaThroughTheListenerAllocatesNothing(t *testing.T) {
+	st := newStream(strings.NewReader(""), discard{}, zap.NewNop())
+	l := newUpdateListener(&server{frames: st, log: zap.NewNop()}, &session{id: "s1"}, nil)
+	defer l.close()
+	delta := agent.Event{Kind: agent.EventText, Text: "a delta"}
+	allocs := testing.AllocsPerRun(1000, func() {
+		l.OnEvent(delta)
+		l.mu.Lock()
+		for l.written < l.queued {
+			l.drained.Wait()
+		}
+		l.mu.Unlock()
+	})
+	if allocs != 0 {
+		t.Errorf("a delta through the listener allocates %v times, want 0", allocs)
+	}
+}

@@ -146,6 +146,10 @@ type updateListener struct {
 	running int  // tool calls started and not finished
 
 	frame updateFrame // the writer's buffer for text updates (update_frame.go)
+	// spareDeltas are written delta entries kept for the next ones: a
+	// delta that leaves alone (no back-pressure) would otherwise cost an
+	// entry and its slice every time.
+	spareDeltas []*pendingUpdate
 }
 
 // pendingUpdate is one queued update: a text or reasoning delta, to which
@@ -253,7 +257,13 @@ func (l *updateListener) enqueueDeltaLocked(kind, text string) {
 		l.queue[n-1].add(text)
 		return
 	}
-	p := &pendingUpdate{deltaKind: kind}
+	var p *pendingUpdate
+	if n := len(l.spareDeltas); n > 0 {
+		p, l.spareDeltas = l.spareDeltas[n-1], l.spareDeltas[:n-1]
+		p.deltaKind = kind
+	} else {
+		p = &pendingUpdate{deltaKind: kind}
+	}
 	p.add(text)
 	l.enqueueLocked(p)
 }
@@ -298,15 +308,36 @@ func (l *updateListener) drain() {
 		for _, p := range batch {
 			l.write(p)
 		}
+		l.mu.Lock()
+		l.keepSpares(batch)
 		clear(batch)
 		spare = batch
-		l.mu.Lock()
 		l.writing = false
 		l.written += int64(len(batch))
 		l.drained.Broadcast()
 	}
 	l.stopped = true
 	l.drained.Broadcast()
+}
+
+// maxSpareDeltas bounds the entries kept for reuse; keptDeltas the
+// strings an entry's slice may keep room for (a burst behind a slow editor
+// is not held for the rest of the prompt).
+const (
+	maxSpareDeltas = 4
+	keptDeltas     = 64
+)
+
+// keepSpares keeps the batch's written delta entries, emptied, for reuse.
+func (l *updateListener) keepSpares(batch []*pendingUpdate) {
+	for _, p := range batch {
+		if p.deltaKind == "" || len(l.spareDeltas) == maxSpareDeltas || cap(p.deltas) > keptDeltas {
+			continue
+		}
+		clear(p.deltas)
+		*p = pendingUpdate{deltas: p.deltas[:0]}
+		l.spareDeltas = append(l.spareDeltas, p)
+	}
 }
 
 // write numbers one update and sends it; only the writer calls it.
