@@ -29,7 +29,7 @@ var fullCaps = lsptest.Capabilities{ApplyEdit: true, DocumentChanges: true,
 
 // setup is one test's daemon, editor and fake model.
 type setup struct {
-	t       *testing.T
+	t       testing.TB
 	ed      *lsptest.Editor
 	model   *providertest.Server
 	root    string
@@ -86,7 +86,7 @@ func newProviderFunc(srv *providertest.Server) func(provider.Config) (provider.P
 }
 
 // start runs Serve against a fresh workspace and an uninitialized editor.
-func start(t *testing.T, script providertest.Script, o setupOptions) *setup {
+func start(t testing.TB, script providertest.Script, o setupOptions) *setup {
 	t.Helper()
 	if o.dialect == "" {
 		o.dialect = openai.Name
@@ -178,7 +178,7 @@ func (s *setup) initialize(options map[string]any) json.RawMessage {
 	return res
 }
 
-func ctx(t *testing.T) context.Context {
+func ctx(t testing.TB) context.Context {
 	c, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	t.Cleanup(cancel)
 	return c

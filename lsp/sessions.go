@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"go.uber.org/zap"
+
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
 	"github.com/agent-lsp/agent-lsp/permission"
@@ -35,6 +37,25 @@ func (s *session) sendUpdate(srv *server, u payload) {
 	h := u.header()
 	h.SessionID, h.Seq = s.id, s.nextSeq()
 	srv.notifyUpdate(u)
+}
+
+// sendText numbers and sends a text update of kind k (text or
+// reasoning), building its frame in f (update_frame.go): the delta path,
+// taken by a listener's writer, which owns f.
+func (s *session) sendText(srv *server, k, text string, f *updateFrame) {
+	if srv.frames == nil {
+		s.sendUpdate(srv, &textUpdate{updateHeader: kind(k), textBody: textBody{Text: text}})
+		return
+	}
+	s.sendMu.Lock()
+	defer s.sendMu.Unlock()
+	frame, err := f.build(k, text, func(h *updateHeader) { h.SessionID, h.Seq = s.id, s.nextSeq() })
+	if err == nil {
+		err = srv.frames.writeWholeFrame(frame)
+	}
+	if err != nil && !isClosed(err) {
+		srv.log.Warn("notification not sent", zap.String("method", "agent/update"), zap.Error(err))
+	}
 }
 
 // sessionStore maps the controller's sessions to their views, and keeps

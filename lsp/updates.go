@@ -120,26 +120,36 @@ func costOf(cost float64, known bool) *float64 {
 // agent/update notifications (numbered per session) and keeps the prompt's
 // progress message current.
 //
-// Updates go out through a queue drained by at most one writer goroutine
-// at a time, so a delta never waits for a timer: when nothing is being
-// written it is sent at once; deltas arriving while a write is in progress
-// accumulate and leave as one update right after it (coalescing happens
-// only under back-pressure, bounded by the write time). Every other update
-// waits until it, and everything queued before it, is written: it keeps
-// its place before the popups, edits and replies that follow it.
+// Updates go out through a queue drained by one writer goroutine, started
+// with the listener and ended by close, so a delta never waits for a
+// timer and a burst starts no goroutine: when nothing is being written
+// the writer takes a delta at once; deltas arriving while a write is in
+// progress accumulate and leave as one update right after it (coalescing
+// happens only under back-pressure, bounded by the write time), and the
+// model's stream never waits for the editor. Every other update waits
+// until it, and everything queued before it, is written: it keeps its
+// place before the popups, edits and replies that follow it.
 type updateListener struct {
 	s    *server
 	sess *session
 	prog *progress
 
 	mu      sync.Mutex // guards the fields below
+	wake    sync.Cond  // signalled when the queue gains an entry or the listener closes
 	drained sync.Cond  // broadcast when the writer has written a batch or stopped
 	queue   []*pendingUpdate
-	writing bool  // a writer goroutine owns the queue's draining
+	writing bool  // the writer holds a batch it is writing
 	queued  int64 // queue entries ever made
 	written int64 // queue entries written (or dropped by a gone client)
 	closed  bool
-	running int // tool calls started and not finished
+	stopped bool // the writer has returned
+	running int  // tool calls started and not finished
+
+	frame updateFrame // the writer's buffer for text updates (update_frame.go)
+	// spareDeltas are written delta entries kept for the next ones: a
+	// delta that leaves alone (no back-pressure) would otherwise cost an
+	// entry and its slice every time.
+	spareDeltas []*pendingUpdate
 }
 
 // pendingUpdate is one queued update: a text or reasoning delta, to which
@@ -161,7 +171,9 @@ func (p *pendingUpdate) add(delta string) {
 
 func newUpdateListener(s *server, sess *session, prog *progress) *updateListener {
 	l := &updateListener{s: s, sess: sess, prog: prog}
+	l.wake.L = &l.mu
 	l.drained.L = &l.mu
+	go l.drain()
 	return l
 }
 
@@ -215,8 +227,9 @@ func (l *updateListener) OnEvent(e agent.Event) {
 	}
 }
 
-// close waits until every queued update is written and stops sending; the
-// prompt's reply follows every update of the prompt.
+// close waits until every queued update is written, stops sending and
+// ends the writer; the prompt's reply follows every update of the prompt.
+// Every listener must be closed (OnEvent's EventPromptEnd does it too).
 func (l *updateListener) close() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -225,7 +238,8 @@ func (l *updateListener) close() {
 
 func (l *updateListener) closeLocked() {
 	l.closed = true
-	for l.writing {
+	l.wake.Signal()
+	for !l.stopped {
 		l.drained.Wait()
 	}
 }
@@ -243,7 +257,13 @@ func (l *updateListener) enqueueDeltaLocked(kind, text string) {
 		l.queue[n-1].add(text)
 		return
 	}
-	p := &pendingUpdate{deltaKind: kind}
+	var p *pendingUpdate
+	if n := len(l.spareDeltas); n > 0 {
+		p, l.spareDeltas = l.spareDeltas[n-1], l.spareDeltas[:n-1]
+		p.deltaKind = kind
+	} else {
+		p = &pendingUpdate{deltaKind: kind}
+	}
 	p.add(text)
 	l.enqueueLocked(p)
 }
@@ -257,44 +277,74 @@ func (l *updateListener) sendLocked(u payload) {
 	}
 }
 
-// enqueueLocked queues p, starts a writer when none runs, and returns the
-// number of entries that must be written for p to be out.
+// enqueueLocked queues p, wakes the writer, and returns the number of
+// entries that must be written for p to be out.
 func (l *updateListener) enqueueLocked(p *pendingUpdate) int64 {
 	l.queue = append(l.queue, p)
 	l.queued++
-	if !l.writing {
-		l.writing = true
-		go l.drain()
-	}
+	l.wake.Signal()
 	return l.queued
 }
 
-// drain is the writer: it takes the whole queue, writes it, and repeats
-// until the queue is empty, then ends. Only one runs at a time (writing),
-// so updates leave in queue order and seq grows by one per update.
+// drain is the writer, the listener's one goroutine: it waits for queued
+// updates, takes the whole queue, writes it, and repeats; once the
+// listener is closed and the queue is empty it returns. Being the only
+// writer, it sends updates in queue order and seq grows by one per update.
 func (l *updateListener) drain() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for len(l.queue) > 0 {
+	var spare []*pendingUpdate // the previous batch's array, reused for the queue
+	for {
+		for len(l.queue) == 0 && !l.closed {
+			l.wake.Wait()
+		}
+		if len(l.queue) == 0 {
+			break
+		}
 		batch := l.queue
-		l.queue = nil
+		l.queue = spare[:0]
+		l.writing = true
 		l.mu.Unlock()
 		for _, p := range batch {
 			l.write(p)
 		}
 		l.mu.Lock()
+		l.keepSpares(batch)
+		clear(batch)
+		spare = batch
+		l.writing = false
 		l.written += int64(len(batch))
 		l.drained.Broadcast()
 	}
-	l.writing = false
+	l.stopped = true
 	l.drained.Broadcast()
+}
+
+// maxSpareDeltas bounds the entries kept for reuse; keptDeltas the
+// strings an entry's slice may keep room for (a burst behind a slow editor
+// is not held for the rest of the prompt).
+const (
+	maxSpareDeltas = 4
+	keptDeltas     = 64
+)
+
+// keepSpares keeps the batch's written delta entries, emptied, for reuse.
+func (l *updateListener) keepSpares(batch []*pendingUpdate) {
+	for _, p := range batch {
+		if p.deltaKind == "" || len(l.spareDeltas) == maxSpareDeltas || cap(p.deltas) > keptDeltas {
+			continue
+		}
+		clear(p.deltas)
+		*p = pendingUpdate{deltas: p.deltas[:0]}
+		l.spareDeltas = append(l.spareDeltas, p)
+	}
 }
 
 // write numbers one update and sends it; only the writer calls it.
 func (l *updateListener) write(p *pendingUpdate) {
-	u := p.u
 	if p.deltaKind != "" {
-		u = &textUpdate{updateHeader: kind(p.deltaKind), textBody: textBody{Text: strings.Join(p.deltas, "")}}
+		l.sess.sendText(l.s, p.deltaKind, strings.Join(p.deltas, ""), &l.frame)
+		return
 	}
-	l.sess.sendUpdate(l.s, u)
+	l.sess.sendUpdate(l.s, p.u)
 }

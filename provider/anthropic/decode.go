@@ -2,11 +2,11 @@ package anthropic
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
+
+	fastjson "github.com/segmentio/encoding/json"
 
 	"github.com/agent-lsp/agent-lsp/provider"
 )
@@ -24,13 +24,6 @@ const maxErrorExcerpt = 200
 // the stream is over: the decoder is not meant to be fed again.
 type decoder struct {
 	frame wireFrame // reused for every frame
-	// in and json decode every frame with one json.Decoder: unlike
-	// json.Unmarshal, a Decoder keeps its scanner and error-context state
-	// between values, which removes most of the per-frame allocations. fed
-	// counts the bytes given to it, to find text after a frame's value.
-	in   frameReader
-	json *json.Decoder
-	fed  int64
 	// tools maps the content-block index of each tool_use block to its id:
 	// input_json_delta fragments name only the index. A short slice scanned
 	// linearly, since a turn holds a handful of tool calls.
@@ -128,34 +121,12 @@ func (d *decoder) Frame(event string, data []byte, emit func(provider.Event)) er
 }
 
 // decodeJSON decodes data, which must hold exactly one JSON value, into f.
+// segmentio/encoding's Unmarshal (already linked in: go.lsp.dev/jsonrpc2
+// decodes with it) keeps encoding/json's rules and calls the same
+// UnmarshalJSON methods, but keeps no per-call scanner or reflection
+// state: a reused encoding/json Decoder cost several times more per frame.
 func (d *decoder) decodeJSON(data []byte, f *wireFrame) error {
-	if d.json == nil {
-		d.json = json.NewDecoder(&d.in)
-	}
-	d.in.data = data
-	d.fed += int64(len(data))
-	if err := d.json.Decode(f); err != nil {
-		return err
-	}
-	// Whatever follows the value in this frame (the Decoder may not have read
-	// it yet) must be blank, or it would be taken for the next frame's start.
-	if after := d.fed - d.json.InputOffset(); after > 0 && len(bytes.TrimSpace(data[len(data)-int(after):])) > 0 {
-		return errors.New("text after the JSON value")
-	}
-	return nil
-}
-
-// frameReader hands one frame's data to the json.Decoder, then io.EOF, so a
-// value cut short is reported as such instead of waiting for the next frame.
-type frameReader struct{ data []byte }
-
-func (r *frameReader) Read(p []byte) (int, error) {
-	if len(r.data) == 0 {
-		return 0, io.EOF
-	}
-	n := copy(p, r.data)
-	r.data = r.data[n:]
-	return n, nil
+	return fastjson.Unmarshal(data, f)
 }
 
 func (d *decoder) blockStart(f *wireFrame, emit func(provider.Event)) error {

@@ -271,8 +271,8 @@ func TestDecodeRejectsBrokenStreams(t *testing.T) {
 	}{
 		{"not JSON", []sseFrame{start, {event: "content_block_delta", data: `{"type":"content_block_delta","index":0,`}}, `"content_block_delta" frame`},
 		{"not JSON without event name", []sseFrame{{data: `[DONE]`}}, "data frame"},
-		{"two values in one frame", []sseFrame{start, {data: `{"type":"ping"} {"type":"message_delta","delta":{"stop_reason":"end_turn"}}`}}, "text after the JSON value"},
-		{"a value cut short, then more", []sseFrame{start, {data: `{"type":"content_block_delta","index":0,"delta":`}, named(`{"type":"message_delta","delta":{"stop_reason":"end_turn"}}`)}, "unexpected EOF"},
+		{"two values in one frame", []sseFrame{start, {data: `{"type":"ping"} {"type":"message_delta","delta":{"stop_reason":"end_turn"}}`}}, "after top-level value"},
+		{"a value cut short, then more", []sseFrame{start, {data: `{"type":"content_block_delta","index":0,"delta":`}, named(`{"type":"message_delta","delta":{"stop_reason":"end_turn"}}`)}, "unexpected end of JSON input"},
 		{"index of the wrong type", []sseFrame{named(`{"type":"content_block_delta","index":"0","delta":{"type":"text_delta","text":"x"}}`)}, "cannot unmarshal"},
 		{"type that is no string", []sseFrame{{data: `{"type":7}`}}, "cannot unmarshal"},
 		{"tool input for a text block", []sseFrame{
