@@ -135,6 +135,7 @@ type literalPrefix struct {
 	lineStart bool           // the pattern starts with ^ or \A
 	lit       []byte         // no newline in it
 	rest      *syntax.Regexp // \A followed by what comes after lit; nil when nothing does
+	restASCII []asciiSet     // the rest as byte sets, when it is that simple (asciiSequence)
 }
 
 // splitLiteralPrefix splits a pattern that starts with a case-sensitive
@@ -169,6 +170,7 @@ func splitLiteralPrefix(re *syntax.Regexp) (literalPrefix, bool) {
 			}
 		}
 		p.rest = &syntax.Regexp{Op: syntax.OpConcat, Sub: append([]*syntax.Regexp{{Op: syntax.OpBeginText}}, subs...)}
+		p.restASCII = asciiSequence(subs)
 	}
 	return p, true
 }
@@ -206,4 +208,80 @@ func rarestByte(lit []byte) int {
 		}
 	}
 	return best
+}
+
+// asciiSet is a set of ASCII bytes, one bit each.
+type asciiSet [2]uint64
+
+func (s *asciiSet) has(b byte) bool { return b < 0x80 && s[b>>6]&(1<<(b&63)) != 0 }
+
+// asciiSequence returns one byte set per byte of every match of subs when
+// subs is a run of ASCII-only character classes and case-sensitive ASCII
+// literals (`[0-9a-f]{8}` once simplified, `[0-9][0-9]`): then it is
+// checked a byte at a time with no regexp. Nil otherwise. A byte ≥ 0x80 is
+// in no set, as Go's regexp reads it as a non-ASCII rune (or U+FFFD).
+func asciiSequence(subs []*syntax.Regexp) []asciiSet {
+	var seq []asciiSet
+	for _, sub := range subs {
+		var ok bool
+		if seq, ok = appendASCIISequence(seq, sub); !ok {
+			return nil
+		}
+	}
+	return seq
+}
+
+// appendASCIISequence appends re's byte sets to seq (through
+// concatenations, as Simplify writes `{8}`, and capture groups); false when
+// re is not that simple.
+func appendASCIISequence(seq []asciiSet, re *syntax.Regexp) ([]asciiSet, bool) {
+	switch re.Op {
+	case syntax.OpConcat, syntax.OpCapture:
+		for _, sub := range re.Sub {
+			var ok bool
+			if seq, ok = appendASCIISequence(seq, sub); !ok {
+				return nil, false
+			}
+		}
+		return seq, true
+	case syntax.OpCharClass:
+		var set asciiSet
+		for i := 0; i < len(re.Rune); i += 2 {
+			lo, hi := re.Rune[i], re.Rune[i+1]
+			if hi >= utf8.RuneSelf {
+				return nil, false
+			}
+			for r := lo; r <= hi; r++ {
+				set[r>>6] |= 1 << (r & 63)
+			}
+		}
+		return append(seq, set), true
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return nil, false
+		}
+		for _, r := range re.Rune {
+			if r >= utf8.RuneSelf {
+				return nil, false
+			}
+			var set asciiSet
+			set[r>>6] |= 1 << (r & 63)
+			seq = append(seq, set)
+		}
+		return seq, true
+	}
+	return nil, false
+}
+
+// matchesASCIISequence reports whether b starts with bytes in seq's sets.
+func matchesASCIISequence(b []byte, seq []asciiSet) bool {
+	if len(b) < len(seq) {
+		return false
+	}
+	for i := range seq {
+		if !seq[i].has(b[i]) {
+			return false
+		}
+	}
+	return true
 }

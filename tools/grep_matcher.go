@@ -45,6 +45,7 @@ type lineMatcher struct {
 	// verifyAfter: the pattern is [^] lit rest.
 	lineStart bool           // lit must start the line
 	rest      *regexp.Regexp // anchored at lit's end and run to the line's end; nil: nothing follows lit
+	restASCII []asciiSet     // the rest as one byte set per byte, checked instead of rest when set
 }
 
 type candidateKind int
@@ -92,7 +93,7 @@ func compileLineMatcher(pattern string, ignoreCase bool) (*lineMatcher, error) {
 		m.kind, m.lit = findLiteral, prefix.lit
 		m.rareOff = rarestByte(m.lit)
 		m.rareLo = m.lit[m.rareOff]
-		m.verify, m.lineStart = verifyAfter, prefix.lineStart
+		m.verify, m.lineStart, m.restASCII = verifyAfter, prefix.lineStart, prefix.restASCII
 		if prefix.rest == nil && !prefix.lineStart {
 			m.verify = verifyNone
 		}
@@ -189,16 +190,28 @@ func (m *lineMatcher) lineMatches(buf []byte, start, c, end int, cur *candidateC
 	}
 	if m.lineStart {
 		// c is the line's first candidate: no later one starts the line.
-		return c == start && (m.rest == nil || m.rest.Match(buf[c+len(m.lit):end]))
+		return c == start && m.restMatches(buf[c+len(m.lit):end])
 	}
 	// lit holds no newline, so a candidate before end lies within the line.
 	for c >= 0 && c < end {
-		if m.rest.Match(buf[c+len(m.lit) : end]) {
+		if m.restMatches(buf[c+len(m.lit) : end]) {
 			return true
 		}
 		c = m.nextCandidate(buf, c+1, cur)
 	}
 	return false
+}
+
+// restMatches reports whether the rest of the pattern matches at the start
+// of after (the line from the literal's end).
+func (m *lineMatcher) restMatches(after []byte) bool {
+	switch {
+	case m.restASCII != nil:
+		return matchesASCIISequence(after, m.restASCII)
+	case m.rest != nil:
+		return m.rest.Match(after)
+	}
+	return true
 }
 
 // nextLiteral returns the first position ≥ from where the literal starts,

@@ -69,6 +69,7 @@ var matcherPatterns = []string{
 	`0x[0-9a-f]{2}`, `^func main`, `(?m)^err`, `\Aerr != nil`, `nil \{$`, `ab$`, `ab\b`, `ab\B`, `ab^`, `ab(?m)^`,
 	`ab\bab`, `err(?i) != NIL`, `err(?i:[ !=]+)nil`, `ab(ab)*$`, `line(\r|x)`, `(de)ad(?i)line`, `ab[^a]`, `ba.?b`,
 	`foo\xffbar`, `ma(?i)sk`, `(a)(b)+`, `^ab$`, `^  +`, `\x{212a}`, `(?i)lin`, `(?i)dead line`,
+	`0x[0-9A-F]{2}z`, `0x(?i:[a-f])`, `ab[\x00-\x7f]`, `ab[^\x80-\x{10FFFF}]b`, `ab\xff`, `de[a-z]d`, `0x[0-9a-f]1$`,
 }
 
 func TestScanAgreesWithPerLineRegexp(t *testing.T) {
@@ -151,6 +152,23 @@ func TestMatcherChoosesPrefilter(t *testing.T) {
 		if m.kind != tt.kind || string(m.lit) != tt.lit || m.verify != tt.verify || rest != tt.rest {
 			t.Errorf("%q: kind %d lit %q verify %d rest %q, want kind %d lit %q verify %d rest %q",
 				tt.pattern, m.kind, m.lit, m.verify, rest, tt.kind, tt.lit, tt.verify, tt.rest)
+		}
+	}
+}
+
+// TestMatcherChecksASCIIRestByBytes: a rest of ASCII classes is checked
+// without a regexp; anything else keeps the regexp.
+func TestMatcherChecksASCIIRestByBytes(t *testing.T) {
+	for pattern, want := range map[string]int{
+		`0x[0-9a-f]{8}`: 8, `Copyright 20[0-9][0-9]`: 2, `ab[x-z]c`: 2,
+		`ab[^a]`: 0, `ab[a-z]+`: 0, `ab(?i)c`: 0, `ab[a-z]$`: 0, `ab.`: 0,
+	} {
+		m, err := compileLineMatcher(pattern, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m.restASCII) != want {
+			t.Errorf("%q: %d byte sets, want %d", pattern, len(m.restASCII), want)
 		}
 	}
 }
