@@ -192,7 +192,10 @@ func looksBehind(re *syntax.Regexp) bool {
 
 // byteFrequencyOrder lists bytes from most to least frequent in source code
 // and prose (roughly); bytes not listed count as rare.
-const byteFrequencyOrder = " etaoinsrlcdumhpfgbywvkxjqz\n\t.,;:()_=\"'/-{}*0123456789<>[]&|!#+"
+// Digits rank with the middle letters: numeric literals, tables and test
+// data make '0' and '1' more common in source code than v, k, x, j, q, z
+// (so `0x[0-9a-f]{8}` jumps between x's, not 0's).
+const byteFrequencyOrder = " etaoinsrlcdumhpfgbyw0123456789vkxjqz\n\t.,;:()_=\"'/-{}*<>[]&|!#+"
 
 // rarestByte returns the offset in lit of its least frequent byte, to make
 // the byte search jump as far as possible between candidates.

@@ -216,20 +216,32 @@ func (m *lineMatcher) restMatches(after []byte) bool {
 
 // nextLiteral returns the first position ≥ from where the literal starts,
 // or -1. It jumps between occurrences of the literal's rarest byte, which
-// beats bytes.Index when the literal starts with a common byte.
+// beats bytes.Index when the literal starts with a common byte. *next
+// caches the rare byte's next position across calls (-2: no more). The
+// loop is kept tight, with the literal's first and last bytes compared
+// before the rest, because in source code even the rarest byte of a
+// literal often recurs every few dozen bytes.
 func (m *lineMatcher) nextLiteral(buf []byte, from int, next *int) int {
-	n := len(m.lit)
-	for {
-		*next = nextByteAt(buf, m.rareLo, from+m.rareOff, *next)
-		if *next == -2 {
-			return -1
+	n, off, lit := len(m.lit), m.rareOff, m.lit
+	p := *next
+	for p != -2 {
+		if min := from + off; p < min {
+			p = -2
+			if min < len(buf) {
+				if i := bytes.IndexByte(buf[min:], m.rareLo); i >= 0 {
+					p = min + i
+				}
+			}
+			*next = p
+			continue
 		}
-		start := *next - m.rareOff
-		if start+n <= len(buf) && bytes.Equal(buf[start:start+n], m.lit) {
+		start := p - off
+		if start+n <= len(buf) && buf[start] == lit[0] && buf[start+n-1] == lit[n-1] && bytes.Equal(buf[start:start+n], lit) {
 			return start
 		}
 		from = start + 1
 	}
+	return -1
 }
 
 // nextFold returns the first position ≥ from where the fold literal starts,
