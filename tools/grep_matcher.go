@@ -216,46 +216,39 @@ func (m *lineMatcher) restMatches(after []byte) bool {
 
 // nextLiteral returns the first position ≥ from where the literal starts,
 // or -1. It jumps between occurrences of the literal's rarest byte, which
-// beats bytes.Index when the literal starts with a common byte. *next
-// caches the rare byte's next position across calls (-2: no more). The
-// loop is kept tight, with the literal's first and last bytes compared
-// before the rest, because in source code even the rarest byte of a
-// literal often recurs every few dozen bytes.
+// beats bytes.Index when the literal starts with a common byte.
 func (m *lineMatcher) nextLiteral(buf []byte, from int, next *int) int {
-	n, off, lit := len(m.lit), m.rareOff, m.lit
-	p := *next
-	for p != -2 {
-		if min := from + off; p < min {
-			p = -2
-			if min < len(buf) {
-				if i := bytes.IndexByte(buf[min:], m.rareLo); i >= 0 {
-					p = min + i
-				}
-			}
-			*next = p
-			continue
+	n := len(m.lit)
+	for {
+		*next = nextByteAt(buf, m.rareLo, from+m.rareOff, *next)
+		if *next == -2 {
+			return -1
 		}
-		start := p - off
-		if start+n <= len(buf) && buf[start] == lit[0] && buf[start+n-1] == lit[n-1] && bytes.Equal(buf[start:start+n], lit) {
+		start := *next - m.rareOff
+		if start+n <= len(buf) && bytes.Equal(buf[start:start+n], m.lit) {
 			return start
 		}
 		from = start + 1
 	}
-	return -1
 }
 
 // nextFold returns the first position ≥ from where the fold literal starts,
 // or -1. lo and up cache the next positions of the rare byte's two cases
-// across calls on one buffer, so no stretch is scanned twice.
+// across calls on one buffer, so no stretch is scanned twice. Per hit only
+// the stream that fell behind is advanced, and the first and last bytes are
+// compared (with the ASCII case bit set) before the rest.
 func (m *lineMatcher) nextFold(buf []byte, from int, lo, up *int) int {
-	n := len(m.lit)
+	n, off, lit := len(m.lit), m.rareOff, m.lit
+	if m.rareUp == m.rareLo {
+		*up = -2 // not a letter: one stream
+	}
 	for {
-		min := from + m.rareOff
-		*lo = nextByteAt(buf, m.rareLo, min, *lo)
-		if m.rareUp != m.rareLo {
-			*up = nextByteAt(buf, m.rareUp, min, *up)
-		} else {
-			*up = -2
+		min := from + off
+		if *lo != -2 && *lo < min {
+			*lo = indexByteFrom(buf, m.rareLo, min)
+		}
+		if *up != -2 && *up < min {
+			*up = indexByteFrom(buf, m.rareUp, min)
 		}
 		p := *lo
 		if p == -2 || (*up != -2 && *up < p) {
@@ -264,12 +257,26 @@ func (m *lineMatcher) nextFold(buf []byte, from int, lo, up *int) int {
 		if p == -2 {
 			return -1
 		}
-		start := p - m.rareOff
-		if start+n <= len(buf) && equalFoldASCII(buf[start:start+n], m.lit) {
+		start := p - off
+		// b|0x20 is the lower case of an ASCII letter; for other bytes it
+		// may conflate two, which only lets a few more through to the
+		// exact comparison.
+		if start+n <= len(buf) && buf[start]|0x20 == lit[0]|0x20 && buf[start+n-1]|0x20 == lit[n-1]|0x20 &&
+			equalFoldASCII(buf[start:start+n], lit) {
 			return start
 		}
 		from = start + 1
 	}
+}
+
+// indexByteFrom returns the first index ≥ min of b in buf, or -2.
+func indexByteFrom(buf []byte, b byte, min int) int {
+	if min < len(buf) {
+		if i := bytes.IndexByte(buf[min:], b); i >= 0 {
+			return min + i
+		}
+	}
+	return -2
 }
 
 // nextByteAt returns the first index ≥ min of b, reusing cached when it is
