@@ -8,14 +8,13 @@ import (
 	"regexp/syntax"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
 
 // lineMatcher finds the lines of a buffer that match a pattern, grep-style
 // (each line is matched on its own, without its newline). Running Go's
 // regexp over every line is slow, so it first looks for candidates over the
-// whole buffer with something faster and runs the regexp only on the lines
-// those land in:
+// whole buffer with something faster and checks only the lines those land
+// in:
 //
 //   - a literal every match must contain (the longest one in the pattern's
 //     top-level concatenation): its rarest byte is found with the
@@ -25,17 +24,28 @@ import (
 //   - otherwise the pattern itself, compiled in multi-line mode, over the
 //     rest of the buffer.
 //
+// A candidate is checked as cheaply as the pattern allows (verifyKind): not
+// at all when the pattern is the literal; when the pattern starts with the
+// literal (`0x[0-9a-f]{8}`, `^import \(`), by the anchor and the rest of the
+// pattern run from the literal's end, which Go's regexp does in one pass
+// without trying every start in the line, as ripgrep's literal
+// optimisations do; otherwise by the pattern over the line.
+//
 // Each candidate only chooses a line to check, so a prefilter can never add
 // a match; it only has to find at least one candidate in every matching line.
 type lineMatcher struct {
-	re       *regexp.Regexp // the pattern, applied to one line at a time
-	kind     candidateKind
-	lit      []byte         // findLiteral: as is; findFoldLiteral: lower-cased ASCII
-	rareOff  int            // offset in lit of its rarest byte, the one searched for
-	rareLo   byte           // that byte (lower case for findFoldLiteral)
-	rareUp   byte           // findFoldLiteral: its upper case
-	bufRe    *regexp.Regexp // findRegex: ^ and $ match at line boundaries
-	complete bool           // the pattern is exactly lit (case-sensitive): a candidate is a match
+	re      *regexp.Regexp // the pattern, applied to one line at a time
+	kind    candidateKind
+	lit     []byte         // findLiteral: as is; findFoldLiteral: lower-cased ASCII
+	rareOff int            // offset in lit of its rarest byte, the one searched for
+	rareLo  byte           // that byte (lower case for findFoldLiteral)
+	rareUp  byte           // findFoldLiteral: its upper case
+	bufRe   *regexp.Regexp // findRegex: ^ and $ match at line boundaries
+	verify  verifyKind
+	// verifyAfter: the pattern is [^] lit rest.
+	lineStart bool           // lit must start the line
+	rest      *regexp.Regexp // anchored at lit's end and run to the line's end; nil: nothing follows lit
+	restASCII []asciiSet     // the rest as one byte set per byte, checked instead of rest when set
 }
 
 type candidateKind int
@@ -44,6 +54,15 @@ const (
 	findLiteral candidateKind = iota
 	findFoldLiteral
 	findRegex
+)
+
+// verifyKind is how a candidate's line is checked.
+type verifyKind int
+
+const (
+	verifyLine  verifyKind = iota // the pattern over the whole line
+	verifyNone                    // the pattern is exactly lit: a candidate is a match
+	verifyAfter                   // the anchor, then rest right after each candidate in the line
 )
 
 // minPrefilterBytes: a shorter literal finds too many candidates to help.
@@ -68,17 +87,33 @@ func compileLineMatcher(pattern string, ignoreCase bool) (*lineMatcher, error) {
 	m := &lineMatcher{re: re}
 
 	lit, fold := requiredLiteral(tree)
+	prefix, hasPrefix := splitLiteralPrefix(tree)
 	switch {
+	case hasPrefix && len(prefix.lit) >= minPrefilterBytes && len(prefix.lit) >= len(lit):
+		m.kind, m.lit = findLiteral, prefix.lit
+		m.rareOff = rarestByte(m.lit)
+		m.rareLo = m.lit[m.rareOff]
+		m.verify, m.lineStart, m.restASCII = verifyAfter, prefix.lineStart, prefix.restASCII
+		if prefix.rest == nil && !prefix.lineStart {
+			m.verify = verifyNone
+		}
+		if prefix.rest != nil {
+			if m.rest, err = regexp.Compile(prefix.rest.String()); err != nil {
+				return nil, fmt.Errorf("invalid regular expression %q: %v", pattern, err)
+			}
+		}
 	case len(lit) >= minPrefilterBytes && !fold:
 		m.kind, m.lit = findLiteral, lit
 		m.rareOff = rarestByte(lit)
 		m.rareLo = lit[m.rareOff]
-		m.complete = isWholeLiteral(tree) && bytes.IndexByte(lit, '\n') < 0
 	case len(lit) >= minPrefilterBytes && fold:
 		m.kind, m.lit = findFoldLiteral, lit
 		m.rareOff = rarestByte(lit)
 		m.rareLo = lit[m.rareOff]
 		m.rareUp = byte(unicode.ToUpper(rune(m.rareLo)))
+		if isWholeFoldLiteral(tree, lit) {
+			m.verify = verifyNone
+		}
 	default:
 		m.kind = findRegex
 		m.bufRe, err = regexp.Compile(lineAnchored(tree).String())
@@ -101,27 +136,12 @@ func errorDetail(err error) string {
 // scan calls onLine with the bounds of every matching line, in order, until
 // it returns false.
 func (m *lineMatcher) scan(buf []byte, onLine func(start, end int) bool) {
-	nextLo, nextUp := -1, -1 // where the rare byte (each case of it) is next; -2: no more
-	pos := 0
+	cur := candidateCursor{lo: -1, up: -1}
+	pos := 0 // always a line's start
 	for pos < len(buf) {
-		var c int
-		switch m.kind {
-		case findLiteral:
-			c = m.nextLiteral(buf, pos, &nextLo)
-			if c < 0 {
-				return
-			}
-		case findFoldLiteral:
-			c = m.nextFold(buf, pos, &nextLo, &nextUp)
-			if c < 0 {
-				return
-			}
-		default:
-			loc := m.bufRe.FindIndex(buf[pos:])
-			if loc == nil {
-				return
-			}
-			c = pos + loc[0]
+		c := m.nextCandidate(buf, pos, &cur)
+		if c < 0 {
+			return
 		}
 		start := bytes.LastIndexByte(buf[:c], '\n') + 1
 		if start >= len(buf) {
@@ -131,13 +151,67 @@ func (m *lineMatcher) scan(buf []byte, onLine func(start, end int) bool) {
 		if j := bytes.IndexByte(buf[c:], '\n'); j >= 0 {
 			end = c + j
 		}
-		if m.complete || m.re.Match(buf[start:end]) {
+		if m.lineMatches(buf, start, c, end, &cur) {
 			if !onLine(start, end) {
 				return
 			}
 		}
 		pos = end + 1
 	}
+}
+
+// candidateCursor caches, across the calls of one scan, where the rare
+// byte (each case of it) is next, so no stretch is searched twice; -2: no
+// more.
+type candidateCursor struct{ lo, up int }
+
+// nextCandidate returns the first candidate position ≥ from, or -1.
+func (m *lineMatcher) nextCandidate(buf []byte, from int, cur *candidateCursor) int {
+	switch m.kind {
+	case findLiteral:
+		return m.nextLiteral(buf, from, &cur.lo)
+	case findFoldLiteral:
+		return m.nextFold(buf, from, &cur.lo, &cur.up)
+	}
+	loc := m.bufRe.FindIndex(buf[from:])
+	if loc == nil {
+		return -1
+	}
+	return from + loc[0]
+}
+
+// lineMatches checks the line [start, end) whose first candidate is at c.
+func (m *lineMatcher) lineMatches(buf []byte, start, c, end int, cur *candidateCursor) bool {
+	switch m.verify {
+	case verifyNone:
+		return true
+	case verifyLine:
+		return m.re.Match(buf[start:end])
+	}
+	if m.lineStart {
+		// c is the line's first candidate: no later one starts the line.
+		return c == start && m.restMatches(buf[c+len(m.lit):end])
+	}
+	// lit holds no newline, so a candidate before end lies within the line.
+	for c >= 0 && c < end {
+		if m.restMatches(buf[c+len(m.lit) : end]) {
+			return true
+		}
+		c = m.nextCandidate(buf, c+1, cur)
+	}
+	return false
+}
+
+// restMatches reports whether the rest of the pattern matches at the start
+// of after (the line from the literal's end).
+func (m *lineMatcher) restMatches(after []byte) bool {
+	switch {
+	case m.restASCII != nil:
+		return matchesASCIISequence(after, m.restASCII)
+	case m.rest != nil:
+		return m.rest.Match(after)
+	}
+	return true
 }
 
 // nextLiteral returns the first position ≥ from where the literal starts,
@@ -160,16 +234,21 @@ func (m *lineMatcher) nextLiteral(buf []byte, from int, next *int) int {
 
 // nextFold returns the first position ≥ from where the fold literal starts,
 // or -1. lo and up cache the next positions of the rare byte's two cases
-// across calls on one buffer, so no stretch is scanned twice.
+// across calls on one buffer, so no stretch is scanned twice. Per hit only
+// the stream that fell behind is advanced, and the first and last bytes are
+// compared (with the ASCII case bit set) before the rest.
 func (m *lineMatcher) nextFold(buf []byte, from int, lo, up *int) int {
-	n := len(m.lit)
+	n, off, lit := len(m.lit), m.rareOff, m.lit
+	if m.rareUp == m.rareLo {
+		*up = -2 // not a letter: one stream
+	}
 	for {
-		min := from + m.rareOff
-		*lo = nextByteAt(buf, m.rareLo, min, *lo)
-		if m.rareUp != m.rareLo {
-			*up = nextByteAt(buf, m.rareUp, min, *up)
-		} else {
-			*up = -2
+		min := from + off
+		if *lo != -2 && *lo < min {
+			*lo = indexByteFrom(buf, m.rareLo, min)
+		}
+		if *up != -2 && *up < min {
+			*up = indexByteFrom(buf, m.rareUp, min)
 		}
 		p := *lo
 		if p == -2 || (*up != -2 && *up < p) {
@@ -178,12 +257,26 @@ func (m *lineMatcher) nextFold(buf []byte, from int, lo, up *int) int {
 		if p == -2 {
 			return -1
 		}
-		start := p - m.rareOff
-		if start+n <= len(buf) && equalFoldASCII(buf[start:start+n], m.lit) {
+		start := p - off
+		// b|0x20 is the lower case of an ASCII letter; for other bytes it
+		// may conflate two, which only lets a few more through to the
+		// exact comparison.
+		if start+n <= len(buf) && buf[start]|0x20 == lit[0]|0x20 && buf[start+n-1]|0x20 == lit[n-1]|0x20 &&
+			equalFoldASCII(buf[start:start+n], lit) {
 			return start
 		}
 		from = start + 1
 	}
+}
+
+// indexByteFrom returns the first index ≥ min of b in buf, or -2.
+func indexByteFrom(buf []byte, b byte, min int) int {
+	if min < len(buf) {
+		if i := bytes.IndexByte(buf[min:], b); i >= 0 {
+			return min + i
+		}
+	}
+	return -2
 }
 
 // nextByteAt returns the first index ≥ min of b, reusing cached when it is
@@ -215,123 +308,6 @@ func equalFoldASCII(s, lower []byte) bool {
 	return true
 }
 
-// requiredLiteral returns a literal that every match of re contains, the
-// longest it can find, and whether it is to be compared case-insensitively
-// (then it is lower-cased ASCII). Empty when there is none.
-func requiredLiteral(re *syntax.Regexp) ([]byte, bool) {
-	switch re.Op {
-	case syntax.OpLiteral:
-		if re.Flags&syntax.FoldCase != 0 {
-			return foldSafeLiteral(re.Rune), true
-		}
-		for _, r := range re.Rune {
-			// Go's regexp reads an invalid UTF-8 byte as U+FFFD, which no
-			// byte search for U+FFFD's encoding would find.
-			if r == utf8.RuneError {
-				return nil, false
-			}
-		}
-		return []byte(string(re.Rune)), false
-	case syntax.OpCapture, syntax.OpPlus:
-		return requiredLiteral(re.Sub[0])
-	case syntax.OpRepeat:
-		if re.Min >= 1 {
-			return requiredLiteral(re.Sub[0])
-		}
-	case syntax.OpConcat:
-		var best []byte
-		bestFold := false
-		consider := func(lit []byte, fold bool) {
-			// A case-sensitive literal filters better than a folded one
-			// of the same length.
-			if len(lit) > len(best) || (len(lit) == len(best) && bestFold && !fold && len(lit) > 0) {
-				best, bestFold = lit, fold
-			}
-		}
-		// Adjacent literals join into a longer one: `(err) != nil` has
-		// "err != nil", not just " != nil".
-		var run []rune
-		runFold := false
-		flush := func() {
-			if len(run) > 0 {
-				consider(requiredLiteral(&syntax.Regexp{Op: syntax.OpLiteral, Rune: run, Flags: foldFlag(runFold)}))
-			}
-			run = nil
-		}
-		for _, sub := range re.Sub {
-			if lit := wholeLiteral(sub); lit != nil {
-				fold := lit.Flags&syntax.FoldCase != 0
-				if len(run) > 0 && fold != runFold {
-					flush()
-				}
-				run, runFold = append(run, lit.Rune...), fold
-				continue
-			}
-			flush()
-			consider(requiredLiteral(sub))
-		}
-		flush()
-		return best, bestFold
-	}
-	return nil, false
-}
-
-// wholeLiteral returns the literal node re is made of (through capture
-// groups), or nil.
-func wholeLiteral(re *syntax.Regexp) *syntax.Regexp {
-	for re.Op == syntax.OpCapture {
-		re = re.Sub[0]
-	}
-	if re.Op == syntax.OpLiteral {
-		return re
-	}
-	return nil
-}
-
-func foldFlag(fold bool) syntax.Flags {
-	if fold {
-		return syntax.FoldCase
-	}
-	return 0
-}
-
-// foldSafeLiteral returns the longest run of runes that fold only to ASCII
-// (so a byte search in both ASCII cases finds every match), lower-cased.
-// 'k' and 's' are out: they also fold to the Kelvin sign and the long s.
-func foldSafeLiteral(runes []rune) []byte {
-	var best, cur []byte
-	for _, r := range runes {
-		if asciiFoldOnly(r) {
-			cur = append(cur, byte(unicode.ToLower(r)))
-			if len(cur) > len(best) {
-				best = cur
-			}
-			continue
-		}
-		cur = nil
-	}
-	return best
-}
-
-func asciiFoldOnly(r rune) bool {
-	if r >= utf8.RuneSelf {
-		return false
-	}
-	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-		if f >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-// isWholeLiteral reports whether the whole pattern is one case-sensitive
-// literal (possibly in a capture group).
-func isWholeLiteral(re *syntax.Regexp) bool {
-	lit := wholeLiteral(re)
-	return lit != nil && lit.Flags&syntax.FoldCase == 0
-}
-
 // lineAnchored rewrites text anchors (^, $, \A, \z) as line anchors, so the
 // pattern can run over a whole buffer and still match where it would match
 // inside a single line.
@@ -348,24 +324,4 @@ func lineAnchored(re *syntax.Regexp) *syntax.Regexp {
 		cp.Sub[i] = lineAnchored(sub)
 	}
 	return &cp
-}
-
-// byteFrequencyOrder lists bytes from most to least frequent in source code
-// and prose (roughly); bytes not listed count as rare.
-const byteFrequencyOrder = " etaoinsrlcdumhpfgbywvkxjqz\n\t.,;:()_=\"'/-{}*0123456789<>[]&|!#+"
-
-// rarestByte returns the offset in lit of its least frequent byte, to make
-// the byte search jump as far as possible between candidates.
-func rarestByte(lit []byte) int {
-	best, bestRank := 0, -1
-	for i, b := range lit {
-		rank := strings.IndexByte(byteFrequencyOrder, b)
-		if rank < 0 {
-			rank = len(byteFrequencyOrder)
-		}
-		if rank > bestRank {
-			best, bestRank = i, rank
-		}
-	}
-	return best
 }

@@ -65,6 +65,11 @@ var matcherPatterns = []string{
 	`\A\t`, `r\z`, `(?i)kelvin`, `(?i)k`, `(?i)mask`, `(?i)s`, `\x{FFFD}`, `\xff`, `foo.bar`, `a+b`, `(ab)+`, `b|a`,
 	`(?m)^b$`, `(?s)a.b`, `\bab\b`, `x*`, `[[:space:]]`, `needle$`, `the needle`, `=`, `:=|==`, `(?i)ERR != NIL`,
 	`line\r`, `\r$`, `a{2,}`, `(a|b)c?`, `[^a-z]`, `\n`, `a\nb`, `(?i)x{3}`,
+	// a literal prefix and a rest run from its end
+	`0x[0-9a-f]{2}`, `^func main`, `(?m)^err`, `\Aerr != nil`, `nil \{$`, `ab$`, `ab\b`, `ab\B`, `ab^`, `ab(?m)^`,
+	`ab\bab`, `err(?i) != NIL`, `err(?i:[ !=]+)nil`, `ab(ab)*$`, `line(\r|x)`, `(de)ad(?i)line`, `ab[^a]`, `ba.?b`,
+	`foo\xffbar`, `ma(?i)sk`, `(a)(b)+`, `^ab$`, `^  +`, `\x{212a}`, `(?i)lin`, `(?i)dead line`,
+	`0x[0-9A-F]{2}z`, `0x(?i:[a-f])`, `ab[\x00-\x7f]`, `ab[^\x80-\x{10FFFF}]b`, `ab\xff`, `de[a-z]d`, `0x[0-9a-f]1$`,
 }
 
 func TestScanAgreesWithPerLineRegexp(t *testing.T) {
@@ -90,7 +95,7 @@ func TestScanAgreesWithPerLineRegexp(t *testing.T) {
 // from pieces that match or nearly match.
 func TestScanRandomTexts(t *testing.T) {
 	pieces := []string{"err", " != ", "nil", " {", "\n", "\r\n", "Dead", "LINE", "dEaDlInE", "func", " main", "x", "\u212a", "\u017f",
-		"K", "s", "ask", "\t", " ", "\xff", "a", "b", "\x00"}
+		"K", "s", "ask", "\t", " ", "\xff", "a", "b", "\x00", "0x", "1f", "ab", "^", "Dead"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, p := range matcherPatterns {
 		m, err := compileLineMatcher(p, false)
@@ -112,30 +117,58 @@ func TestScanRandomTexts(t *testing.T) {
 
 func TestMatcherChoosesPrefilter(t *testing.T) {
 	tests := []struct {
-		pattern  string
-		kind     candidateKind
-		lit      string
-		complete bool
+		pattern string
+		kind    candidateKind
+		lit     string
+		verify  verifyKind
+		rest    string // verifyAfter: the rest of the pattern, run from lit's end
 	}{
-		{`func main`, findLiteral, "func main", true},
-		{`err != nil \{`, findLiteral, "err != nil {", true},
-		{`(err) != nil`, findLiteral, "err != nil", false},
-		{`(?i)deadline`, findFoldLiteral, "deadline", false},
-		{`(?i)mask`, findFoldLiteral, "ma", false}, // 's' and 'k' also fold to non-ASCII runes
-		{`\w+Handler\(`, findLiteral, "Handler(", false},
-		{`foo|bar`, findRegex, "", false},
-		{`x`, findRegex, "", false},
-		{`^\s*$`, findRegex, "", false},
-		{`(abc)+d`, findLiteral, "abc", false},
+		{`func main`, findLiteral, "func main", verifyNone, ""},
+		{`err != nil \{`, findLiteral, "err != nil {", verifyNone, ""},
+		{`(err) != nil`, findLiteral, "err != nil", verifyNone, ""},
+		{`(?i)deadline`, findFoldLiteral, "deadline", verifyNone, ""},
+		{`(?i)mask`, findFoldLiteral, "ma", verifyLine, ""}, // 's' and 'k' also fold to non-ASCII runes
+		{`\w+Handler\(`, findLiteral, "Handler(", verifyLine, ""},
+		{`foo|bar`, findRegex, "", verifyLine, ""},
+		{`x`, findRegex, "", verifyLine, ""},
+		{`^\s*$`, findRegex, "", verifyLine, ""},
+		{`(abc)+d`, findLiteral, "abc", verifyLine, ""},
+		{`0x[0-9a-f]{8}`, findLiteral, "0x", verifyAfter, `\A` + strings.Repeat(`[0-9a-f]`, 8)}, // Simplify expands {8}
+		{`^import \(`, findLiteral, "import (", verifyAfter, ""},
+		{`Copyright 20[0-9][0-9]`, findLiteral, "Copyright 20", verifyAfter, `\A[0-9][0-9]`},
+		{`sync\.(Mutex|RWMutex)`, findLiteral, "sync.", verifyAfter, `\A(Mutex|RWMutex)`},
+		{`ab\bc`, findLiteral, "ab", verifyLine, ""},               // \b would look behind the rest's start
+		{`x[a-z]+Handler`, findLiteral, "Handler", verifyLine, ""}, // a longer literal wins over a prefix
 	}
 	for _, tt := range tests {
 		m, err := compileLineMatcher(tt.pattern, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.kind != tt.kind || string(m.lit) != tt.lit || m.complete != tt.complete {
-			t.Errorf("%q: kind %d lit %q complete %v, want kind %d lit %q complete %v",
-				tt.pattern, m.kind, m.lit, m.complete, tt.kind, tt.lit, tt.complete)
+		rest := ""
+		if m.rest != nil {
+			rest = m.rest.String()
+		}
+		if m.kind != tt.kind || string(m.lit) != tt.lit || m.verify != tt.verify || rest != tt.rest {
+			t.Errorf("%q: kind %d lit %q verify %d rest %q, want kind %d lit %q verify %d rest %q",
+				tt.pattern, m.kind, m.lit, m.verify, rest, tt.kind, tt.lit, tt.verify, tt.rest)
+		}
+	}
+}
+
+// TestMatcherChecksASCIIRestByBytes: a rest of ASCII classes is checked
+// without a regexp; anything else keeps the regexp.
+func TestMatcherChecksASCIIRestByBytes(t *testing.T) {
+	for pattern, want := range map[string]int{
+		`0x[0-9a-f]{8}`: 8, `Copyright 20[0-9][0-9]`: 2, `ab[x-z]c`: 2,
+		`ab[^a]`: 0, `ab[a-z]+`: 0, `ab(?i)c`: 0, `ab[a-z]$`: 0, `ab.`: 0,
+	} {
+		m, err := compileLineMatcher(pattern, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m.restASCII) != want {
+			t.Errorf("%q: %d byte sets, want %d", pattern, len(m.restASCII), want)
 		}
 	}
 }
