@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/agent-lsp/agent-lsp/bench/procstat"
 )
 
 // runDaemon measures the edit through the daemon. One daemon per size, so
@@ -90,7 +92,7 @@ func driveDaemon(c *lspClient, fake *fakeModel, ws string, bigSize, small int, s
 		return nil
 	}
 	around := func(target string) (time.Duration, error) {
-		c0, err := cpuOf(pid)
+		c0, err := procstat.CPUTime(pid)
 		if err != nil {
 			return 0, err
 		}
@@ -98,7 +100,7 @@ func driveDaemon(c *lspClient, fake *fakeModel, ws string, bigSize, small int, s
 			return 0, err
 		}
 		time.Sleep(settle) // the edit's after-work (store writes, GC) lands in the window
-		c1, err := cpuOf(pid)
+		c1, err := procstat.CPUTime(pid)
 		return c1 - c0, err
 	}
 	if err := prompt("warm.txt"); err != nil {

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/agent-lsp/agent-lsp/bench/lspclient"
+	"github.com/agent-lsp/agent-lsp/bench/procstat"
 )
 
 var (
@@ -220,7 +221,7 @@ func relaySessionsThroughDaemon(t *testing.T, bin string, n int, fh *firehose) r
 	if err := client.Notify("initialized", map[string]any{}); err != nil {
 		t.Fatal(err)
 	}
-	cpu0, err := cpuTime(client.Pid())
+	cpu0, err := procstat.CPUTime(client.Pid())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +258,7 @@ func relaySessionsThroughDaemon(t *testing.T, bin string, n int, fh *firehose) r
 			t.Fatal(err)
 		}
 	}
-	cpu1, err := cpuTime(client.Pid())
+	cpu1, err := procstat.CPUTime(client.Pid())
 	if err != nil {
 		t.Fatal(err)
 	}
