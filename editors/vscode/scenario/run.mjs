@@ -18,6 +18,7 @@ import { steps } from './lib/steps.mjs';
 import { hostileSettingsSteps, restrictedSteps } from './lib/steps_hostile.mjs';
 import { dialogSteps } from './lib/steps_dialog.mjs';
 import { errorSteps } from './lib/steps_errors.mjs';
+import { vsixSteps } from './lib/steps_vsix.mjs';
 
 /**
  * The flags Debian's Chromium needs here: no sandbox (root, a container), no GPU, nothing phoning home.
@@ -65,7 +66,7 @@ try {
   const page = await browser.newPage();
   ui = new Ui(page, cfg.artifacts, log);
   // cfg.suite: the main scenario, or one of the hostile folder's (steps_hostile.mjs).
-  const suite = { hostileSettings: hostileSettingsSteps, restricted: restrictedSteps, dialog: dialogSteps, errors: errorSteps }[cfg.suite] ?? steps;
+  const suite = { hostileSettings: hostileSettingsSteps, restricted: restrictedSteps, dialog: dialogSteps, errors: errorSteps, vsix: vsixSteps }[cfg.suite] ?? steps;
   for (const [name, step] of suite) {
     const s0 = Date.now();
     log(`step ${name}`);
