@@ -30,7 +30,7 @@ func TestVsixWithTheBinaryInsideNeedsNoToolchain(t *testing.T) {
 		t.Fatalf("scripts/release needs bash: %v", err)
 	}
 	dist := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
 	release := exec.CommandContext(ctx, "bash", filepath.Join("..", "..", "..", "scripts", "release"),
 		"--targets", "linux-x64", "--parts", "vsix", "--dist", dist, "--version", vsixVersion)
