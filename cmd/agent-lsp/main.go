@@ -30,10 +30,44 @@ func buildVersion() string {
 	if version != "" {
 		return version
 	}
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
-		return info.Main.Version
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dev"
 	}
-	return "dev"
+	return versionOf(info)
+}
+
+// versionOf reads a version from build information: the module's version
+// (go install …@vX, or the pseudo-version the go command derives from the
+// checkout), else dev-<revision>, with -dirty for uncommitted changes, from
+// the VCS stamp. The go command leaves the version "(devel)" and stamps
+// only the revision when it cannot derive one (the module is not at the
+// repository's root, the revision is unknown to its lookup), and a
+// binary that cannot say which commit it is cannot be reported against.
+func versionOf(info *debug.BuildInfo) string {
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	revision, modified := "", false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			revision = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if revision == "" {
+		return "dev"
+	}
+	const shortRevision = 12 // as in Go's pseudo-versions
+	if len(revision) > shortRevision {
+		revision = revision[:shortRevision]
+	}
+	if modified {
+		return "dev-" + revision + "-dirty"
+	}
+	return "dev-" + revision
 }
 
 const usage = `agent-lsp: an AI coding agent behind the editor

@@ -44,7 +44,8 @@ import { editedUris } from './logic/workspaceEdit';
 import { folderUserOnlyValues, withFolderValues } from './logic/folderSettings';
 import { inlineMiddleware } from './inline';
 import type { CompletionStatus } from './logic/inline';
-import { findProgram, isLoopbackUrl, noBinary, noKey, promptMistake } from './logic/mistakes';
+import { isLoopbackUrl, noBinary, noKey, promptMistake } from './logic/mistakes';
+import { daemonProgram } from './logic/binaryPath';
 import { ShownError, showMistake } from './mistakeUi';
 
 export interface DaemonHooks {
@@ -165,7 +166,7 @@ export class Daemon implements vscode.Disposable {
     // A missing binary is told here, once, with its fix: languageclient's
     // own start failure is a toast of its own we cannot turn off, then a
     // stack trace in the log.
-    const program = findProgram(settings.path, process.env, isExecutable);
+    const program = daemonProgram(settings.path, this.context.extensionPath, process.env, isExecutable);
     if (!program) {
       this.hooks.onAvailability('not installed');
       const mistake = noBinary(settings.path);
