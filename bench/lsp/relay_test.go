@@ -2,13 +2,11 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -233,28 +231,7 @@ func relayThroughDaemon(t *testing.T, bin string, fh *firehose) relayStats {
 			mu.Unlock()
 		}
 	}
-	dir := t.TempDir()
-	argv := []string{bin, "--provider", "openai", "--base-url", srv.URL, "--api-key-env", "none",
-		"--thinking=false", "--log-file", filepath.Join(dir, "agent-lsp.log"), "--state-dir", filepath.Join(dir, "state")}
-	client, err := lspclient.Start(argv, lspclient.Options{Dir: dir, Env: os.Environ(), OnNotify: onNotify})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	defer func() {
-		if err := client.Close(ctx); err != nil {
-			t.Errorf("daemon: %v", err)
-		}
-	}()
-	uri := "file://" + dir
-	if _, err := client.Call(ctx, "initialize", map[string]any{"processId": os.Getpid(), "rootUri": uri,
-		"capabilities": map[string]any{}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := client.Notify("initialized", map[string]any{}); err != nil {
-		t.Fatal(err)
-	}
+	client, ctx := startRelayDaemon(t, bin, srv.URL, 2*time.Minute, onNotify)
 	raw, err := client.Call(ctx, "agent/prompt", map[string]any{"prompt": "Stream."})
 	if err != nil {
 		t.Fatal(err)
