@@ -30,7 +30,7 @@ const setKey: Fix = { title: 'Set API Key', command: 'agentLsp.setApiKey' };
 export function noBinary(path: string): Mistake {
   return {
     kind: 'noBinary',
-    message: `agent-lsp: the agent-lsp program was not found (${path}). Install it with "go install github.com/agent-lsp/agent-lsp/cmd/agent-lsp@latest", or set agentLsp.path to where it is.`,
+    message: `agent-lsp: the agent-lsp program was not found (${path}). Install the extension's .vsix for your platform (it carries the program), or install the program ("npm install -g agent-lsp" or "go install github.com/agent-lsp/agent-lsp/cmd/agent-lsp@latest"), or set agentLsp.path to where it is.`,
     fixes: [{ title: 'How to Install', url: installUrl }, { title: 'Set Path', command: 'workbench.action.openSettings', arg: 'agentLsp.path' }],
   };
 }

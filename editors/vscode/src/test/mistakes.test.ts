@@ -41,6 +41,8 @@ test('promptMistake: other statuses and unreachable servers are one line naming 
 test('noBinary says how to install and offers the install link and Set Path', () => {
   const m = noBinary('agent-lsp');
   assert.match(m.message, /go install github\.com\/agent-lsp\/agent-lsp\/cmd\/agent-lsp@latest/);
+  assert.match(m.message, /\.vsix for your platform/);
+  assert.match(m.message, /npm install -g agent-lsp/);
   assert.deepEqual(m.fixes.map((f) => f.title), ['How to Install', 'Set Path']);
 });
 
