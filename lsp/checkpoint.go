@@ -84,6 +84,7 @@ func (s *server) rewind(ctx context.Context, sess *session, p rewindParams) (rew
 }
 
 func (s *server) rewindAnswer(files []agent.FileRestore, conflicts []agent.FileConflict, messages, checkpoints int) rewindResult {
+	s.refreshCodeLenses() // the restored regions are no longer the agent's
 	out := rewindResult{Restored: []restoredFile{}, Conflicts: []fileConflict{},
 		DroppedMessages: messages, DroppedCheckpoints: checkpoints}
 	for _, f := range files {

@@ -7,9 +7,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 
+	"github.com/agent-lsp/agent-lsp/internal/await"
 	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
 )
@@ -404,4 +406,38 @@ func TestSlashRewind(t *testing.T) {
 	if code := errorCode(t, bad); code != -32602 {
 		t.Errorf("/rewind 9: code %d, want -32602", code)
 	}
+}
+
+// An editor that can be asked to refresh its code lenses is asked once a
+// prompt's edits are in (they change what the revert lenses cover) and
+// after a revert: the lenses appear without waiting for the user to type.
+func TestCodeLensesAreRefreshedAfterEdits(t *testing.T) {
+	script := providertest.Script{
+		{ToolCalls: []providertest.Call{
+			{ID: "call_1", Name: "edit_file", Arguments: `{"path":"n.txt","old_string":"two\n","new_string":"TWO\n"}`}}},
+		{Text: "Shouted."},
+	}
+	caps := fullCaps
+	caps.CodeLensRefresh = true
+	s := start(t, script, setupOptions{caps: caps, autoApprove: true, files: map[string]string{"n.txt": lensBefore}})
+	s.initialize(nil)
+	path := filepath.Join(s.root, "n.txt")
+	if err := s.ed.Open(ctx(t), path, lensBefore); err != nil {
+		t.Fatal(err)
+	}
+	if r := s.prompt(map[string]any{"prompt": "Shout a line."}); r.StopReason != "end_turn" {
+		t.Fatalf("prompt: %+v", r)
+	}
+	await.Poll(t, 10*time.Second, "a code lens refresh after the prompt", func() bool { return s.ed.CodeLensRefreshes() >= 1 })
+	before := s.ed.CodeLensRefreshes()
+	lenses := s.codeLenses(path)
+	if len(lenses) != 1 {
+		t.Fatalf("lenses after the prompt = %+v", lenses)
+	}
+	var res rewindAnswer
+	if err := s.ed.Call(ctx(t), "workspace/executeCommand", map[string]any{
+		"command": "agent.revert", "arguments": lenses[0].Command.Arguments}, &res); err != nil {
+		t.Fatal(err)
+	}
+	await.Poll(t, 10*time.Second, "a code lens refresh after the revert", func() bool { return s.ed.CodeLensRefreshes() > before })
 }

@@ -40,6 +40,7 @@ type clientCaps struct {
 	progress        bool // window/workDoneProgress/create
 	review          bool // agent/review instead of popups for edits (review.go)
 	approve         bool // agent/approve instead of popups (approve.go)
+	codeLensRefresh bool // workspace/codeLens/refresh (codelens_refresh.go)
 }
 
 func (p *initializeParams) caps() clientCaps {
@@ -55,6 +56,7 @@ func (p *initializeParams) caps() clientCaps {
 		progress:        p.Capabilities.Window.WorkDoneProgress,
 		review:          experimentalFlag(p.Capabilities.Experimental, "agentReview"),
 		approve:         experimentalFlag(p.Capabilities.Experimental, "agentApprove"),
+		codeLensRefresh: ws.CodeLens.RefreshSupport,
 	}
 }
 

@@ -149,6 +149,7 @@ func (s *server) runPrompt(ctx context.Context, sess *session, in control.Prompt
 	l := newUpdateListener(s, sess, prog)
 	res, err := sess.ctl.Prompt(withProgress(ctx, prog), in, l)
 	l.close()
+	s.refreshCodeLenses() // its edits (or a /rewind) changed what the revert lenses cover
 	switch {
 	case errors.Is(err, control.ErrCancelled):
 		prog.end("Cancelled")

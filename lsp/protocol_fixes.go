@@ -90,6 +90,9 @@ type initializeParams struct {
 				DocumentChanges    bool     `json:"documentChanges"`
 				ResourceOperations []string `json:"resourceOperations"`
 			} `json:"workspaceEdit"`
+			CodeLens struct {
+				RefreshSupport bool `json:"refreshSupport"`
+			} `json:"codeLens"`
 		} `json:"workspace"`
 		Window struct {
 			WorkDoneProgress bool `json:"workDoneProgress"`

@@ -58,14 +58,15 @@ type Editor struct {
 	conn     jsonrpc2.Conn
 	handlers Handlers
 
-	mu       sync.Mutex
-	buffers  map[string]*Buffer // by URI
-	notes    []Notification
-	edits    []json.RawMessage // workspace/applyEdit params, in order
-	undo     []json.RawMessage // the inverse of each server edit not undone (workspace_edit.go)
-	tokens   []string          // work-done progress tokens the server created
-	changed  chan struct{}     // closed and replaced when notes change
-	applying sync.Mutex        // one edit at a time, didChange before the answer
+	mu            sync.Mutex
+	buffers       map[string]*Buffer // by URI
+	notes         []Notification
+	edits         []json.RawMessage // workspace/applyEdit params, in order
+	undo          []json.RawMessage // the inverse of each server edit not undone (workspace_edit.go)
+	tokens        []string          // work-done progress tokens the server created
+	lensRefreshes int               // workspace/codeLens/refresh requests received
+	changed       chan struct{}     // closed and replaced when notes change
+	applying      sync.Mutex        // one edit at a time, didChange before the answer
 
 	callMu sync.Mutex
 	sent   int32 // requests sent: jsonrpc2 numbers them 1, 2, …
@@ -136,6 +137,7 @@ type Capabilities struct {
 	AgentReview        bool   // experimental.agentReview: agent/review instead of popups for edits
 	AgentApprove       bool   // experimental.agentApprove: agent/approve instead of popups
 	ClientName         string // clientInfo.name, when not empty: the editor the daemon speaks to
+	CodeLensRefresh    bool   // workspace.codeLens.refreshSupport: workspace/codeLens/refresh is answered
 }
 
 // Initialize sends initialize (root as rootUri and workspace folder, the
@@ -153,6 +155,7 @@ func (e *Editor) Initialize(ctx context.Context, root string, caps Capabilities,
 					"documentChanges":    caps.DocumentChanges,
 					"resourceOperations": caps.ResourceOperations,
 				},
+				"codeLens": map[string]any{"refreshSupport": caps.CodeLensRefresh},
 			},
 			"window":       map[string]any{"workDoneProgress": caps.WorkDoneProgress},
 			"experimental": map[string]any{"agentReview": caps.AgentReview, "agentApprove": caps.AgentApprove},
@@ -214,6 +217,14 @@ func (e *Editor) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		return nil
 	case "workspace/applyEdit":
 		go func() { _ = reply(ctx, e.applyEdit(ctx, params), nil) }()
+		return nil
+	case "workspace/codeLens/refresh":
+		e.mu.Lock()
+		e.lensRefreshes++
+		close(e.changed)
+		e.changed = make(chan struct{})
+		e.mu.Unlock()
+		go func() { _ = reply(ctx, nil, nil) }()
 		return nil
 	case "window/workDoneProgress/create":
 		var p struct {

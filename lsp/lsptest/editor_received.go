@@ -61,3 +61,12 @@ func (e *Editor) ProgressTokens() []string {
 	defer e.mu.Unlock()
 	return append([]string(nil), e.tokens...)
 }
+
+// CodeLensRefreshes is how many workspace/codeLens/refresh requests the
+// server sent (answered only with Capabilities.CodeLensRefresh; Changed
+// fires on each).
+func (e *Editor) CodeLensRefreshes() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.lensRefreshes
+}

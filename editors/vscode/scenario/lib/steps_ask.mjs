@@ -57,9 +57,17 @@ export const askSteps = [
     await waitFor(`the cursor on line ${cfg.askLine}`, () => page.evaluate((l) =>
       [...document.querySelectorAll('.statusbar-item')].some((s) => new RegExp(`Ln ${l}, Col`).test(s.textContent ?? '')), cfg.askLine), cfg.timeoutMs);
     check(!(await chatVisible(ui)), 'the chat is open before Alt+I');
+    // Go to Line's own input may still be on screen: type only into Alt+I's.
+    await waitFor('Go to Line to close', async () => !(await ui.quickInputVisible()), cfg.timeoutMs);
     await chord(page, 'Alt', 'KeyI');
+    await waitFor('the inline edit input box', async () => {
+      const qp = await ui.quickPick();
+      return qp && /Inline edit of review\.go:\d+-\d+/.test(qp.text);
+    }, cfg.timeoutMs);
     const input = await ui.quickInput();
     await input.type(cfg.askQuestion);
+    const typed = await input.evaluate((e) => e.value);
+    check(typed === cfg.askQuestion, `the question typed into the box is ${JSON.stringify(typed)}`);
     await page.keyboard.press('Enter');
     let zone;
     await waitFor('the answer in a zone under the line', async () => {
