@@ -42,7 +42,11 @@ func (f walkedFile) open() (searchedFile, error) {
 // Info is the file's lstat information.
 func (f walkedFile) Info() (fs.FileInfo, error) {
 	if f.dir != nil {
-		return f.dir.root.Lstat(f.name)
+		root, err := f.dir.dirRoot()
+		if err != nil {
+			return nil, err
+		}
+		return root.Lstat(f.name)
 	}
 	return f.root.Lstat(f.name)
 }
@@ -51,7 +55,7 @@ func (f walkedFile) Info() (fs.FileInfo, error) {
 // last of them to finish closes it. Its platform part (walk_dir_*.go) lists
 // it and opens files in it.
 type walkDir struct {
-	root *os.Root // opened through the parent's Root by one name
+	root *os.Root // opened through the parent's Root by one name (on Linux when first needed: dirRoot)
 	abs  string   // its display path, the Abs of its files without their names
 	walkDirSys
 	refs atomic.Int32
@@ -182,7 +186,9 @@ func listDir(dir walkItem) []walkItem {
 	rules := dir.rules
 	for _, e := range entries {
 		if e.name == ".gitignore" && e.typ.IsRegular() {
-			rules, _ = rules.withFile(handle.root, ".gitignore", dir.parts)
+			if root, err := handle.dirRoot(); err == nil {
+				rules, _ = rules.withFile(root, ".gitignore", dir.parts)
+			}
 			break
 		}
 	}

@@ -40,3 +40,6 @@ func (d *walkDir) openFile(name string) (searchedFile, error) {
 }
 
 func (d *walkDir) close() { d.root.Close() }
+
+// dirRoot is the directory's os.Root.
+func (d *walkDir) dirRoot() (*os.Root, error) { return d.root, nil }
