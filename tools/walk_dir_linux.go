@@ -56,13 +56,13 @@ func (d *walkDir) dirRoot() (*os.Root, error) {
 // (O_NOFOLLOW, one component, as the files are): Root.Open(".") made an
 // os.File, with fcntl, fstat and a refused epoll_ctl for each directory.
 // Either way it is a directory inside the workspace.
-func openWalkDir(parent *walkDir, name string) (*walkDir, []dirEntry, error) {
+func openWalkDir(parent *walkDir, name string, entries []dirEntry) (*walkDir, []dirEntry, error) {
 	d := &walkDir{}
 	d.up, d.name = parent, name
 	if parent.raw || parent.dir != nil {
 		fd, err := openatRetry(parent.fd, name, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC)
 		if err != nil {
-			return nil, nil, err
+			return nil, entries, err
 		}
 		d.fd, d.raw = fd, true
 	} else {
@@ -70,18 +70,18 @@ func openWalkDir(parent *walkDir, name string) (*walkDir, []dirEntry, error) {
 		// a Root and no descriptor.
 		root, err := parent.root.OpenRoot(name)
 		if err != nil {
-			return nil, nil, err
+			return nil, entries, err
 		}
 		d.root = root
 		f, err := root.Open(".")
 		if err != nil {
 			root.Close()
-			return nil, nil, err
+			return nil, entries, err
 		}
 		d.dir, d.fd = f, int(f.Fd())
 	}
 	parent.refs.Add(1) // released by d.close
-	entries, err := readDirents(d.fd, func(name string) (fs.FileInfo, error) {
+	entries, err := readDirents(d.fd, entries, func(name string) (fs.FileInfo, error) {
 		root, err := d.dirRoot()
 		if err != nil {
 			return nil, err
@@ -90,7 +90,7 @@ func openWalkDir(parent *walkDir, name string) (*walkDir, []dirEntry, error) {
 	})
 	if err != nil && len(entries) == 0 {
 		d.close()
-		return nil, nil, err
+		return nil, entries, err
 	}
 	return d, entries, nil
 }
@@ -141,14 +141,14 @@ var direntBufPool = sync.Pool{New: func() any {
 	return &b
 }}
 
-// readDirents lists the directory open at fd: names and types, without
-// "." and "..". An entry whose type the file system does not report is
-// looked up with lstat (the directory's Root.Lstat).
-func readDirents(fd int, lstat func(string) (fs.FileInfo, error)) ([]dirEntry, error) {
+// readDirents appends to out the listing of the directory open at fd:
+// names and types, without "." and "..". An entry whose type the file
+// system does not report is looked up with lstat (the directory's
+// Root.Lstat).
+func readDirents(fd int, out []dirEntry, lstat func(string) (fs.FileInfo, error)) ([]dirEntry, error) {
 	bufp := direntBufPool.Get().(*[]byte)
 	defer direntBufPool.Put(bufp)
 	buf := *bufp
-	var out []dirEntry
 	for {
 		n, err := syscall.ReadDirent(fd, buf)
 		if err == syscall.EINTR {
