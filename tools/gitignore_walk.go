@@ -42,7 +42,11 @@ func (f walkedFile) open() (searchedFile, error) {
 // Info is the file's lstat information.
 func (f walkedFile) Info() (fs.FileInfo, error) {
 	if f.dir != nil {
-		return f.dir.root.Lstat(f.name)
+		root, err := f.dir.dirRoot()
+		if err != nil {
+			return nil, err
+		}
+		return root.Lstat(f.name)
 	}
 	return f.root.Lstat(f.name)
 }
@@ -51,7 +55,7 @@ func (f walkedFile) Info() (fs.FileInfo, error) {
 // last of them to finish closes it. Its platform part (walk_dir_*.go) lists
 // it and opens files in it.
 type walkDir struct {
-	root *os.Root // opened through the parent's Root by one name
+	root *os.Root // opened through the parent's Root by one name (on Linux when first needed: dirRoot)
 	abs  string   // its display path, the Abs of its files without their names
 	walkDirSys
 	refs atomic.Int32
@@ -132,6 +136,11 @@ func walkFiles(ctx context.Context, ws *Workspace, start string, workers int, vi
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// A listing's items and entries are copied into the queue
+			// and walkItems right away: each worker reuses its slices
+			// instead of allocating two per directory.
+			var items []walkItem
+			var entries []dirEntry
 			for {
 				it, ok := q.pop()
 				if !ok {
@@ -145,7 +154,10 @@ func walkFiles(ctx context.Context, ws *Workspace, start string, workers int, vi
 					return
 				}
 				if it.isDir {
-					q.push(listDir(it))
+					items, entries = listDir(it, items[:0], entries[:0])
+					q.push(items)
+					clear(items) // the queue holds its copies; drop the references
+					clear(entries)
 				} else {
 					visit(walkedFile{Abs: it.abs, dir: it.parent, name: it.name})
 				}
@@ -163,13 +175,14 @@ func walkFiles(ctx context.Context, ws *Workspace, start string, workers int, vi
 	return ctx.Err()
 }
 
-// listDir opens one directory and returns its children that survive the
-// ignore rules. Open and read errors make the directory look empty: a
-// search tool should not fail because one folder is unreadable.
-func listDir(dir walkItem) []walkItem {
-	handle, entries, err := openWalkDir(dir.parent, dir.name)
+// listDir opens one directory and appends to out its children that survive
+// the ignore rules; entries is scratch space for the listing (both are
+// returned for reuse). Open and read errors make the directory look empty:
+// a search tool should not fail because one folder is unreadable.
+func listDir(dir walkItem, out []walkItem, entries []dirEntry) ([]walkItem, []dirEntry) {
+	handle, entries, err := openWalkDir(dir.parent, dir.name, entries)
 	if err != nil {
-		return nil
+		return out, entries
 	}
 	handle.abs = dir.abs
 	// Paths are built by one concatenation: dir.abs is clean and a name
@@ -182,7 +195,9 @@ func listDir(dir walkItem) []walkItem {
 	rules := dir.rules
 	for _, e := range entries {
 		if e.name == ".gitignore" && e.typ.IsRegular() {
-			rules, _ = rules.withFile(handle.root, ".gitignore", dir.parts)
+			if root, err := handle.dirRoot(); err == nil {
+				rules, _ = rules.withFile(root, ".gitignore", dir.parts)
+			}
 			break
 		}
 	}
@@ -192,7 +207,6 @@ func listDir(dir walkItem) []walkItem {
 		copy(childParts, dir.parts)
 	}
 
-	out := make([]walkItem, 0, len(entries))
 	for _, e := range entries {
 		name, typ := e.name, e.typ
 		if name == ".git" || typ&fs.ModeSymlink != 0 || !(typ.IsDir() || typ.IsRegular()) {
@@ -215,7 +229,7 @@ func listDir(dir walkItem) []walkItem {
 	if len(out) == 0 {
 		handle.close()
 	}
-	return out
+	return out, entries
 }
 
 // walkQueue is the shared to-do list of the walkers: a LIFO stack (depth

@@ -7,7 +7,8 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
-	"unicode"
+	"sync"
+	"sync/atomic"
 )
 
 // lineMatcher finds the lines of a buffer that match a pattern, grep-style
@@ -17,7 +18,8 @@ import (
 // in:
 //
 //   - a literal every match must contain (the longest one in the pattern's
-//     top-level concatenation): its rarest byte is found with the
+//     top-level concatenation): its rarest byte (rareFor: by a fixed
+//     table, then by counting in the searched text) is found with the
 //     SIMD-accelerated bytes.IndexByte, then the literal is compared;
 //   - a case-insensitive ASCII literal: the same with the rare byte in both
 //     cases (two IndexByte streams merged), then an ASCII fold compare;
@@ -34,14 +36,17 @@ import (
 // Each candidate only chooses a line to check, so a prefilter can never add
 // a match; it only has to find at least one candidate in every matching line.
 type lineMatcher struct {
-	re      *regexp.Regexp // the pattern, applied to one line at a time
-	kind    candidateKind
-	lit     []byte         // findLiteral: as is; findFoldLiteral: lower-cased ASCII
-	rareOff int            // offset in lit of its rarest byte, the one searched for
-	rareLo  byte           // that byte (lower case for findFoldLiteral)
-	rareUp  byte           // findFoldLiteral: its upper case
-	bufRe   *regexp.Regexp // findRegex: ^ and $ match at line boundaries
-	verify  verifyKind
+	re   *regexp.Regexp // the pattern, applied to one line at a time
+	kind candidateKind
+	lit  []byte   // findLiteral: as is; findFoldLiteral: lower-cased ASCII
+	rare rareByte // lit's rarest byte by a fixed table, until the data tells (adapted)
+	// adapted is the rare byte chosen by counting lit's bytes in the first
+	// buffer of at least rareSampleBytes the search scans (once per
+	// search; set by adaptOnce, read by every scan).
+	adapted   atomic.Pointer[rareByte]
+	adaptOnce sync.Once
+	bufRe     *regexp.Regexp // findRegex: ^ and $ match at line boundaries
+	verify    verifyKind
 	// verifyAfter: the pattern is [^] lit rest.
 	lineStart bool           // lit must start the line
 	rest      *regexp.Regexp // anchored at lit's end and run to the line's end; nil: nothing follows lit
@@ -91,8 +96,7 @@ func compileLineMatcher(pattern string, ignoreCase bool) (*lineMatcher, error) {
 	switch {
 	case hasPrefix && len(prefix.lit) >= minPrefilterBytes && len(prefix.lit) >= len(lit):
 		m.kind, m.lit = findLiteral, prefix.lit
-		m.rareOff = rarestByte(m.lit)
-		m.rareLo = m.lit[m.rareOff]
+		m.rare = newRareByte(m.lit, rarestByte(m.lit), false)
 		m.verify, m.lineStart, m.restASCII = verifyAfter, prefix.lineStart, prefix.restASCII
 		if prefix.rest == nil && !prefix.lineStart {
 			m.verify = verifyNone
@@ -104,13 +108,10 @@ func compileLineMatcher(pattern string, ignoreCase bool) (*lineMatcher, error) {
 		}
 	case len(lit) >= minPrefilterBytes && !fold:
 		m.kind, m.lit = findLiteral, lit
-		m.rareOff = rarestByte(lit)
-		m.rareLo = lit[m.rareOff]
+		m.rare = newRareByte(lit, rarestByte(lit), false)
 	case len(lit) >= minPrefilterBytes && fold:
 		m.kind, m.lit = findFoldLiteral, lit
-		m.rareOff = rarestByte(lit)
-		m.rareLo = lit[m.rareOff]
-		m.rareUp = byte(unicode.ToUpper(rune(m.rareLo)))
+		m.rare = newRareByte(lit, rarestByte(lit), true)
 		if isWholeFoldLiteral(tree, lit) {
 			m.verify = verifyNone
 		}
@@ -136,7 +137,7 @@ func errorDetail(err error) string {
 // scan calls onLine with the bounds of every matching line, in order, until
 // it returns false.
 func (m *lineMatcher) scan(buf []byte, onLine func(start, end int) bool) {
-	cur := candidateCursor{lo: -1, up: -1}
+	cur := candidateCursor{lo: -1, up: -1, rare: m.rareFor(buf)}
 	pos := 0 // always a line's start
 	for pos < len(buf) {
 		c := m.nextCandidate(buf, pos, &cur)
@@ -163,15 +164,18 @@ func (m *lineMatcher) scan(buf []byte, onLine func(start, end int) bool) {
 // candidateCursor caches, across the calls of one scan, where the rare
 // byte (each case of it) is next, so no stretch is searched twice; -2: no
 // more.
-type candidateCursor struct{ lo, up int }
+type candidateCursor struct {
+	lo, up int
+	rare   rareByte // the byte searched for in this scan
+}
 
 // nextCandidate returns the first candidate position ≥ from, or -1.
 func (m *lineMatcher) nextCandidate(buf []byte, from int, cur *candidateCursor) int {
 	switch m.kind {
 	case findLiteral:
-		return m.nextLiteral(buf, from, &cur.lo)
+		return m.nextLiteral(buf, from, cur.rare, &cur.lo)
 	case findFoldLiteral:
-		return m.nextFold(buf, from, &cur.lo, &cur.up)
+		return m.nextFold(buf, from, cur.rare, &cur.lo, &cur.up)
 	}
 	loc := m.bufRe.FindIndex(buf[from:])
 	if loc == nil {
@@ -217,14 +221,14 @@ func (m *lineMatcher) restMatches(after []byte) bool {
 // nextLiteral returns the first position ≥ from where the literal starts,
 // or -1. It jumps between occurrences of the literal's rarest byte, which
 // beats bytes.Index when the literal starts with a common byte.
-func (m *lineMatcher) nextLiteral(buf []byte, from int, next *int) int {
+func (m *lineMatcher) nextLiteral(buf []byte, from int, rare rareByte, next *int) int {
 	n := len(m.lit)
 	for {
-		*next = nextByteAt(buf, m.rareLo, from+m.rareOff, *next)
+		*next = nextByteAt(buf, rare.lo, from+rare.off, *next)
 		if *next == -2 {
 			return -1
 		}
-		start := *next - m.rareOff
+		start := *next - rare.off
 		if start+n <= len(buf) && bytes.Equal(buf[start:start+n], m.lit) {
 			return start
 		}
@@ -237,18 +241,18 @@ func (m *lineMatcher) nextLiteral(buf []byte, from int, next *int) int {
 // across calls on one buffer, so no stretch is scanned twice. Per hit only
 // the stream that fell behind is advanced, and the first and last bytes are
 // compared (with the ASCII case bit set) before the rest.
-func (m *lineMatcher) nextFold(buf []byte, from int, lo, up *int) int {
-	n, off, lit := len(m.lit), m.rareOff, m.lit
-	if m.rareUp == m.rareLo {
+func (m *lineMatcher) nextFold(buf []byte, from int, rare rareByte, lo, up *int) int {
+	n, off, lit := len(m.lit), rare.off, m.lit
+	if rare.up == rare.lo {
 		*up = -2 // not a letter: one stream
 	}
 	for {
 		min := from + off
 		if *lo != -2 && *lo < min {
-			*lo = indexByteFrom(buf, m.rareLo, min)
+			*lo = indexByteFrom(buf, rare.lo, min)
 		}
 		if *up != -2 && *up < min {
-			*up = indexByteFrom(buf, m.rareUp, min)
+			*up = indexByteFrom(buf, rare.up, min)
 		}
 		p := *lo
 		if p == -2 || (*up != -2 && *up < p) {

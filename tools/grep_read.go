@@ -47,11 +47,11 @@ type segmentReader struct {
 
 // newSegmentReader reads r into buf (len(buf) bytes at first; a new
 // chunk-sized one when empty).
-func newSegmentReader(ctx context.Context, r io.Reader, buf []byte) *segmentReader {
+func newSegmentReader(ctx context.Context, r io.Reader, buf []byte) segmentReader {
 	if len(buf) == 0 {
 		buf = make([]byte, grepChunkBytes)
 	}
-	return &segmentReader{ctx: ctx, r: r, maxLine: max(maxScanLineBytes, len(buf)), buf: buf}
+	return segmentReader{ctx: ctx, r: r, maxLine: max(maxScanLineBytes, len(buf)), buf: buf}
 }
 
 // fill reads once into the free part of buf.

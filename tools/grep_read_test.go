@@ -80,7 +80,7 @@ func TestSegmentReaderYieldsEveryLineOnceAcrossChunks(t *testing.T) {
 		// network file systems give.
 		sr := newSegmentReader(context.Background(), &choppyReader{data: []byte(text), r: r}, make([]byte, bufSize))
 		sr.maxLine = maxLine
-		got := segmentLines(t, sr)
+		got := segmentLines(t, &sr)
 		if want := referenceLines(text, maxLine); !slices.Equal(got, want) {
 			t.Fatalf("trial %d (buffer %d, max line %d), text %q:\ngot  %q\nwant %q", trial, bufSize, maxLine, text, got, want)
 		}

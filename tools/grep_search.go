@@ -161,6 +161,9 @@ func searchFile(ctx context.Context, f walkedFile, m *lineMatcher, keepLines int
 		return fileUnreadable, 0
 	}
 	defer file.Close()
+	// sr, fm and restart stay on this goroutine's stack (a file without
+	// matches allocates nothing): only what is handed to onFile is copied
+	// to the heap, in the branch that calls it.
 	sr := newSegmentReader(ctx, file, *bufp)
 	sr.shortIsEOF = true // the walk visits regular files only
 	defer func() { *bufp = sr.buf }()
@@ -223,12 +226,15 @@ func searchFile(ctx context.Context, f walkedFile, m *lineMatcher, keepLines int
 		return fileUnreadable, 0
 	}
 	if fm.total > 0 && onFile != nil {
+		found := fm
 		if whole {
-			fm.lines = func(yield func(int, []byte) bool) { eachLine(wholeData, false, 1, yield) }
+			data := wholeData
+			found.lines = func(yield func(int, []byte) bool) { eachLine(data, false, 1, yield) }
 		} else {
-			fm.lines = func(yield func(int, []byte) bool) { rereadLines(ctx, file, restart, sr.buf, yield) }
+			from, buf := restart, sr.buf
+			found.lines = func(yield func(int, []byte) bool) { rereadLines(ctx, file, from, buf, yield) }
 		}
-		onFile(&fm)
+		onFile(&found)
 	}
 	return fileSearched, fm.total
 }

@@ -5,21 +5,50 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"sync"
 	"syscall"
 )
 
-// walkDirSys is the Linux directory handle: the directory opened through
-// its os.Root, listed with getdents64 and used as the base of openat for
-// the files in it. os.File.ReadDir on a file opened in a Root stats every
-// entry (it cannot stat lazily by name), and os.Root.OpenFile registers
-// every file with the network poller; a search opens thousands of files,
-// and both doubled its system calls. Every name opened here is one
-// component read from this very directory, opened with O_NOFOLLOW: it can
-// only be an entry of a directory inside the workspace, as through the Root.
+// walkDirSys is the Linux directory handle: the directory opened by
+// openat in its parent's descriptor, listed with getdents64 and used as the
+// base of openat for the files in it. os.File.ReadDir on a file opened in a
+// Root stats every entry (it cannot stat lazily by name), and
+// os.Root.OpenFile registers every file with the network poller; a search
+// opens thousands of files, and both doubled its system calls. Every name
+// opened here is one component read from this very directory, opened with
+// O_NOFOLLOW: it can only be an entry of a directory inside the workspace,
+// as through the Root.
+//
+// The directory's os.Root is opened only when asked for (dirRoot: a
+// .gitignore to read, an entry of unknown type, a file's lstat for glob):
+// opening one per directory cost an openat and a close for every directory
+// walked, and most directories never need it.
 type walkDirSys struct {
-	dir *os.File // keeps fd open, when opened through the Root
-	fd  int      // the listing's descriptor
-	raw bool     // fd was opened by openat in the parent's fd: closed by close(2)
+	dir  *os.File // keeps fd open, when opened through the Root
+	fd   int      // the listing's descriptor
+	raw  bool     // fd was opened by openat in the parent's fd: closed by close(2)
+	up   *walkDir // the parent, held (a reference) until this closes: dirRoot opens through it
+	name string   // in up
+
+	rootOnce sync.Once
+	rootErr  error
+}
+
+// dirRoot is the directory's os.Root, opened through the parent's on
+// first use (the top's is set when it is made).
+func (d *walkDir) dirRoot() (*os.Root, error) {
+	d.rootOnce.Do(func() {
+		if d.root != nil || d.up == nil {
+			return
+		}
+		upRoot, err := d.up.dirRoot()
+		if err != nil {
+			d.rootErr = err
+			return
+		}
+		d.root, d.rootErr = upRoot.OpenRoot(d.name)
+	})
+	return d.root, d.rootErr
 }
 
 // openWalkDir opens the directory name in parent and lists it. Below the
@@ -27,31 +56,41 @@ type walkDirSys struct {
 // (O_NOFOLLOW, one component, as the files are): Root.Open(".") made an
 // os.File, with fcntl, fstat and a refused epoll_ctl for each directory.
 // Either way it is a directory inside the workspace.
-func openWalkDir(parent *walkDir, name string) (*walkDir, []dirEntry, error) {
-	root, err := parent.root.OpenRoot(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	d := &walkDir{root: root}
+func openWalkDir(parent *walkDir, name string, entries []dirEntry) (*walkDir, []dirEntry, error) {
+	d := &walkDir{}
+	d.up, d.name = parent, name
 	if parent.raw || parent.dir != nil {
 		fd, err := openatRetry(parent.fd, name, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC)
 		if err != nil {
-			root.Close()
-			return nil, nil, err
+			return nil, entries, err
 		}
 		d.fd, d.raw = fd, true
 	} else {
+		// The start: its parent is the workspace root's handle, which has
+		// a Root and no descriptor.
+		root, err := parent.root.OpenRoot(name)
+		if err != nil {
+			return nil, entries, err
+		}
+		d.root = root
 		f, err := root.Open(".")
 		if err != nil {
 			root.Close()
-			return nil, nil, err
+			return nil, entries, err
 		}
 		d.dir, d.fd = f, int(f.Fd())
 	}
-	entries, err := readDirents(d.fd, root.Lstat)
+	parent.refs.Add(1) // released by d.close
+	entries, err := readDirents(d.fd, entries, func(name string) (fs.FileInfo, error) {
+		root, err := d.dirRoot()
+		if err != nil {
+			return nil, err
+		}
+		return root.Lstat(name)
+	})
 	if err != nil && len(entries) == 0 {
 		d.close()
-		return nil, nil, err
+		return nil, entries, err
 	}
 	return d, entries, nil
 }
@@ -62,7 +101,10 @@ func (d *walkDir) close() {
 	} else {
 		d.dir.Close()
 	}
-	d.root.Close()
+	if d.root != nil {
+		d.root.Close()
+	}
+	d.up.release()
 }
 
 // openFile opens the regular file name (one component) in the directory.
@@ -91,12 +133,22 @@ func openatRetry(dirfd int, name string, flags int) (int, error) {
 // direntBufBytes is the getdents64 buffer.
 const direntBufBytes = 32 << 10
 
-// readDirents lists the directory open at fd: names and types, without
-// "." and "..". An entry whose type the file system does not report is
-// looked up with lstat (the directory's Root.Lstat).
-func readDirents(fd int, lstat func(string) (fs.FileInfo, error)) ([]dirEntry, error) {
-	buf := make([]byte, direntBufBytes)
-	var out []dirEntry
+// direntBufPool holds getdents64 buffers: one made per directory was
+// 32 KiB allocated and zeroed for each of thousands of directories, which
+// kept the garbage collector busy.
+var direntBufPool = sync.Pool{New: func() any {
+	b := make([]byte, direntBufBytes)
+	return &b
+}}
+
+// readDirents appends to out the listing of the directory open at fd:
+// names and types, without "." and "..". An entry whose type the file
+// system does not report is looked up with lstat (the directory's
+// Root.Lstat).
+func readDirents(fd int, out []dirEntry, lstat func(string) (fs.FileInfo, error)) ([]dirEntry, error) {
+	bufp := direntBufPool.Get().(*[]byte)
+	defer direntBufPool.Put(bufp)
+	buf := *bufp
 	for {
 		n, err := syscall.ReadDirent(fd, buf)
 		if err == syscall.EINTR {

@@ -12,25 +12,24 @@ import (
 type walkDirSys struct{}
 
 // openWalkDir opens the directory name in parent and lists it.
-func openWalkDir(parent *walkDir, name string) (*walkDir, []dirEntry, error) {
+func openWalkDir(parent *walkDir, name string, entries []dirEntry) (*walkDir, []dirEntry, error) {
 	root, err := parent.root.OpenRoot(name)
 	if err != nil {
-		return nil, nil, err
+		return nil, entries, err
 	}
 	f, err := root.Open(".")
 	if err != nil {
 		root.Close()
-		return nil, nil, err
+		return nil, entries, err
 	}
 	list, err := f.ReadDir(-1) // unsorted: cheaper than os.ReadDir
 	f.Close()
 	if err != nil && len(list) == 0 {
 		root.Close()
-		return nil, nil, err
+		return nil, entries, err
 	}
-	entries := make([]dirEntry, len(list))
-	for i, e := range list {
-		entries[i] = dirEntry{name: e.Name(), typ: e.Type()}
+	for _, e := range list {
+		entries = append(entries, dirEntry{name: e.Name(), typ: e.Type()})
 	}
 	return &walkDir{root: root}, entries, nil
 }
@@ -40,3 +39,6 @@ func (d *walkDir) openFile(name string) (searchedFile, error) {
 }
 
 func (d *walkDir) close() { d.root.Close() }
+
+// dirRoot is the directory's os.Root.
+func (d *walkDir) dirRoot() (*os.Root, error) { return d.root, nil }
