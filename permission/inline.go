@@ -1,7 +1,6 @@
 package permission
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -16,8 +15,8 @@ import (
 // string literal that is itself a dangerous shell command
 // (os.system("rm -rf /")).
 var (
-	treeDelete    = regexp.MustCompile(`(?:rmtree|rm_rf|rm_r|rmSync|rmdirSync|remove_tree|remove_dir_all|rimraf|RemoveAll)\s*\(\s*(?:'([^']*)'|"([^"]*)")`)
-	stringLiteral = regexp.MustCompile(`'([^'\n]{3,200})'|"([^"\n]{3,200})"`)
+	treeDelete    = lazyRegexp(`(?:rmtree|rm_rf|rm_r|rmSync|rmdirSync|remove_tree|remove_dir_all|rimraf|RemoveAll)\s*\(\s*(?:'([^']*)'|"([^"]*)")`)
+	stringLiteral = lazyRegexp(`'([^'\n]{3,200})'|"([^"\n]{3,200})"`)
 )
 
 // maxInlineStrings bounds how many string literals are checked as shell.
@@ -30,7 +29,7 @@ func (a *assessor) inlineCode(prog string, code arg) {
 		}
 		return
 	}
-	for _, m := range treeDelete.FindAllStringSubmatch(code.text, maxInlineStrings) {
+	for _, m := range treeDelete().FindAllStringSubmatch(code.text, maxInlineStrings) {
 		p := m[1] + m[2]
 		if p == "~" || strings.HasPrefix(p, "~/") {
 			if a.home == "" {
@@ -41,7 +40,7 @@ func (a *assessor) inlineCode(prog string, code arg) {
 		}
 		a.deleteTarget(a.resolve(literalArg(p)), true, "delete")
 	}
-	for _, m := range stringLiteral.FindAllStringSubmatch(code.text, maxInlineStrings) {
+	for _, m := range stringLiteral().FindAllStringSubmatch(code.text, maxInlineStrings) {
 		s := m[1] + m[2]
 		if !strings.Contains(s, " ") {
 			continue

@@ -40,7 +40,7 @@ func preloadsCode(lang string, rest []arg) bool {
 
 var perlPragmas = set("strict", "warnings", "utf8", "feature", "open", "integer", "bytes", "locale")
 
-var identifier = regexp.MustCompile(`[A-Za-z_$][A-Za-z0-9_$]*`)
+var identifier = lazyRegexp(`[A-Za-z_$][A-Za-z0-9_$]*`)
 
 // stripStrings replaces string literals with "" so that their contents
 // are not taken for code; ok is false when a string does not end or when
@@ -91,13 +91,13 @@ var (
 		"this", "arguments", "getBuiltinModule", "execve", "prepareStackTrace", "caller", "callee", "dlopen")
 	nodeProcessOK = set("version", "versions", "platform", "arch", "argv", "exit", "stdout", "cwd", "pid",
 		"execPath", "release", "uptime", "memoryUsage", "hrtime")
-	pyImport      = regexp.MustCompile(`(?m)(?:^|[;\s])(?:import\s+([A-Za-z0-9_., ]+)|from\s+([A-Za-z0-9_.]+)\s+import)`)
-	nodeRequire   = regexp.MustCompile(`\brequire\s*\(\s*(?:'([^']*)'|"([^"]*)")\s*\)`)
-	nodeProcess   = regexp.MustCompile(`\bprocess\b(\s*\.\s*([A-Za-z_$]+))?`)
-	computedIndex = regexp.MustCompile(`[\w\])]\s*\[\s*""`)
-	pyInfoDunder  = regexp.MustCompile(`(\.)__(?:version|file|path|name)__`)
-	pyFString     = regexp.MustCompile(`(?i)(?:^|[^a-z0-9_])[rb]?f[rb]?['"]`)
-	perlRegexOnly = regexp.MustCompile(`^\s*(?:print(?:\s+\$_)?\s+(?:if|unless)\s+)?/[^/]*/[imsx]*\s*;?\s*$`)
+	pyImport      = lazyRegexp(`(?m)(?:^|[;\s])(?:import\s+([A-Za-z0-9_., ]+)|from\s+([A-Za-z0-9_.]+)\s+import)`)
+	nodeRequire   = lazyRegexp(`\brequire\s*\(\s*(?:'([^']*)'|"([^"]*)")\s*\)`)
+	nodeProcess   = lazyRegexp(`\bprocess\b(\s*\.\s*([A-Za-z_$]+))?`)
+	computedIndex = lazyRegexp(`[\w\])]\s*\[\s*""`)
+	pyInfoDunder  = lazyRegexp(`(\.)__(?:version|file|path|name)__`)
+	pyFString     = lazyRegexp(`(?i)(?:^|[^a-z0-9_])[rb]?f[rb]?['"]`)
+	perlRegexOnly = lazyRegexp(`^\s*(?:print(?:\s+\$_)?\s+(?:if|unless)\s+)?/[^/]*/[imsx]*\s*;?\s*$`)
 )
 
 // inertCode reports whether inline code in lang is too plain to do harm.
@@ -124,12 +124,12 @@ func inertCode(lang, code string) bool {
 // numpy; print(numpy.__version__) (the module is only imported, the way
 // running a script would import it, and only its version is read).
 func inertPython(code string) bool {
-	code = pyInfoDunder.ReplaceAllString(code, "${1}dunderinfo")
+	code = pyInfoDunder().ReplaceAllString(code, "${1}dunderinfo")
 	if strings.Contains(code, "__") || strings.Contains(code, "\\\n") {
 		return false
 	}
 	var foreign []string // bound names of other modules, only for version checks
-	for _, m := range pyImport.FindAllStringSubmatch(code, -1) {
+	for _, m := range pyImport().FindAllStringSubmatch(code, -1) {
 		if m[2] != "" {
 			if root, _, _ := strings.Cut(m[2], "."); !pythonPureModules[root] {
 				return false
@@ -156,19 +156,19 @@ func inertPython(code string) bool {
 		}
 	}
 	// f-strings evaluate code inside {…}: give up on them.
-	if pyFString.MatchString(code) {
+	if pyFString().MatchString(code) {
 		return false
 	}
 	body, ok := stripStrings(code, `'"`)
 	if !ok {
 		return false
 	}
-	for _, id := range identifier.FindAllString(body, -1) {
+	for _, id := range identifier().FindAllString(body, -1) {
 		if pythonReach[id] || strings.HasPrefix(id, "_") {
 			return false
 		}
 	}
-	uses := pyImport.ReplaceAllString(body, " ")
+	uses := pyImport().ReplaceAllString(body, " ")
 	for _, name := range foreign {
 		re := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b(\s*\.\s*(\w+))?`)
 		ms := re.FindAllStringSubmatch(uses, -1)
@@ -188,23 +188,23 @@ func inertNode(code string) bool {
 	if strings.Contains(code, "`") || strings.Contains(code, "\\u") || strings.Contains(code, "\\x") {
 		return false
 	}
-	for _, m := range nodeRequire.FindAllStringSubmatch(code, -1) {
+	for _, m := range nodeRequire().FindAllStringSubmatch(code, -1) {
 		mod := m[1] + m[2]
 		json := strings.HasSuffix(mod, ".json") && (strings.HasPrefix(mod, "./") || !strings.Contains(mod, "/"))
 		if !nodePureModules[mod] && !json {
 			return false
 		}
 	}
-	body, ok := stripStrings(nodeRequire.ReplaceAllString(code, `req("")`), `'"`)
-	if !ok || computedIndex.MatchString(body) {
+	body, ok := stripStrings(nodeRequire().ReplaceAllString(code, `req("")`), `'"`)
+	if !ok || computedIndex().MatchString(body) {
 		return false
 	}
-	for _, m := range nodeProcess.FindAllStringSubmatch(body, -1) {
+	for _, m := range nodeProcess().FindAllStringSubmatch(body, -1) {
 		if !nodeProcessOK[m[2]] {
 			return false
 		}
 	}
-	for _, id := range identifier.FindAllString(body, -1) {
+	for _, id := range identifier().FindAllString(body, -1) {
 		if nodeReach[id] || id == "require" || strings.HasPrefix(id, "_") {
 			return false
 		}
@@ -222,7 +222,7 @@ func inertPerl(code string) bool {
 	}
 	for _, stmt := range strings.Split(code, ";") {
 		stmt = strings.TrimSpace(stmt)
-		if stmt == "" || perlRegexOnly.MatchString(stmt) {
+		if stmt == "" || perlRegexOnly().MatchString(stmt) {
 			continue
 		}
 		if !perlSubstitution(stmt) {

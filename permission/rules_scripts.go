@@ -1,7 +1,6 @@
 package permission
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -10,8 +9,8 @@ import (
 // and w file. Those are rated; the filtering is not.
 
 var (
-	awkRunsCommands = regexp.MustCompile(`\bsystem\s*\(|\|\s*(?:getline\b|"|&)|"\s*\|[^|]|\|&|@load|\bexec\s*\(`)
-	awkWritesFile   = regexp.MustCompile(`>>?\s*"([^"]+)"`)
+	awkRunsCommands = lazyRegexp(`\bsystem\s*\(|\|\s*(?:getline\b|"|&)|"\s*\|[^|]|\|&|@load|\bexec\s*\(`)
+	awkWritesFile   = lazyRegexp(`>>?\s*"([^"]+)"`)
 )
 
 // awk rates an awk program given on the command line.
@@ -58,10 +57,10 @@ func (a *assessor) awkProgram(prog string, p arg) {
 		}
 		return
 	}
-	for _, m := range awkWritesFile.FindAllStringSubmatch(p.text, maxInlineStrings) {
+	for _, m := range awkWritesFile().FindAllStringSubmatch(p.text, maxInlineStrings) {
 		a.writeTarget(a.resolve(literalArg(m[1])), prog+" writes")
 	}
-	if awkRunsCommands.MatchString(p.text) {
+	if awkRunsCommands().MatchString(p.text) {
 		a.inlineCode(prog, p) // string literals read as shell; the rest opaque unless sandboxed
 	}
 }
