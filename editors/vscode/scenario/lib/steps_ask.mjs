@@ -90,10 +90,10 @@ export const askSteps = [
       (await ui.chatEntries()).some((e) => e.cls === 'prompt' && e.text.includes(cfg.askQuestion)), cfg.timeoutMs);
     await ui.command('agent-lsp: Rewind…');
     await waitFor('the one checkpoint', async () => (await ui.quickPick())?.rows.length === 1, cfg.timeoutMs);
-    // Typed into the pick's filter (the handle's type() focuses it first:
-    // under load the keys may otherwise reach the editor).
-    await (await ui.quickInput()).type(cfg.askQuestion.slice(0, 12));
-    await waitFor('the checkpoint filtered', async () => (await ui.quickPick())?.rows.length === 1, cfg.timeoutMs);
+    // Enter only once the pick has the focus: under load the palette's
+    // closing input may still hold it, and the keys would reach the editor.
+    await waitFor('the pick focused', () => ui.page.evaluate(() =>
+      !!document.activeElement?.closest('.quick-input-widget')), cfg.timeoutMs);
     await ui.page.keyboard.press('Enter');
     await waitFor('what to rewind, both picked', async () => {
       const qp = await ui.quickPick();
