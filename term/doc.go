@@ -5,7 +5,8 @@
 // on the terminal, and lists stored sessions. What a session does —
 // prompts, slash commands (/mode, /model, /rewind, /compact, /clear),
 // models, modes, which stored session --continue takes — is the
-// controller's (package control): the terminal only presents it. Flags and
-// the session's world (model client, tools, sandbox, store) are wired by
-// cmd/agent-lsp, which hands them over as a world.
+// controller's (package control): the terminal only presents it. The
+// flags are cmd/agent-lsp's, handed over as Options; the session's world
+// (model connections, tools, sandbox, store) comes from agent/world, as
+// the daemon's and ACP's do (world.go).
 package term
