@@ -224,21 +224,13 @@ func (s *Sandbox) prepare(command, dir string, env []string) (prepared, error) {
 	if err != nil {
 		return prepared{}, err
 	}
-	cfg, rules := rulesFor(p)
-	fd, flags, err := cfg.BestEffort().NewRulesetFD(rules...)
+	p.HandledFS = handledFS(s.status.ABI)
+	fd, flags, err := s.reads.ruleset(p, p.HandledFS)
 	if err != nil {
-		return prepared{}, fmt.Errorf("sandbox: landlock ruleset: %w", err)
-	}
-	if fd < 0 {
-		return prepared{}, errors.New("sandbox: landlock ruleset: nothing to enforce (no Landlock support)")
+		return prepared{}, err
 	}
 	ruleset := os.NewFile(uintptr(fd), "landlock-ruleset")
 	p.RulesetFD, p.RulesetFlags = 3, flags // the first of ExtraFiles
-	p.HandledFS = handledFS(s.status.ABI)
-	if err := s.reads.addTo(fd, p.HandledFS); err != nil {
-		_ = ruleset.Close()
-		return prepared{}, fmt.Errorf("sandbox: landlock ruleset: %w", err)
-	}
 	gated := s.namespaces && os.Getuid() != 0
 	if gated {
 		p.MapIDs = fmt.Sprintf("%d:%d", os.Getuid(), os.Getgid())

@@ -1,0 +1,185 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	"golang.org/x/sys/unix"
+)
+
+// A command's Landlock ruleset is built before the command asks for it:
+// with a home of 1,000 entries its read grants are about a thousand
+// landlock_add_rule calls, the larger part of a command's start that
+// still grew with the home once the grants were kept (readRules). The
+// launcher adds its own mounts' rules (/proc, /dev/shm) to the ruleset
+// it gets, so one ruleset serves one command: as a command takes the one
+// built ahead, the next is built on an owned goroutine, while the command
+// starts and runs.
+//
+// The ruleset built ahead is taken only when building one now would give
+// the same rules: Landlock rules hold inodes, so it is the same when the
+// policy's rules are the same (key), the read grants are the ones kept
+// and still valid (readGrants.unchanged, as for a ruleset built now), and
+// every path of the other rules (write grants, devices) names the inode
+// it named when the ruleset was built, or is still missing. Otherwise it
+// is dropped and the command's ruleset is built as before.
+
+// ahead is the state of the ruleset built ahead; readRules.mu guards it.
+type ahead struct {
+	spare    *spareRuleset
+	building bool
+	closed   bool
+	builders sync.WaitGroup
+}
+
+// spareRuleset is a ruleset built ahead, with what it was built from.
+type spareRuleset struct {
+	key    string
+	grants *readGrants
+	paths  []pathID
+	fd     int
+	flags  uint32
+}
+
+// pathID is what a path named when a ruleset was built.
+type pathID struct {
+	path     string
+	present  bool
+	dev, ino uint64
+}
+
+// identify stats paths as go-landlock opens them (following symlinks).
+func identify(paths []string) []pathID {
+	ids := make([]pathID, len(paths))
+	for i, p := range paths {
+		ids[i].path = p
+		var st unix.Stat_t
+		if unix.Stat(p, &st) == nil {
+			ids[i].present, ids[i].dev, ids[i].ino = true, st.Dev, st.Ino
+		}
+	}
+	return ids
+}
+
+// same reports whether every path still names what it named.
+func same(ids []pathID) bool {
+	for _, id := range ids {
+		var st unix.Stat_t
+		present := unix.Stat(id.path, &st) == nil
+		if present != id.present || present && (st.Dev != id.dev || st.Ino != id.ino) {
+			return false
+		}
+	}
+	return true
+}
+
+// rulesKey is what, besides paths' inodes and the read grants, makes a
+// policy's ruleset: the handled rights and the rules of rulesFor.
+func rulesKey(p launchPolicy, handled uint64) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "fs=%d bind=%t tcp=%t", handled, p.DenyBind, p.DenyTCP)
+	for _, g := range p.Write {
+		b.WriteString("\x00w=" + strconv.FormatBool(g.Dir) + g.Path)
+	}
+	for _, port := range p.ConnectPorts {
+		b.WriteString("\x00p=" + strconv.Itoa(port))
+	}
+	for _, d := range p.Devices {
+		b.WriteString("\x00d=" + d)
+	}
+	return b.String()
+}
+
+// rulePaths are the paths of rulesFor's rules.
+func rulePaths(p launchPolicy) []string {
+	paths := make([]string, 0, len(p.Write)+len(p.Devices))
+	for _, g := range p.Write {
+		paths = append(paths, g.Path)
+	}
+	return append(paths, p.Devices...)
+}
+
+// ruleset returns a Landlock ruleset (and its restrict flags) for policy
+// p with the read grants: the one built ahead when it is still what
+// building one now would give, else one built now. Either way the next
+// one is then built ahead.
+func (r *readRules) ruleset(p launchPolicy, handled uint64) (fd int, flags uint32, err error) {
+	key := rulesKey(p, handled)
+	cfg, rules := rulesFor(p)
+	paths := rulePaths(p)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if sp := r.ahead.spare; sp != nil {
+		r.ahead.spare = nil
+		if sp.key == key && sp.grants == r.cur && sp.grants.stable && sp.grants.unchanged() && same(sp.paths) {
+			r.buildAhead(key, cfg, rules, paths, handled)
+			return sp.fd, sp.flags, nil
+		}
+		_ = unix.Close(sp.fd)
+	}
+	if fd, flags, err = r.build(cfg, rules, handled); err != nil {
+		return -1, 0, err
+	}
+	r.buildAhead(key, cfg, rules, paths, handled)
+	return fd, flags, nil
+}
+
+// build builds a ruleset now. r.mu is held.
+func (r *readRules) build(cfg landlock.Config, rules []landlock.Rule, handled uint64) (fd int, flags uint32, err error) {
+	fd, flags, err = cfg.BestEffort().NewRulesetFD(rules...)
+	if err != nil {
+		return -1, 0, fmt.Errorf("sandbox: landlock ruleset: %w", err)
+	}
+	if fd < 0 {
+		return -1, 0, errors.New("sandbox: landlock ruleset: nothing to enforce (no Landlock support)")
+	}
+	if err := r.addTo(fd, handled); err != nil {
+		_ = unix.Close(fd)
+		return -1, 0, fmt.Errorf("sandbox: landlock ruleset: %w", err)
+	}
+	return fd, flags, nil
+}
+
+// buildAhead starts building the next command's ruleset, unless one is
+// being built or the sandbox is closed. r.mu is held; the build takes
+// it, so a command that asks meanwhile waits for the build and takes it.
+// A build that fails leaves no spare: the command builds its own, and
+// says why.
+func (r *readRules) buildAhead(key string, cfg landlock.Config, rules []landlock.Rule, paths []string, handled uint64) {
+	if r.ahead.building || r.ahead.closed {
+		return
+	}
+	r.ahead.building = true
+	r.ahead.builders.Add(1)
+	go func() {
+		defer r.ahead.builders.Done()
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.ahead.building = false
+		if r.ahead.closed || r.ahead.spare != nil {
+			return
+		}
+		ids := identify(paths)
+		fd, flags, err := r.build(cfg, rules, handled)
+		if err != nil {
+			return
+		}
+		if !same(ids) { // a path changed while the ruleset was built
+			_ = unix.Close(fd)
+			return
+		}
+		r.ahead.spare = &spareRuleset{key: key, grants: r.cur, paths: ids, fd: fd, flags: flags}
+	}()
+}
+
+// dropSpare closes the ruleset built ahead, if any. r.mu is held.
+func (r *readRules) dropSpare() {
+	if sp := r.ahead.spare; sp != nil {
+		_ = unix.Close(sp.fd)
+		r.ahead.spare = nil
+	}
+}
