@@ -3,6 +3,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,9 +17,10 @@ import (
 // landlock_add_rule calls, the larger part of a command's start that
 // still grew with the home once the grants were kept (readRules). The
 // launcher adds its own mounts' rules (/proc, /dev/shm) to the ruleset
-// it gets, so one ruleset serves one command: as a command takes the one
-// built ahead, the next is built on an owned goroutine, while the command
-// starts and runs.
+// it gets, so one ruleset serves one command: once a command's launcher
+// has ended, the next command's ruleset is built from the same rules on
+// an owned goroutine (not while the command starts: on a loaded machine
+// the build took the CPU from it, and bench/sandbox showed it).
 //
 // The ruleset built ahead is taken only when building one now would give
 // the same rules: Landlock rules hold inodes, so it is the same when the
@@ -31,8 +33,8 @@ import (
 // ahead is the state of the ruleset built ahead; readRules.mu guards it.
 type ahead struct {
 	spare    *spareRuleset
-	building bool
 	closed   bool
+	wake     *os.File // an eventfd, readable once closed: ends waitExit
 	builders sync.WaitGroup
 }
 
@@ -105,27 +107,24 @@ func rulePaths(p launchPolicy) []string {
 
 // ruleset returns a Landlock ruleset (and its restrict flags) for policy
 // p with the read grants: the one built ahead when it is still what
-// building one now would give, else one built now. Either way the next
-// one is then built ahead.
-func (r *readRules) ruleset(p launchPolicy, handled uint64) (fd int, flags uint32, err error) {
-	key := rulesKey(p, handled)
-	cfg, rules := rulesFor(p)
-	paths := rulePaths(p)
+// building one now would give, else one built now; and what the next
+// command's ruleset is to be built from (buildAfter).
+func (r *readRules) ruleset(p launchPolicy, handled uint64) (fd int, flags uint32, next nextRuleset, err error) {
+	next = nextRuleset{key: rulesKey(p, handled), paths: rulePaths(p), handled: handled}
+	next.cfg, next.rules = rulesFor(p)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if sp := r.ahead.spare; sp != nil {
 		r.ahead.spare = nil
-		if sp.key == key && sp.grants == r.cur && sp.grants.stable && sp.grants.unchanged() && same(sp.paths) {
-			r.buildAhead(key, cfg, rules, paths, handled)
-			return sp.fd, sp.flags, nil
+		if sp.key == next.key && sp.grants == r.cur && sp.grants.stable && sp.grants.unchanged() && same(sp.paths) {
+			return sp.fd, sp.flags, next, nil
 		}
 		_ = unix.Close(sp.fd)
 	}
-	if fd, flags, err = r.build(cfg, rules, handled); err != nil {
-		return -1, 0, err
+	if fd, flags, err = r.build(next.cfg, next.rules, handled); err != nil {
+		return -1, 0, next, err
 	}
-	r.buildAhead(key, cfg, rules, paths, handled)
-	return fd, flags, nil
+	return fd, flags, next, nil
 }
 
 // build builds a ruleset now. r.mu is held.
@@ -144,27 +143,49 @@ func (r *readRules) build(cfg landlock.Config, rules []landlock.Rule, handled ui
 	return fd, flags, nil
 }
 
-// buildAhead starts building the next command's ruleset, unless one is
-// being built or the sandbox is closed. r.mu is held; the build takes
-// it, so a command that asks meanwhile waits for the build and takes it.
-// A build that fails leaves no spare: the command builds its own, and
-// says why.
-func (r *readRules) buildAhead(key string, cfg landlock.Config, rules []landlock.Rule, paths []string, handled uint64) {
-	if r.ahead.building || r.ahead.closed {
+// nextRuleset is what the next command's ruleset is built from: the
+// rules of the command before it.
+type nextRuleset struct {
+	key     string
+	cfg     landlock.Config
+	rules   []landlock.Rule
+	paths   []string
+	handled uint64
+}
+
+// buildAfter builds the next command's ruleset once process pid (a
+// command's launcher, started and not yet waited for) has ended, on a
+// goroutine Close ends: built while the command starts, it would take
+// the CPU from it. pid 0: at once. The build holds r.mu, so a command
+// that asks meanwhile waits for it and takes it. A build that fails
+// leaves no spare: the next command builds its own, and says why.
+func (r *readRules) buildAfter(pid int, next nextRuleset) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ahead.closed || next.key == "" {
 		return
 	}
-	r.ahead.building = true
+	if r.ahead.wake == nil {
+		fd, err := unix.Eventfd(0, unix.EFD_CLOEXEC)
+		if err != nil {
+			return
+		}
+		r.ahead.wake = os.NewFile(uintptr(fd), "sandbox-ahead-wake")
+	}
+	wake := int(r.ahead.wake.Fd())
 	r.ahead.builders.Add(1)
 	go func() {
 		defer r.ahead.builders.Done()
+		if pid > 0 && !waitExit(pid, wake) {
+			return
+		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		r.ahead.building = false
 		if r.ahead.closed || r.ahead.spare != nil {
 			return
 		}
-		ids := identify(paths)
-		fd, flags, err := r.build(cfg, rules, handled)
+		ids := identify(next.paths)
+		fd, flags, err := r.build(next.cfg, next.rules, next.handled)
 		if err != nil {
 			return
 		}
@@ -172,8 +193,41 @@ func (r *readRules) buildAhead(key string, cfg landlock.Config, rules []landlock
 			_ = unix.Close(fd)
 			return
 		}
-		r.ahead.spare = &spareRuleset{key: key, grants: r.cur, paths: ids, fd: fd, flags: flags}
+		r.ahead.spare = &spareRuleset{key: next.key, grants: r.cur, paths: ids, fd: fd, flags: flags}
 	}()
+}
+
+// waitExit waits until process pid has ended (true) or wake is readable
+// (Close: false). A pid that cannot be watched counts as ended.
+func waitExit(pid, wake int) bool {
+	pidfd, err := unix.PidfdOpen(pid, 0)
+	if err != nil {
+		return true
+	}
+	defer unix.Close(pidfd)
+	fds := []unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}, {Fd: int32(wake), Events: unix.POLLIN}}
+	for {
+		if _, err := unix.Poll(fds, -1); err != unix.EINTR {
+			return fds[1].Revents == 0
+		}
+	}
+}
+
+// stopBuilds ends the builds waiting or under way and releases the
+// ruleset built ahead. r.mu is not held.
+func (r *readRules) stopBuilds() {
+	r.mu.Lock()
+	r.ahead.closed = true
+	r.dropSpare()
+	wake := r.ahead.wake
+	r.mu.Unlock()
+	if wake != nil {
+		_, _ = wake.Write([]byte{1, 0, 0, 0, 0, 0, 0, 0}) // eventfd: readable from now on
+	}
+	r.ahead.builders.Wait()
+	if wake != nil {
+		_ = wake.Close()
+	}
 }
 
 // dropSpare closes the ruleset built ahead, if any. r.mu is held.

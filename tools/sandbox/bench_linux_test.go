@@ -206,6 +206,7 @@ func BenchmarkPrepareHome(b *testing.B) {
 				}
 				l.close()
 				b.StopTimer()
+				s.reads.buildAfter(0, l.next)
 				spareBuilt(b, s)
 				b.StartTimer()
 			}

@@ -189,6 +189,13 @@ func (s *Sandbox) command(command, dir string, env []string) (*exec.Cmd, func(),
 	if tw != nil {
 		release = tw.arm(cmd, release)
 	}
+	started := release
+	release = func() {
+		started()
+		if cmd.Process != nil {
+			s.reads.buildAfter(cmd.Process.Pid, l.next)
+		}
+	}
 	return cmd, release, nil
 }
 
@@ -201,11 +208,12 @@ type prepared struct {
 	TmpDir       string
 	Policy       string // the encoded launch policy (the ruleset is fd 3)
 	Namespaces   bool
-	NewNet       bool       // a new network namespace too
-	Gated        bool       // an ordinary user's namespaces: the launcher maps its own ids (policy MapIDs)
-	Ruleset      *os.File   // the Landlock ruleset; its holder closes it
-	Channel      *os.File   // the launcher's end of the socket supervision's channel (sockets_linux.go), nil: none; its holder closes it
-	tripwires    []tripPath // watched while the daemon's own command runs (tripwire_linux.go)
+	NewNet       bool        // a new network namespace too
+	Gated        bool        // an ordinary user's namespaces: the launcher maps its own ids (policy MapIDs)
+	Ruleset      *os.File    // the Landlock ruleset; its holder closes it
+	Channel      *os.File    // the launcher's end of the socket supervision's channel (sockets_linux.go), nil: none; its holder closes it
+	tripwires    []tripPath  // watched while the daemon's own command runs (tripwire_linux.go)
+	next         nextRuleset // the next command's ruleset is built from it once this one ended (ahead_linux.go)
 }
 
 // close closes this process's copies of what the launcher inherits.
@@ -225,7 +233,7 @@ func (s *Sandbox) prepare(command, dir string, env []string) (prepared, error) {
 		return prepared{}, err
 	}
 	p.HandledFS = handledFS(s.status.ABI)
-	fd, flags, err := s.reads.ruleset(p, p.HandledFS)
+	fd, flags, next, err := s.reads.ruleset(p, p.HandledFS)
 	if err != nil {
 		return prepared{}, err
 	}
@@ -252,7 +260,7 @@ func (s *Sandbox) prepare(command, dir string, env []string) (prepared, error) {
 	}
 	env = withCaches(withoutVar(withoutVar(env, "TMPDIR"), policyEnv), s.cacheDir)
 	return prepared{Command: command, Dir: dir, Env: env, TmpDir: s.tmpDir, Policy: enc, Namespaces: s.namespaces,
-		NewNet: s.settings.Network != NetworkAllow, Gated: gated, Ruleset: ruleset, Channel: channel, tripwires: p.Tripwires}, nil
+		NewNet: s.settings.Network != NetworkAllow, Gated: gated, Ruleset: ruleset, Channel: channel, tripwires: p.Tripwires, next: next}, nil
 }
 
 // cmd is the launcher's command for l: the binary itself (launcherPath)

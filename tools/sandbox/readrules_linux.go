@@ -93,15 +93,13 @@ func (r *readRules) addTo(ruleset int, handled uint64) error {
 // close releases the held descriptors and the ruleset built ahead, once
 // the build under way, if any, has ended.
 func (r *readRules) close() {
+	r.stopBuilds()
 	r.mu.Lock()
-	r.ahead.closed = true
-	r.dropSpare()
+	defer r.mu.Unlock()
 	if r.cur != nil {
 		r.cur.close()
 		r.cur = nil
 	}
-	r.mu.Unlock()
-	r.ahead.builders.Wait()
 }
 
 func (g *readGrants) unchanged() bool {
