@@ -159,24 +159,25 @@ type nextRuleset struct {
 // the CPU from it. pid 0: at once. The build holds r.mu, so a command
 // that asks meanwhile waits for it and takes it. A build that fails
 // leaves no spare: the next command builds its own, and says why.
-func (r *readRules) buildAfter(pid int, next nextRuleset) {
+//
+// used (nil: none) is the daemon's copy of the ended command's ruleset,
+// closed once the command ended rather than once it started: the last
+// close frees the ruleset's rules, one per read grant, which the launcher
+// would otherwise do on the command's way to bash.
+func (r *readRules) buildAfter(pid int, next nextRuleset, used *os.File) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.ahead.closed || next.key == "" {
+	if r.ahead.closed || next.key == "" || !r.ahead.watching() {
+		closeFile(used)
 		return
-	}
-	if r.ahead.wake == nil {
-		fd, err := unix.Eventfd(0, unix.EFD_CLOEXEC)
-		if err != nil {
-			return
-		}
-		r.ahead.wake = os.NewFile(uintptr(fd), "sandbox-ahead-wake")
 	}
 	wake := int(r.ahead.wake.Fd())
 	r.ahead.builders.Add(1)
 	go func() {
 		defer r.ahead.builders.Done()
-		if pid > 0 && !waitExit(pid, wake) {
+		ended := pid <= 0 || waitExit(pid, wake)
+		closeFile(used)
+		if !ended {
 			return
 		}
 		r.mu.Lock()
@@ -195,6 +196,25 @@ func (r *readRules) buildAfter(pid int, next nextRuleset) {
 		}
 		r.ahead.spare = &spareRuleset{key: next.key, grants: r.cur, paths: ids, fd: fd, flags: flags}
 	}()
+}
+
+// watching creates the eventfd that ends waitExit, unless it is there;
+// false: it could not be created. readRules.mu is held.
+func (a *ahead) watching() bool {
+	if a.wake == nil {
+		fd, err := unix.Eventfd(0, unix.EFD_CLOEXEC)
+		if err != nil {
+			return false
+		}
+		a.wake = os.NewFile(uintptr(fd), "sandbox-ahead-wake")
+	}
+	return true
+}
+
+func closeFile(f *os.File) {
+	if f != nil {
+		_ = f.Close()
+	}
 }
 
 // waitExit waits until process pid has ended (true) or wake is readable

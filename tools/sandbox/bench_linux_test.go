@@ -206,7 +206,7 @@ func BenchmarkPrepareHome(b *testing.B) {
 				}
 				l.close()
 				b.StopTimer()
-				s.reads.buildAfter(0, l.next)
+				s.reads.buildAfter(0, l.next, nil)
 				spareBuilt(b, s)
 				b.StartTimer()
 			}

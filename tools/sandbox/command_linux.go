@@ -180,10 +180,13 @@ func (s *Sandbox) command(command, dir string, env []string) (*exec.Cmd, func(),
 		return nil, nil, err
 	}
 	cmd := l.cmd()
+	ruleset := l.Ruleset // closed once the command ended (buildAfter)
+	l.Ruleset = nil
 	release := l.close
 	tw, err := newTripwire(l.tripwires, &s.trips)
 	if err != nil {
 		release()
+		_ = ruleset.Close()
 		return nil, nil, fmt.Errorf("sandbox: watching git metadata: %w", err)
 	}
 	if tw != nil {
@@ -192,9 +195,11 @@ func (s *Sandbox) command(command, dir string, env []string) (*exec.Cmd, func(),
 	started := release
 	release = func() {
 		started()
-		if cmd.Process != nil {
-			s.reads.buildAfter(cmd.Process.Pid, l.next)
+		if cmd.Process == nil { // not started
+			_ = ruleset.Close()
+			return
 		}
+		s.reads.buildAfter(cmd.Process.Pid, l.next, ruleset)
 	}
 	return cmd, release, nil
 }
