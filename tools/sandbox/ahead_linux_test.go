@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/agent-lsp/agent-lsp/internal/await"
 )
@@ -35,14 +38,20 @@ func TestRulesetBuiltAheadIsTaken(t *testing.T) {
 		t.Skipf("no sandbox here: %s", st.Summary())
 	}
 	settledReads(t, s, f)
-	want := spareBuilt(t, s)
+	// The spare is marked through its open file description (a status
+	// flag, meaningless to a ruleset): a ruleset built instead may get
+	// the same descriptor number, not the mark.
+	spare := spareBuilt(t, s) // nothing else runs a command: it stays
+	if _, err := unix.FcntlInt(uintptr(spare), unix.F_SETFL, unix.O_NONBLOCK); err != nil {
+		t.Fatal(err)
+	}
 	l, err := s.prepare("true", f.ws, os.Environ())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.close()
-	if got := int(l.Ruleset.Fd()); got != want {
-		t.Fatalf("the command's ruleset is fd %d, not the one built ahead (%d)", got, want)
+	if fl, err := unix.FcntlInt(l.Ruleset.Fd(), unix.F_GETFL, 0); err != nil || fl&unix.O_NONBLOCK == 0 {
+		t.Fatalf("the command's ruleset is not the one built ahead (flags %#x, %v)", fl, err)
 	}
 }
 
@@ -90,5 +99,44 @@ func testRulesetBuiltAheadFollowsWriteGrants(t *testing.T) {
 	}
 	if out, code, _ := run(t, s, f, "echo y > "+filepath.Join(granted, "f")); code != 0 {
 		t.Fatalf("the directory now at the granted path is not writable: exit %d, %q", code, out)
+	}
+}
+
+// A ruleset built ahead is not taken once a directory its read grants
+// split has changed: a readable home directory renamed onto a secret
+// store's path after the build stays unreadable (the rule on its inode
+// is in the ruleset built ahead).
+func TestRulesetBuiltAheadFollowsTheHome(t *testing.T) { testRulesetBuiltAheadFollowsTheHome(t) }
+
+// TestRulesetBuiltAheadFollowsTheHomeAsNobody runs it as an ordinary
+// user.
+func TestRulesetBuiltAheadFollowsTheHomeAsNobody(t *testing.T) {
+	out := runAsNobody(t, "^TestRulesetBuiltAheadFollowsTheHome$")
+	if !bytes.Contains(out, []byte("--- PASS: TestRulesetBuiltAheadFollowsTheHome")) {
+		t.Fatalf("as nobody:\n%s", out)
+	}
+	t.Logf("as nobody:\n%s", lastLines(string(out), 3))
+}
+
+func testRulesetBuiltAheadFollowsTheHome(t *testing.T) {
+	quietTempDir(t)
+	f := newFixture(t)
+	s := newSandbox(t, f, Settings{})
+	if st := s.Status(); !st.Active {
+		t.Fatalf("no sandbox here: %s", st.Summary())
+	}
+	secret := "AWS-SECRET-" + f.secret
+	plain, store := filepath.Join(f.home, "plain"), filepath.Join(f.home, ".aws")
+	writeSecret(t, filepath.Join(plain, "credentials"), secret)
+	settledReads(t, s, f)
+	if out, code, _ := run(t, s, f, "cat "+filepath.Join(plain, "credentials")); code != 0 || !strings.Contains(out, secret) {
+		t.Fatalf("a plain home directory is not readable: %q", out)
+	}
+	spareBuilt(t, s)
+	if err := os.Rename(plain, store); err != nil {
+		t.Fatal(err)
+	}
+	if out, code, _ := run(t, s, f, "cat "+filepath.Join(store, "credentials")); code == 0 || strings.Contains(out, secret) {
+		t.Fatalf("a readable directory renamed onto a secret store's path was read through the ruleset built ahead: %q", out)
 	}
 }
