@@ -180,14 +180,26 @@ func (s *Sandbox) command(command, dir string, env []string) (*exec.Cmd, func(),
 		return nil, nil, err
 	}
 	cmd := l.cmd()
+	ruleset := l.Ruleset // closed once the command ended (buildAfter)
+	l.Ruleset = nil
 	release := l.close
 	tw, err := newTripwire(l.tripwires, &s.trips)
 	if err != nil {
 		release()
+		_ = ruleset.Close()
 		return nil, nil, fmt.Errorf("sandbox: watching git metadata: %w", err)
 	}
 	if tw != nil {
 		release = tw.arm(cmd, release)
+	}
+	started := release
+	release = func() {
+		started()
+		if cmd.Process == nil { // not started
+			_ = ruleset.Close()
+			return
+		}
+		s.reads.buildAfter(cmd.Process.Pid, l.next, ruleset)
 	}
 	return cmd, release, nil
 }
@@ -201,11 +213,12 @@ type prepared struct {
 	TmpDir       string
 	Policy       string // the encoded launch policy (the ruleset is fd 3)
 	Namespaces   bool
-	NewNet       bool       // a new network namespace too
-	Gated        bool       // an ordinary user's namespaces: the launcher maps its own ids (policy MapIDs)
-	Ruleset      *os.File   // the Landlock ruleset; its holder closes it
-	Channel      *os.File   // the launcher's end of the socket supervision's channel (sockets_linux.go), nil: none; its holder closes it
-	tripwires    []tripPath // watched while the daemon's own command runs (tripwire_linux.go)
+	NewNet       bool        // a new network namespace too
+	Gated        bool        // an ordinary user's namespaces: the launcher maps its own ids (policy MapIDs)
+	Ruleset      *os.File    // the Landlock ruleset; its holder closes it
+	Channel      *os.File    // the launcher's end of the socket supervision's channel (sockets_linux.go), nil: none; its holder closes it
+	tripwires    []tripPath  // watched while the daemon's own command runs (tripwire_linux.go)
+	next         nextRuleset // the next command's ruleset is built from it once this one ended (ahead_linux.go)
 }
 
 // close closes this process's copies of what the launcher inherits.
@@ -224,21 +237,13 @@ func (s *Sandbox) prepare(command, dir string, env []string) (prepared, error) {
 	if err != nil {
 		return prepared{}, err
 	}
-	cfg, rules := rulesFor(p)
-	fd, flags, err := cfg.BestEffort().NewRulesetFD(rules...)
+	p.HandledFS = handledFS(s.status.ABI)
+	fd, flags, next, err := s.reads.ruleset(p, p.HandledFS)
 	if err != nil {
-		return prepared{}, fmt.Errorf("sandbox: landlock ruleset: %w", err)
-	}
-	if fd < 0 {
-		return prepared{}, errors.New("sandbox: landlock ruleset: nothing to enforce (no Landlock support)")
+		return prepared{}, err
 	}
 	ruleset := os.NewFile(uintptr(fd), "landlock-ruleset")
 	p.RulesetFD, p.RulesetFlags = 3, flags // the first of ExtraFiles
-	p.HandledFS = handledFS(s.status.ABI)
-	if err := s.reads.addTo(fd, p.HandledFS); err != nil {
-		_ = ruleset.Close()
-		return prepared{}, fmt.Errorf("sandbox: landlock ruleset: %w", err)
-	}
 	gated := s.namespaces && os.Getuid() != 0
 	if gated {
 		p.MapIDs = fmt.Sprintf("%d:%d", os.Getuid(), os.Getgid())
@@ -260,7 +265,7 @@ func (s *Sandbox) prepare(command, dir string, env []string) (prepared, error) {
 	}
 	env = withCaches(withoutVar(withoutVar(env, "TMPDIR"), policyEnv), s.cacheDir)
 	return prepared{Command: command, Dir: dir, Env: env, TmpDir: s.tmpDir, Policy: enc, Namespaces: s.namespaces,
-		NewNet: s.settings.Network != NetworkAllow, Gated: gated, Ruleset: ruleset, Channel: channel, tripwires: p.Tripwires}, nil
+		NewNet: s.settings.Network != NetworkAllow, Gated: gated, Ruleset: ruleset, Channel: channel, tripwires: p.Tripwires, next: next}, nil
 }
 
 // cmd is the launcher's command for l: the binary itself (launcherPath)

@@ -27,6 +27,7 @@ type readRules struct {
 	mu     sync.Mutex
 	cur    *readGrants
 	hidden []string
+	ahead  ahead // the next command's ruleset (ahead_linux.go)
 }
 
 // readGrants is one computation.
@@ -62,10 +63,8 @@ func (d dirStamp) unchanged() bool {
 }
 
 // addTo adds the read rules to a ruleset (handled: its file rights),
-// computing them again first when they may have changed.
+// computing them again first when they may have changed. r.mu is held.
 func (r *readRules) addTo(ruleset int, handled uint64) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	g := r.cur
 	if g == nil || !g.stable || !g.unchanged() {
 		if g != nil {
@@ -91,8 +90,10 @@ func (r *readRules) addTo(ruleset int, handled uint64) error {
 	return nil
 }
 
-// close releases the held descriptors.
+// close releases the held descriptors and the ruleset built ahead, once
+// the build under way, if any, has ended.
 func (r *readRules) close() {
+	r.stopBuilds()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.cur != nil {
