@@ -28,24 +28,7 @@ func BenchmarkCommandStart(b *testing.B) {
 		launcherPath = p
 		defer func() { launcherPath = "/proc/self/exe" }()
 	}
-	plainWS, gitWS, editorWS := b.TempDir(), b.TempDir(), b.TempDir()
-	for _, ws := range []string{gitWS, editorWS} {
-		if out, err := exec.Command("git", "init", "-q", ws).CombinedOutput(); err != nil {
-			b.Fatalf("git init: %v: %s", err, out)
-		}
-	}
-	// A project as editors and hook managers leave it: protected
-	// workspace files that exist (mounted read-only) beside the missing
-	// ones (watched).
-	for _, p := range []string{".vscode/settings.json", ".vscode/launch.json", ".husky/pre-commit", ".npmrc", ".envrc"} {
-		abs := filepath.Join(editorWS, p)
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte("x\n"), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	plainWS, gitWS, editorWS := benchWorkspaces(b)
 	for _, c := range []struct {
 		name string
 		st   Settings
@@ -139,21 +122,7 @@ func BenchmarkHandoffStart(b *testing.B) {
 // launcher's process, which dominates BenchmarkCommandStart and its
 // noise on a loaded machine.
 func BenchmarkPolicyBuild(b *testing.B) {
-	plainWS, gitWS, editorWS := b.TempDir(), b.TempDir(), b.TempDir()
-	for _, ws := range []string{gitWS, editorWS} {
-		if out, err := exec.Command("git", "init", "-q", ws).CombinedOutput(); err != nil {
-			b.Fatalf("git init: %v: %s", err, out)
-		}
-	}
-	for _, p := range []string{".vscode/settings.json", ".vscode/launch.json", ".husky/pre-commit", ".npmrc", ".envrc"} {
-		abs := filepath.Join(editorWS, p)
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte("x\n"), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	plainWS, gitWS, editorWS := benchWorkspaces(b)
 	for _, c := range []struct{ name, ws string }{{"plain", plainWS}, {"git", gitWS}, {"git-editor-files", editorWS}} {
 		b.Run(c.name, func(b *testing.B) {
 			s, err := New(Settings{}, []string{c.ws})
@@ -212,4 +181,27 @@ func BenchmarkPrepareHome(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchWorkspaces are the benchmarks' three workspaces: a plain folder, a
+// git repository, and a git repository as editors and hook managers leave
+// it: protected workspace files that exist (mounted read-only) beside the
+// missing ones (watched).
+func benchWorkspaces(b *testing.B) (plain, git, editor string) {
+	plain, git, editor = b.TempDir(), b.TempDir(), b.TempDir()
+	for _, ws := range []string{git, editor} {
+		if out, err := exec.Command("git", "init", "-q", ws).CombinedOutput(); err != nil {
+			b.Fatalf("git init: %v: %s", err, out)
+		}
+	}
+	for _, p := range []string{".vscode/settings.json", ".vscode/launch.json", ".husky/pre-commit", ".npmrc", ".envrc"} {
+		abs := filepath.Join(editor, p)
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte("x\n"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return plain, git, editor
 }
