@@ -24,7 +24,8 @@ func Gone(pid int) bool {
 // Exit waits until process pid is gone, whether or not it is the caller's
 // child. It waits on the kernel where it can (Linux: the pidfd becomes
 // readable when the process exits; Windows: the process handle is
-// signalled) and elsewhere looks every few milliseconds. It returns ctx's error if ctx ends first.
+// signalled) and elsewhere looks every few milliseconds. It returns
+// ctx's error if ctx ends first.
 func Exit(ctx context.Context, pid int) error {
 	for {
 		// Wake every 100 ms to notice ctx: the kernel's wait takes no context.
