@@ -29,6 +29,8 @@ func kindOf(tool string) sdk.ToolKind {
 		return sdk.ToolKindExecute
 	case tools.TodoWriteName:
 		return sdk.ToolKindThink
+	case "web_fetch":
+		return sdk.ToolKindFetch
 	}
 	return sdk.ToolKindOther
 }
@@ -38,6 +40,7 @@ type callArgs struct {
 	Path    string `json:"path"`
 	Pattern string `json:"pattern"`
 	Command string `json:"command"`
+	URL     string `json:"url"`
 	Offset  int    `json:"offset"`
 }
 
@@ -63,6 +66,8 @@ func describeCall(ws *tools.Workspace, name string, raw json.RawMessage) (string
 	switch {
 	case a.Command != "":
 		return "run: " + permission.VisibleLine(strings.TrimSpace(a.Command), titleRunes), locs
+	case a.URL != "":
+		return "fetch " + permission.VisibleLine(a.URL, titleRunes), locs
 	case a.Pattern != "" && a.Path != "":
 		return permission.VisibleLine(fmt.Sprintf("%s %q in %s", name, a.Pattern, a.Path), 0), locs
 	case a.Pattern != "":

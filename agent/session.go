@@ -223,6 +223,7 @@ func newSession(cfg Config) *Session {
 	env.Plan = s.setPlan
 	// What this session's model read is its own: the base of its writes.
 	env.Reads = tools.NewReadLog()
+	env.Web = tools.NewWebCache() // a page fetched twice in one session is fetched once
 	if env.Docs != nil {
 		// Every change a tool makes is recorded in the prompt's checkpoint.
 		s.cp.docs = env.Docs

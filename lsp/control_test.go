@@ -170,7 +170,7 @@ func TestAskModeOffersOnlyReadOnlyTools(t *testing.T) {
 		t.Errorf("mode updates = %v", modes)
 	}
 	s.controlPrompt(map[string]any{"sessionId": r.SessionID, "prompt": "again"})
-	if got := decodeWire(t, s.model.Requests()[2]).toolNames(); got != "read_file,glob,grep,write_file,edit_file,run_bash,todo_write" {
+	if got := decodeWire(t, s.model.Requests()[2]).toolNames(); got != "read_file,glob,grep,write_file,edit_file,run_bash,todo_write,web_fetch" {
 		t.Errorf("default mode offers %s", got)
 	}
 	var bad json.RawMessage

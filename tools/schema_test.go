@@ -111,6 +111,7 @@ func TestBuiltinSchemasMatchTheirArgStructs(t *testing.T) {
 		"edit_file":  editFileArgs{},
 		"run_bash":   runBashArgs{},
 		"todo_write": todoWriteArgs{},
+		"web_fetch":  webFetchArgs{},
 	}
 	r := NewRegistry()
 	if err := RegisterBuiltins(r); err != nil {

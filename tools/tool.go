@@ -47,6 +47,8 @@ type Env struct {
 	// Runner runs run_bash's commands; nil: a ProcessRunner without a
 	// sandbox (approvals only).
 	Runner CommandRunner
+	// Web is the session's fetched pages (web_fetch); nil: none kept.
+	Web *WebCache
 }
 
 // Doc is one file's current text.

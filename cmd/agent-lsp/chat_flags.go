@@ -12,6 +12,7 @@ import (
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/term"
+	"github.com/agent-lsp/agent-lsp/tools"
 	"github.com/agent-lsp/agent-lsp/tools/sandbox"
 )
 
@@ -119,6 +120,7 @@ type chatFlags struct {
 	// The command sandbox.
 	sandbox          sandbox.Settings
 	sandboxAutoAllow bool
+	webFetch         tools.WebFetchOptions
 }
 
 // parseChatFlags parses the chat's flags. It prints nothing: -h returns
@@ -148,6 +150,7 @@ func parseChatFlags(args []string, _ io.Writer) (*chatFlags, *flag.FlagSet, erro
 	})
 	fs.BoolVar(&c.noSave, "no-save", false, "keep the session in memory only")
 	registerSandboxFlags(fs, &c.sandbox, &c.sandboxAutoAllow)
+	registerWebFetchFlags(fs, &c.webFetch)
 	fs.StringVar(&c.replayDenied, "replay-denied", "", "with --replay: once a tool call is denied, answer from this recording (made with that call denied) instead")
 	fs.BoolVar(&c.list, "list", false, "list the stored sessions (this workspace's first) and exit")
 	fs.Usage = func() {}

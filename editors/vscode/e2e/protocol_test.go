@@ -183,7 +183,7 @@ func TestExtensionProtocolAgainstDaemon(t *testing.T) {
 	// the plan, ask mode only the read-only ones; the mention's line went in.
 	readOnly := []string{"read_file", "glob", "grep"}
 	for i, want := range map[int][]string{
-		3: {"read_file", "glob", "grep", "write_file", "edit_file", "run_bash", "todo_write"},
+		3: {"read_file", "glob", "grep", "write_file", "edit_file", "run_bash", "todo_write", "web_fetch"},
 		4: append(readOnly, "todo_write"), 5: append(readOnly, "todo_write"), 6: append(readOnly, "todo_write"),
 		7: readOnly, 8: readOnly,
 	} {
