@@ -32,7 +32,7 @@ func TestNewImage(t *testing.T) {
 		data      []byte
 		want      string
 	}{
-		"mislabelled": {"image/jpeg", b.Bytes(), "says image/jpeg but its bytes are image/png"},
+		"mislabelled":  {"image/jpeg", b.Bytes(), "says image/jpeg but its bytes are image/png"},
 		"not an image": {"", []byte("%PDF-1.7\n"), "application/pdf; png, jpeg, gif and webp are accepted"},
 		"svg":          {"image/svg+xml", []byte("<svg/>"), "image/svg+xml; png, jpeg"},
 		"empty":        {"", nil, "is empty"},
