@@ -280,6 +280,11 @@ type Outcome struct {
 // prompt continues the conversation; a round whose model call failed or was
 // cancelled adds nothing (its partial turn is dropped).
 func (s *Session) Prompt(ctx context.Context, text string, l Listener) Outcome {
+	return s.prompt(ctx, text, nil, l)
+}
+
+// prompt runs one prompt whose user message is text with images.
+func (s *Session) prompt(ctx context.Context, text string, images []provider.Image, l Listener) Outcome {
 	out := &serialListener{l: l}
 	select {
 	case s.busy <- struct{}{}:
@@ -298,7 +303,7 @@ func (s *Session) Prompt(ctx context.Context, text string, l Listener) Outcome {
 	if note := s.Mode().note(); note != "" {
 		text += "\n\n" + note
 	}
-	s.append(provider.Message{Role: provider.RoleUser, Text: text})
+	s.append(provider.Message{Role: provider.RoleUser, Text: text, Images: images})
 	// Written now: a session whose first model call is cut by a crash is
 	// still stored, listed and resumable.
 	s.commit()

@@ -91,6 +91,7 @@ func (st *Store) load(id string) (*loaded, error) {
 		return nil, fmt.Errorf("session %s: no complete round stored", id)
 	}
 	l.history = repairHistory(l.history, st.logger.With(zap.String("id", id)))
+	loadImages(l.history, l.texts.content, st.logger.With(zap.String("id", id)))
 	return l, nil
 }
 

@@ -138,7 +138,7 @@ func (s *Session) runCommand(ctx context.Context, name, args string, l agent.Lis
 		if err != nil {
 			return Result{}, err
 		}
-		return Result{Outcome: s.run(ctx, text, l), Command: name}, nil
+		return Result{Outcome: s.run(ctx, text, nil, l), Command: name}, nil
 	}
 	return Result{}, invalidf("unknown command %s (the command list names them)", name)
 }
