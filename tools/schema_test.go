@@ -112,6 +112,7 @@ func TestBuiltinSchemasMatchTheirArgStructs(t *testing.T) {
 		"run_bash":   runBashArgs{},
 		"todo_write": todoWriteArgs{},
 		"web_fetch":  webFetchArgs{},
+		"skill":      skillArgs{},
 	}
 	r := NewRegistry()
 	if err := RegisterBuiltins(r); err != nil {

@@ -50,14 +50,13 @@ func NewWebFetch(opts WebFetchOptions) Tool {
 func (*webFetchTool) Name() string { return "web_fetch" }
 
 func (*webFetchTool) Description() string {
-	return "Fetch an http(s) URL (GET, no cookies or credentials) and return its readable text: HTML as markdown, " +
-		"text and JSON as they are. For documentation pages. A redirect to another host is returned, not followed. " +
-		"The user approves each domain; private and loopback addresses are refused unless the user allows them."
+	return "GET an http(s) URL (no cookies or credentials) and return its text, HTML as markdown: for documentation. " +
+		"A redirect to another host is returned, not followed. Each domain is approved by the user."
 }
 
 func (*webFetchTool) Schema() json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{` +
-		`"url":{"type":"string","description":"The http:// or https:// URL to fetch"}},` +
+		`"url":{"type":"string","description":"http(s) URL"}},` +
 		`"required":["url"],"additionalProperties":false}`)
 }
 
