@@ -131,11 +131,15 @@ func (r *Registry) Tools() []Tool {
 	return append([]Tool(nil), r.tools...)
 }
 
-// Lookup returns the named tool.
+// Lookup returns the named tool. tool_search is every registry's own
+// (tool_search.go): a request offers it only past the threshold (Offer).
 func (r *Registry) Lookup(name string) (Tool, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	t, ok := r.byName[name]
+	if !ok && name == ToolSearchName {
+		return toolSearch{reg: r}, true
+	}
 	return t, ok
 }
 
