@@ -17,10 +17,12 @@ type remoteTool struct {
 	pinned     bool
 }
 
-func (r remoteTool) Name() string            { return r.name }
-func (r remoteTool) Description() string     { return r.desc }
-func (r remoteTool) Schema() json.RawMessage { return json.RawMessage(`{"type":"object","properties":{}}`) }
-func (r remoteTool) Deferrable() bool        { return !r.pinned }
+func (r remoteTool) Name() string        { return r.name }
+func (r remoteTool) Description() string { return r.desc }
+func (r remoteTool) Schema() json.RawMessage {
+	return json.RawMessage(`{"type":"object","properties":{}}`)
+}
+func (r remoteTool) Deferrable() bool { return !r.pinned }
 func (r remoteTool) Describe(context.Context, json.RawMessage, *Env) (permission.Action, error) {
 	return permission.Action{Tool: r.name}, nil
 }
