@@ -252,3 +252,18 @@ func TestEagerAndAlwaysLoadPinTools(t *testing.T) {
 		t.Errorf("deferrable: alwaysLoad %v, plain %v; want false, true", tools.IsDeferrable(always), tools.IsDeferrable(plain))
 	}
 }
+
+func TestEagerFlag(t *testing.T) {
+	cfgs, errs := parseFlags([]string{"eager:gh=npx -y server-github", "plain=npx -y server-x", "eager: npx -y server-y"}, "", func(string) string { return "" })
+	if len(errs) != 0 || len(cfgs) != 3 {
+		t.Fatalf("cfgs %+v errs %v", cfgs, errs)
+	}
+	for i, want := range []struct {
+		name  string
+		eager bool
+	}{{"gh", true}, {"plain", false}, {"server-y", true}} {
+		if cfgs[i].Name != want.name || cfgs[i].Eager != want.eager || cfgs[i].Command != "npx" {
+			t.Errorf("--mcp #%d = %+v, want name %s eager %v", i+1, cfgs[i], want.name, want.eager)
+		}
+	}
+}
