@@ -252,6 +252,11 @@ func (ex *execution) run(ctx context.Context, c Call, handled *int) (Outcome, in
 	if !ok {
 		return failed(c, fmt.Sprintf("unknown tool %q; available: %s", c.Name, ex.reg.names())), limit
 	}
+	if IsDeferrable(t) && ex.env != nil && ex.env.ToolsFound != nil {
+		// Called without a search (a name from an earlier session or a
+		// summary): offered from now on, so the history's call has its tool.
+		ex.env.ToolsFound([]string{t.Name()})
+	}
 	if l, ok := t.(OutputLimiter); ok && l.OutputLimit() > limit {
 		limit = l.OutputLimit()
 	}

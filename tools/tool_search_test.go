@@ -146,3 +146,18 @@ func TestToolSearchIsReadOnlyAndLow(t *testing.T) {
 		t.Errorf("describe = %+v, %v", a, err)
 	}
 }
+
+// TestCallingADeferredToolOffersIt: a deferred tool the model calls by name
+// without a search is reported found, so the next request carries it.
+func TestCallingADeferredToolOffersIt(t *testing.T) {
+	r := registryWith(t, DeferToolCount+1)
+	var found []string
+	env := &Env{ToolsFound: func(n []string) { found = append(found, n...) }}
+	out := r.Execute(t.Context(), env, []Call{{ID: "c1", Name: "mcp__gen__tool_05", Args: json.RawMessage(`{}`)}}, ExecOptions{})
+	if out[0].Status != StatusCompleted || !slices.Equal(found, []string{"mcp__gen__tool_05"}) {
+		t.Errorf("outcome %+v, found %v; want the call to run and its tool found", out[0], found)
+	}
+	if got := names(r.Offer(r.Tools(), found)); got[len(got)-1] != "mcp__gen__tool_05" {
+		t.Errorf("offer after the call = %v, want the called tool last", got)
+	}
+}
