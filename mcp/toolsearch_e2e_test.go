@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -90,7 +91,18 @@ func newToolSearchSession(t *testing.T, dialect string, srv *providertest.Server
 	}
 	return agent.Config{Provider: p, Model: "deepseek-flash", MaxTokens: 4096, Tools: reg,
 		Env:  &tools.Env{Workspace: ws, Docs: &tools.DiskDocuments{Workspace: ws}},
-		Gate: permission.NewPolicy(permission.AutoApprover{}), Store: store}
+		Gate: permission.NewPolicy(askedTools{t}), Store: store}
+}
+
+// askedTools allows what it is asked, once, and fails the test when it is
+// asked about tool_search, which is read-only and runs without a question.
+type askedTools struct{ t *testing.T }
+
+func (a askedTools) Approve(_ context.Context, act permission.Action, _ bool) (permission.Decision, error) {
+	if act.Tool == tools.ToolSearchName {
+		a.t.Errorf("tool_search was put to the user: %+v", act)
+	}
+	return permission.AllowOnce, nil
 }
 
 const toolSearchPrompt = "Which invoices are overdue in the billing system?"
