@@ -161,3 +161,24 @@ func TestCallingADeferredToolOffersIt(t *testing.T) {
 		t.Errorf("offer after the call = %v, want the called tool last", got)
 	}
 }
+
+// BenchmarkToolSearch120 is one search over 120 deferred tools: the index is
+// built per search (the tool list changes as servers come and go), so this
+// is the whole cost the model's call adds.
+func BenchmarkToolSearch120(b *testing.B) {
+	r := NewRegistry()
+	for i := range 120 {
+		desc := fmt.Sprintf("[MCP server s%d] Operation %d on the records of area %d: create, read, update or list them with filters and pages.", i%4, i, i%18)
+		if err := r.Add(remoteTool{name: fmt.Sprintf("mcp__s%d__operation_%03d", i%4, i), desc: desc}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	search, _ := r.Lookup(ToolSearchName)
+	args := json.RawMessage(`{"query":"update records area 7 with filters"}`)
+	env := &Env{ToolsFound: func([]string) {}}
+	for b.Loop() {
+		if _, err := search.Run(context.Background(), args, env); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
