@@ -54,7 +54,9 @@ func mount120(t *testing.T, root string, eager bool) *tools.Registry {
 	return reg
 }
 
-// toolNames are the names of a request's tools, in order, in either dialect.
+// toolNames are the names of a request's tools, in order, in either
+// dialect (none for a body that is not a request: the checks that call it
+// run on the fake's goroutines, where a test may not stop).
 func toolNames(t *testing.T, body []byte) []string {
 	t.Helper()
 	var req struct {
@@ -66,7 +68,8 @@ func toolNames(t *testing.T, body []byte) []string {
 		} `json:"tools"`
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
-		t.Fatal(err)
+		t.Errorf("request body: %v", err)
+		return nil
 	}
 	var out []string
 	for _, tl := range req.Tools {
