@@ -23,7 +23,7 @@ func kindOf(tool string) sdk.ToolKind {
 		return sdk.ToolKindRead
 	case "write_file", "edit_file":
 		return sdk.ToolKindEdit
-	case "glob", "grep":
+	case "glob", "grep", tools.ToolSearchName:
 		return sdk.ToolKindSearch
 	case "run_bash":
 		return sdk.ToolKindExecute
@@ -42,6 +42,7 @@ type callArgs struct {
 	Command string `json:"command"`
 	URL     string `json:"url"`
 	Offset  int    `json:"offset"`
+	Query   string `json:"query"` // tool_search
 }
 
 // describeCall is a tool call's title and locations, from its arguments.
@@ -74,6 +75,8 @@ func describeCall(ws *tools.Workspace, name string, raw json.RawMessage) (string
 		return permission.VisibleLine(fmt.Sprintf("%s %q", name, a.Pattern), 0), locs
 	case a.Path != "":
 		return permission.VisibleLine(name+" "+a.Path, 0), locs
+	case a.Query != "":
+		return permission.VisibleLine(fmt.Sprintf("%s %q", name, a.Query), 0), locs
 	}
 	return permission.VisibleLine(name, 0), locs
 }

@@ -105,6 +105,7 @@ type Session struct {
 	model   modelState
 	mode    Mode
 	plan    []tools.TodoItem
+	found   []string        // the tools tool_search found, in order (tool_search.go)
 	out     *serialListener // the running prompt's listener, for plan events
 	history []provider.Message
 	cp      checkpoints         // per-prompt file states, for rewind (checkpoint.go)
@@ -157,7 +158,7 @@ func ResumeSession(cfg Config, id string) (*Session, error) {
 	}
 	s := newSession(cfg)
 	s.id, s.history, s.totals, s.calib, s.started = id, l.history, l.totals, l.calib, true
-	s.plan = l.plan
+	s.plan, s.found = l.plan, l.found
 	s.content = l.texts.content
 	if l.texts.err != nil {
 		s.storeFailure(l.texts.err)
@@ -221,6 +222,7 @@ func newSession(cfg Config) *Session {
 		env = *cfg.Env
 	}
 	env.Plan = s.setPlan
+	env.ToolsFound = s.addFoundTools
 	// What this session's model read is its own: the base of its writes.
 	env.Reads = tools.NewReadLog()
 	env.Web = tools.NewWebCache() // a page fetched twice in one session is fetched once

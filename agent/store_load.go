@@ -23,6 +23,7 @@ type loaded struct {
 	mode    Mode         // "" when none was stored
 	model   *ModelRecord // nil when none was stored
 	plan    []tools.TodoItem
+	found   []string // the tools tool_search found
 	cps     []*Checkpoint
 	texts   checkpointTexts // read lazily (checkpoint_store.go)
 }
@@ -127,6 +128,8 @@ func (l *loaded) apply(r record) {
 		}
 	case recPlan:
 		l.plan = slices.Clone(r.Items)
+	case recToolsFound:
+		l.found = appendFound(l.found, r.Found)
 	case recCheckpoint, recRewind:
 		l.applyCheckpoint(r)
 	}

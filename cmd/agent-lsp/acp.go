@@ -48,7 +48,7 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var web tools.WebFetchOptions
 	registerWebFetchFlags(fs, &web)
 	var mcpServers mcpFlags
-	fs.Var(&mcpServers, "mcp", "mount an MCP server in every session besides the client's: demo, a command line, or name=command line (repeatable)")
+	fs.Var(&mcpServers, "mcp", "mount an MCP server in every session besides the client's: demo, a command line, or name=command line; eager: before it sends its tools whole, without tool search (repeatable)")
 	fs.Bool("stdio", true, "serve on stdin/stdout (the only transport; accepted as the daemon accepts it)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -142,7 +142,7 @@ func parseChatFlags(args []string, _ io.Writer) (*chatFlags, *flag.FlagSet, erro
 	fs.BoolVar(&c.cont, "continue", false, "resume the most recent stored session of this workspace")
 	fs.StringVar(&c.stateDir, "state-dir", "", "where sessions are stored (default $XDG_STATE_HOME/agent-lsp/sessions)")
 	fs.BoolVar(&c.trustWorkspace, "trust-workspace", false, "start the workspace's .mcp.json servers without asking, for this run (--yes does not)")
-	fs.Var(&c.mcp, "mcp", "mount an MCP server: demo, a command line, or name=command line (repeatable; .mcp.json in the workspace is read too)")
+	fs.Var(&c.mcp, "mcp", "mount an MCP server: demo, a command line, or name=command line; eager: before it sends its tools whole, without tool search (repeatable; .mcp.json in the workspace is read too)")
 	fs.Func("mode", "starting mode: ask (read-only), plan, default, auto-edit (edits without asking; commands still ask)", func(v string) error {
 		m, err := agent.ParseMode(v)
 		c.mode = m
