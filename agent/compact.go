@@ -109,6 +109,7 @@ func (s *Session) compact(ctx context.Context, specs []provider.ToolSpec, round 
 		s.cfg.Logger.Debug("nothing older than the kept messages to compact", zap.Int("messages", len(h)))
 		return c, nil
 	}
+	s.preCompact(ctx, round == 0)
 	elided, n := elide(older)
 	toolsEst := estimateTools(specs)
 	next := joinHistory(h[:lead], elided, h[cut:])

@@ -16,7 +16,8 @@ import (
 // tool calls, and go again while the model stops to use tools.
 func (s *Session) run(ctx context.Context, out *serialListener) Outcome {
 	var o Outcome
-	retried := 0 // the round compacted and sent again after a "request too long"
+	retried := 0   // the round compacted and sent again after a "request too long"
+	continues := 0 // rounds a Stop hook asked for
 	for o.Rounds < s.cfg.MaxRounds {
 		round := o.Rounds + 1
 		// The mode may change between rounds: the tools are those it offers now.
@@ -89,6 +90,9 @@ func (s *Session) run(ctx context.Context, out *serialListener) Outcome {
 				o.StopReason = StopMaxTokens
 			}
 			s.commit()
+			if o.StopReason == StopEndTurn && s.stopHook(ctx, &continues) {
+				continue
+			}
 			return o
 		}
 
@@ -190,6 +194,7 @@ func (s *Session) runTools(ctx context.Context, round int, calls []provider.Tool
 			OnStart:     start,
 			OnFinish:    finish,
 			Logger:      s.cfg.Logger,
+			Hooks:       s.registryHooks(),
 		})
 	}
 

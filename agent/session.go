@@ -33,6 +33,8 @@ type Config struct {
 	Tools *tools.Registry
 	Env   *tools.Env // what tool calls run against; required with Tools
 	Gate  tools.Gate // the permission policy; nil allows everything (tests only)
+	// Hooks are the user's hooks (hooks.go); nil: none.
+	Hooks Hooks
 	// MaxRounds bounds the model calls of one prompt (default 50).
 	MaxRounds int
 	// MaxParallel bounds the tool calls of one round running at once (default 8).

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agent-lsp/agent-lsp/agent/control"
 	"github.com/agent-lsp/agent-lsp/agent/world"
+	"github.com/agent-lsp/agent-lsp/hooks"
 	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools"
@@ -90,6 +91,8 @@ type initOptions struct {
 	ProtectedFiles []string `json:"protectedFiles"`
 	// WebFetch is web_fetch's settings: {allowPrivateNetwork}.
 	WebFetch *webFetchSetting `json:"webFetch"`
+	// Hooks are the user's hooks, Claude Code's `hooks` object (package hooks).
+	Hooks json.RawMessage `json:"hooks"`
 }
 
 // webFetchSetting is initializationOptions.webFetch.
@@ -113,6 +116,7 @@ type settings struct {
 	restricted bool // the folder is not trusted: a read-only agent (restricted.go)
 
 	webFetch tools.WebFetchOptions
+	hooks    hooks.Config // the user's (initializationOptions.hooks)
 }
 
 // initialize serves initialize (its params: protocol_fixes.go).
@@ -129,6 +133,9 @@ func (s *server) initialize(_ context.Context, p initializeParams) (*initializeR
 		return nil, err
 	}
 	st := s.merge(o, presets)
+	if st.hooks, err = hooks.Parse(o.Hooks); err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions.%v", err)
+	}
 	if st.restricted, err = parseWorkspaceTrust(o.WorkspaceTrust); err != nil {
 		return nil, err
 	}

@@ -9,7 +9,9 @@ import (
 
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
+	"github.com/agent-lsp/agent-lsp/hooks"
 	"github.com/agent-lsp/agent-lsp/permission"
+	"github.com/agent-lsp/agent-lsp/tools"
 )
 
 // session is the editor's view of one controller session: its update
@@ -122,6 +124,16 @@ func (st *sessionStore) binding() (*control.Controller, control.Binding, error) 
 		AutoAllowSandboxed: autoAllowSandboxed, Tools: reg, Prompts: mcpPromptSource{s: s}, Notify: s.sendControl}
 	if sb.runner != nil {
 		b.Runner = sb.runner
+	}
+	if len(cfg.hooks) > 0 && !cfg.restricted {
+		// Our runner, never the editor's: a hook reads its JSON on stdin.
+		runner := sb.runner
+		if runner == nil {
+			runner = tools.NewProcessRunner(nil)
+		}
+		r := hooks.NewRunner(cfg.hooks, ws.Roots()[0], runner, s.log)
+		r.Notice = func(msg string) { s.warnUser("agent-lsp: " + msg) }
+		b.Hooks = r
 	}
 	return ctl, b, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
+	"github.com/agent-lsp/agent-lsp/hooks"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools/sandbox"
 
@@ -50,6 +51,7 @@ type Options struct {
 	SandboxAutoAllow bool
 	Yes              bool // approve every action without asking (CRITICAL ones are still refused)
 	WebFetch         tools.WebFetchOptions
+	Hooks            hooks.Config // the user's hooks (--settings)
 	// MCP lists the --mcp servers; TrustWorkspace starts the workspace's
 	// .mcp.json servers without asking, for this run.
 	MCP            []string

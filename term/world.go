@@ -10,6 +10,7 @@ import (
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
 	"github.com/agent-lsp/agent-lsp/agent/world"
+	"github.com/agent-lsp/agent-lsp/hooks"
 	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools"
@@ -107,6 +108,11 @@ func (t *terminal) openWorld(ctx context.Context) (chatWorld, error) {
 		AutoAllowSandboxed: o.SandboxAutoAllow && (box.Current().Active || box.Current().Checking), // applied only to commands known contained
 		Tools:              reg,
 		Prompts:            prompts,
+	}
+	if len(o.Hooks) > 0 {
+		r := hooks.NewRunner(o.Hooks, ws.Roots()[0], tools.NewProcessRunner(box), log)
+		r.Notice = func(msg string) { fmt.Fprintf(stderr, "agent-lsp chat: %s\n", msg) }
+		b.Hooks = r
 	}
 	return chatWorld{Controller: ctl, Binding: b, Sandbox: box.Current().Summary(),
 		Close: func() error { return errors.Join(ctl.Close(), closeAll()) }}, nil

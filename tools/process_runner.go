@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/agent-lsp/agent-lsp/tools/sandbox"
@@ -97,7 +98,7 @@ func (r *ProcessRunner) RunCommand(ctx context.Context, req CommandRequest) (Com
 		cmd.Env = ChildEnviron()
 		startsOwnGroup(cmd)
 	}
-	out, err := runInGroup(ctx, cmd, req.Timeout, started)
+	out, err := runInGroup(ctx, cmd, req, started)
 	if err != nil {
 		return out, err
 	}
@@ -127,16 +128,30 @@ func (r *ProcessRunner) RunCommand(ctx context.Context, req CommandRequest) (Com
 // ruleset descriptor is then closed, and the runner learns the command's
 // root process while its pid is still its own), with nil when Start
 // failed.
-func runInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, started func(*os.Process)) (CommandOutcome, error) {
-	runCtx, cancel := context.WithTimeout(ctx, timeout)
+func runInGroup(ctx context.Context, cmd *exec.Cmd, req CommandRequest, started func(*os.Process)) (CommandOutcome, error) {
+	runCtx, cancel := context.WithTimeout(ctx, req.Timeout)
 	defer cancel()
 
 	cmd.Stdin = nil // /dev/null
+	if req.Stdin != "" {
+		// exec copies it in; Wait waits for the copy, which ends when the
+		// command has read it or its group is killed (EPIPE).
+		cmd.Stdin = strings.NewReader(req.Stdin)
+	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		return CommandOutcome{}, fmt.Errorf("run_bash: %w", err)
 	}
 	cmd.Stdout, cmd.Stderr = w, w
+	var errOut *splitStream
+	if req.SplitStderr {
+		if errOut, err = newSplitStream(); err != nil {
+			r.Close()
+			w.Close()
+			return CommandOutcome{}, fmt.Errorf("run_bash: %w", err)
+		}
+		cmd.Stderr = errOut.w
+	}
 
 	startErr := make(chan error, 1)
 	exited := make(chan struct{})
@@ -158,9 +173,11 @@ func runInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, start
 	if err := <-startErr; err != nil {
 		r.Close()
 		w.Close()
+		errOut.close()
 		return CommandOutcome{}, fmt.Errorf("run_bash: start bash: %w", err)
 	}
 	w.Close() // the children hold their copies; EOF comes when they are gone
+	errOut.drain()
 
 	out := newHeadTailBuffer(bashMaxOutput)
 	drained := make(chan struct{})
@@ -185,6 +202,7 @@ func runInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, start
 	_ = r.SetReadDeadline(time.Now().Add(bashDrainGrace))
 	<-drained
 	r.Close()
+	run.Stderr = errOut.finish()
 
 	run.Output = out.String()
 	run.ExitCode = cmd.ProcessState.ExitCode()

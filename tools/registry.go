@@ -64,6 +64,17 @@ type ExecOptions struct {
 	OnFinish func(o Outcome)
 	// Logger records panics in tools with their stacks; nil is zap.NewNop().
 	Logger *zap.Logger
+	// Hooks run around each call (the user's hooks); nil: none.
+	Hooks CallHooks
+}
+
+// CallHooks run around each call: BeforeCall before the permission check
+// (block refuses the call, the model reading reason; ask puts it to the
+// user as HIGH risk whatever the policy would have done), AfterCall once
+// it ran (what it returns is added to the result the model reads).
+type CallHooks interface {
+	BeforeCall(ctx context.Context, c Call) (block, ask bool, reason string)
+	AfterCall(ctx context.Context, c Call, o Outcome) string
 }
 
 const (
@@ -283,6 +294,16 @@ func (ex *execution) run(ctx context.Context, c Call, handled *int) (Outcome, in
 		action.CallID = c.ID
 	}
 
+	if ex.opts.Hooks != nil {
+		block, ask, reason := ex.opts.Hooks.BeforeCall(ctx, c)
+		if block {
+			return Outcome{Call: c, Status: StatusDenied, Output: "blocked by a hook: " + nonEmptyReason(reason)}, limit
+		}
+		if ask {
+			action = askedByHook(action, reason)
+		}
+	}
+
 	verdict := permission.Verdict{Allowed: true}
 	if ex.opts.Gate != nil {
 		err := ex.protect(c, "checking permission for", func() (err error) {
@@ -317,9 +338,9 @@ func (ex *execution) run(ctx context.Context, c Call, handled *int) (Outcome, in
 	case err != nil:
 		return failed(c, err.Error()), limit
 	case res.IsError:
-		return failed(c, res.Output), limit
+		return ex.after(ctx, failed(c, res.Output)), limit
 	}
-	return Outcome{Call: c, Status: StatusCompleted, Output: res.Output}, limit
+	return ex.after(ctx, Outcome{Call: c, Status: StatusCompleted, Output: res.Output}), limit
 }
 
 // protect runs f, turning a panic into an error (and a log entry with the

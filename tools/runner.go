@@ -36,11 +36,19 @@ type CommandRequest struct {
 	// Unsandboxed runs the command outside the sandbox (the user said yes
 	// to that HIGH-risk request).
 	Unsandboxed bool
+	// Stdin is what the command reads ("": /dev/null). Our process runner
+	// only: a hook's JSON input.
+	Stdin string
+	// SplitStderr keeps stderr apart in CommandOutcome.Stderr instead of
+	// interleaved into Output (our process runner only: a hook's stdout is
+	// its JSON answer, its stderr a reason).
+	SplitStderr bool
 }
 
 // CommandOutcome is how a command ended.
 type CommandOutcome struct {
 	Output    string // stdout and stderr interleaved, head and tail kept
+	Stderr    string // with SplitStderr: stderr (Output is then stdout)
 	ExitCode  int    // -1 when killed by a signal
 	State     string // the process state, for a signal's name
 	TimedOut  bool

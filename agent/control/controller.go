@@ -63,6 +63,8 @@ type Binding struct {
 	AutoAllowSandboxed bool
 	Tools              *tools.Registry // builtins + MCP tools of this session
 	Prompts            PromptSource    // MCP prompts (nil: none)
+	// Hooks are the user's hooks for this session (nil: none).
+	Hooks Hooks
 	// Notify receives the session's control updates (nil: dropped). It is
 	// called on the goroutine of what caused the update (SetMode's caller,
 	// a prompt's, a tool call's for a plan), before that returns, so an
@@ -127,6 +129,10 @@ func (c *Controller) agentConfig(b Binding) (agent.Config, error) {
 		docs = &tools.DiskDocuments{Workspace: b.Workspace}
 	}
 	env := &tools.Env{Workspace: b.Workspace, Docs: docs, Notes: b.Notes}
+	var hooks agent.Hooks
+	if b.Hooks != nil {
+		hooks = b.Hooks
+	}
 	if b.Runner != nil {
 		env.Runner = b.Runner
 	}
@@ -144,6 +150,7 @@ func (c *Controller) agentConfig(b Binding) (agent.Config, error) {
 		Keep:      c.o.Keep,
 		Tools:     b.Tools,
 		Env:       env,
+		Hooks:     hooks,
 		Gate:      gate,
 		Store:     c.o.Store,
 		Logger:    c.log,

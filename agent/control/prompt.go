@@ -114,6 +114,11 @@ func (s *Session) run(ctx context.Context, text string, images []provider.Image,
 		l.OnEvent(agent.Event{Kind: agent.EventError, Err: err})
 		return agent.Outcome{StopReason: agent.StopError, Err: err}
 	}
+	text, err := s.promptHooks(ctx, text)
+	if err != nil {
+		l.OnEvent(agent.Event{Kind: agent.EventError, Err: err})
+		return agent.Outcome{StopReason: agent.StopError, Err: err}
+	}
 	return s.agent.PromptImages(ctx, text, images, planListener{Listener: l, s: s})
 }
 

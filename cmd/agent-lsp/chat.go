@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/agent-lsp/agent-lsp/hooks"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/term"
 	"github.com/agent-lsp/agent-lsp/tools"
@@ -45,6 +46,12 @@ func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	o.Sandbox, o.SandboxAutoAllow, o.Yes = f.sandbox, f.sandboxAutoAllow, f.yes
 	o.WebFetch = f.webFetch
+	if f.settings != "" {
+		if o.Hooks, err = hooks.ReadSettingsFile(f.settings); err != nil {
+			fmt.Fprintf(stderr, "agent-lsp chat: --settings: %v\n", err)
+			return 2
+		}
+	}
 	o.Sandbox.ForceUnavailable = os.Getenv(envForceNoSandbox) == "1"
 	o.MCP, o.TrustWorkspace = f.mcp, f.trustWorkspace
 	o.Resume, o.Continue, o.Mode, o.Budget, o.Keep = f.resume, f.cont, f.mode, f.budget, f.keep

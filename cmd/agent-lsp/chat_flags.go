@@ -121,6 +121,7 @@ type chatFlags struct {
 	sandbox          sandbox.Settings
 	sandboxAutoAllow bool
 	webFetch         tools.WebFetchOptions
+	settings         string // --settings: the user's hooks
 }
 
 // parseChatFlags parses the chat's flags. It prints nothing: -h returns
@@ -151,6 +152,7 @@ func parseChatFlags(args []string, _ io.Writer) (*chatFlags, *flag.FlagSet, erro
 	fs.BoolVar(&c.noSave, "no-save", false, "keep the session in memory only")
 	registerSandboxFlags(fs, &c.sandbox, &c.sandboxAutoAllow)
 	registerWebFetchFlags(fs, &c.webFetch)
+	fs.StringVar(&c.settings, "settings", "", `a JSON settings file whose "hooks" are your hooks (Claude Code's format)`)
 	fs.StringVar(&c.replayDenied, "replay-denied", "", "with --replay: once a tool call is denied, answer from this recording (made with that call denied) instead")
 	fs.BoolVar(&c.list, "list", false, "list the stored sessions (this workspace's first) and exit")
 	fs.Usage = func() {}

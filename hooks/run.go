@@ -1,0 +1,140 @@
+package hooks
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/agent-lsp/agent-lsp/tools"
+)
+
+const (
+	defaultTimeout = 60 * time.Second
+	maxTimeout     = 10 * time.Minute
+)
+
+// Runner runs a session's hooks.
+type Runner struct {
+	config  Config
+	root    string              // the workspace root: the hooks' directory and $CLAUDE_PROJECT_DIR
+	run     tools.CommandRunner // our process runner: in the OS sandbox when there is one
+	log     *zap.Logger
+	matcher map[string]*regexp.Regexp
+	// Notice receives what a hook says to the user (a failure, a
+	// systemMessage); nil: logged only.
+	Notice func(string)
+}
+
+// NewRunner returns the runner of config's hooks for a workspace root,
+// running them with run (which must take stdin: a tools.ProcessRunner).
+// A nil or empty config runs nothing.
+func NewRunner(config Config, root string, run tools.CommandRunner, log *zap.Logger) *Runner {
+	if log == nil {
+		log = zap.NewNop()
+	}
+	r := &Runner{config: config, root: root, run: run, log: log, matcher: map[string]*regexp.Regexp{}}
+	for _, ms := range config {
+		for _, m := range ms {
+			re, _ := compileMatcher(m.Matcher) // Parse checked them
+			r.matcher[m.Matcher] = re
+		}
+	}
+	return r
+}
+
+// Active reports whether any hook is configured for event.
+func (r *Runner) Active(event string) bool { return r != nil && len(r.config[event]) > 0 }
+
+// result is one hook's run.
+type result struct {
+	command string
+	exit    int
+	stdout  string
+	stderr  string
+	err     error // it could not run, or timed out
+}
+
+// runEvent runs the hooks of event that match tool ("" for events without
+// one) with input on stdin, one after the other, in configuration order.
+func (r *Runner) runEvent(ctx context.Context, event, tool string, input map[string]any) []result {
+	if !r.Active(event) {
+		return nil
+	}
+	input["hook_event_name"] = event
+	input["cwd"] = r.root
+	stdin, err := json.Marshal(input)
+	if err != nil {
+		return []result{{err: err}}
+	}
+	var out []result
+	for _, m := range r.config[event] {
+		if re := r.matcher[m.Matcher]; tool != "" && re != nil && !re.MatchString(tool) && !re.MatchString(toolName(tool)) {
+			continue
+		}
+		for _, h := range m.Hooks {
+			out = append(out, r.runOne(ctx, h, string(stdin)))
+		}
+	}
+	return out
+}
+
+
+func (r *Runner) runOne(ctx context.Context, h Hook, stdin string) result {
+	timeout := defaultTimeout
+	if h.Timeout > 0 {
+		timeout = min(time.Duration(h.Timeout*float64(time.Second)), maxTimeout)
+	}
+	// Scripts find the project the way Claude Code tells them.
+	cmd := "export CLAUDE_PROJECT_DIR=" + shellQuote(r.root) + "\n" + h.Command
+	o, err := r.run.RunCommand(ctx, tools.CommandRequest{Command: cmd, Dir: r.root, Timeout: timeout,
+		Stdin: stdin, SplitStderr: true})
+	res := result{command: h.Command, exit: o.ExitCode, stdout: o.Output, stderr: o.Stderr}
+	switch {
+	case err != nil:
+		res.err = err
+	case o.TimedOut:
+		res.err = fmt.Errorf("timed out after %s", timeout)
+	case o.Cancelled:
+		res.err = context.Canceled
+	}
+	if res.err != nil || (res.exit != 0 && res.exit != 2) {
+		r.tell(fmt.Sprintf("hook %q failed: %s", oneLine(h.Command), failure(res)))
+	}
+	return res
+}
+
+// failure says how a hook that did not succeed ended.
+func failure(res result) string {
+	if res.err != nil {
+		return res.err.Error()
+	}
+	msg := fmt.Sprintf("exit %d", res.exit)
+	if s := strings.TrimSpace(res.stderr); s != "" {
+		msg += ": " + oneLine(s)
+	}
+	return msg
+}
+
+func (r *Runner) tell(msg string) {
+	r.log.Info("hook", zap.String("message", msg))
+	if r.Notice != nil {
+		r.Notice(msg)
+	}
+}
+
+// shellQuote quotes s for bash.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// oneLine is s on one line, cut.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 200 {
+		return string(r[:199]) + "…"
+	}
+	return s
+}
