@@ -112,9 +112,9 @@ func TestFailuresAndBadConfig(t *testing.T) {
 	}
 	for raw, want := range map[string]string{
 		`{"OnSave":[]}`: `unknown event "OnSave"`,
-		`{"Stop":[{"hooks":[{"type":"prompt","command":"x"}]}]}`: `only "command" hooks`,
+		`{"Stop":[{"hooks":[{"type":"prompt","command":"x"}]}]}`:  `only "command" hooks`,
 		`{"Stop":[{"hooks":[{"type":"command","command":" "}]}]}`: "no command",
-		`{"PreToolUse":[{"matcher":"(","hooks":[]}]}`:              "matcher",
+		`{"PreToolUse":[{"matcher":"(","hooks":[]}]}`:             "matcher",
 	} {
 		if _, err := Parse(json.RawMessage(raw)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", raw, err, want)

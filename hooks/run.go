@@ -83,7 +83,6 @@ func (r *Runner) runEvent(ctx context.Context, event, tool string, input map[str
 	return out
 }
 
-
 func (r *Runner) runOne(ctx context.Context, h Hook, stdin string) result {
 	timeout := defaultTimeout
 	if h.Timeout > 0 {
