@@ -115,7 +115,7 @@ func (s *Session) run(ctx context.Context, text string, l agent.Listener) agent.
 		if e := s.queue.enter(text, "", DeliverWait); e != nil && !s.queue.wait(ctx, e) {
 			return s.agent.Prompt(ctx, text, l) // cancelled while it waited: ends at once, as cancelled
 		}
-		defer s.queue.release()
+		defer func() { s.queue.release(ctx.Err() != nil) }()
 	}
 	s.touch(text)
 	defer s.touch(text)

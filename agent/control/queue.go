@@ -173,18 +173,25 @@ func (q *promptQueue) removeLocked(e *queued, steered bool) {
 }
 
 // release ends the holder's turn and gives it to the first entry: a steer
-// message the running prompt did not take runs next.
-func (q *promptQueue) release() {
+// message the running prompt did not take runs next, unless the prompt
+// was cancelled ($/cancelRequest, a closed client): its steer messages are
+// removed with it, as Cancel removes them.
+func (q *promptQueue) release(cancelled bool) {
 	q.change(func() bool {
 		q.busy = false
+		dropped := false
+		for cancelled && len(q.entries) > 0 && q.entries[0].item.Delivery == DeliverSteer {
+			q.removeLocked(q.entries[0], false)
+			dropped = true
+		}
 		if len(q.entries) == 0 {
-			return false
+			return dropped
 		}
 		e := q.entries[0]
 		q.entries = q.entries[1:]
 		q.busy = true
 		close(e.granted)
-		return e.listed
+		return dropped || e.listed
 	})
 }
 

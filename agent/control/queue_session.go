@@ -49,5 +49,5 @@ func (s *Session) takeTurn(ctx context.Context, in PromptInput) (_ context.Conte
 		}
 		in.Text = e.item.Prompt
 	}
-	return context.WithValue(ctx, turnKey{}, &s.queue), in, s.queue.release, nil
+	return context.WithValue(ctx, turnKey{}, &s.queue), in, func() { s.queue.release(ctx.Err() != nil) }, nil
 }

@@ -26,9 +26,11 @@ func newHoldTool() *holdTool {
 	return &holdTool{started: make(chan struct{}, 8), release: make(chan struct{})}
 }
 
-func (h *holdTool) Name() string            { return "hold" }
-func (h *holdTool) Description() string     { return "Waits until released." }
-func (h *holdTool) Schema() json.RawMessage { return json.RawMessage(`{"type":"object","properties":{}}`) }
+func (h *holdTool) Name() string        { return "hold" }
+func (h *holdTool) Description() string { return "Waits until released." }
+func (h *holdTool) Schema() json.RawMessage {
+	return json.RawMessage(`{"type":"object","properties":{}}`)
+}
 func (h *holdTool) Describe(context.Context, json.RawMessage, *tools.Env) (permission.Action, error) {
 	return permission.Action{Tool: "hold", Summary: "hold", Scope: "hold", ReadOnly: true}, nil
 }
