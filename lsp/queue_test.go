@@ -304,3 +304,32 @@ func TestCancelDropsTheQueueOnlyIfAsked(t *testing.T) {
 		})
 	}
 }
+
+// A steer message that arrives after the running prompt's last safe point
+// (its model call answers without tool calls) runs as the next prompt and
+// is answered as that prompt.
+func TestSteerAfterTheLastSafePointRunsNext(t *testing.T) {
+	bothDialects(t, func(t *testing.T, dialect string) {
+		arrived, answer := make(chan struct{}, 1), make(chan struct{})
+		slow := providertest.Turn{Text: "No tools needed.", Check: func(providertest.Received) error {
+			arrived <- struct{}{}
+			<-answer
+			return nil
+		}}
+		s, _, sid := queueSetup(t, dialect, providertest.Script{slow, {Text: "About the steer."}})
+		_, running := s.ed.CallAsync(ctx(t), "agent/prompt", map[string]any{"sessionId": sid, "prompt": "Quick question."})
+		await.Event(t, arrived, "the model request")
+		_, steer := s.ed.CallAsync(ctx(t), "agent/prompt", map[string]any{"sessionId": sid, "prompt": "And one more.", "delivery": "steer"})
+		s.awaitQueueUpdate(sid, "And one more.")
+		close(answer)
+		if a := promptAnswer(t, running, "the running prompt"); a.Text != "No tools needed." {
+			t.Fatalf("prompt %+v", a)
+		}
+		if a := promptAnswer(t, steer, "the steer run as a prompt"); a.StopReason != "end_turn" || a.Text != "About the steer." {
+			t.Fatalf("steer %+v", a)
+		}
+		if reqs := s.model.Requests(); len(reqs) != 2 || !strings.Contains(string(reqs[1].Body), "And one more.") {
+			t.Fatalf("requests %+v", reqs)
+		}
+	})
+}
