@@ -333,3 +333,25 @@ func TestSteerAfterTheLastSafePointRunsNext(t *testing.T) {
 		}
 	})
 }
+
+// shutdown cancels the running prompt and removes the queued ones:
+// nothing starts after it.
+func TestShutdownDropsTheQueue(t *testing.T) {
+	s, held, sid := queueSetup(t, openai.Name, bashCalls("echo slow"))
+	_, running := s.ed.CallAsync(ctx(t), "agent/prompt", map[string]any{"sessionId": sid, "prompt": "Run it."})
+	await.Event(t, held.asked, "the approval of the tool call")
+	_, queued := s.ed.CallAsync(ctx(t), "agent/prompt", map[string]any{"sessionId": sid, "prompt": "Later.", "delivery": "queue"})
+	s.awaitQueueUpdate(sid, "Later.")
+	if err := s.ed.Call(ctx(t), "shutdown", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if a := promptAnswer(t, running, "the running prompt"); a.StopReason != "cancelled" {
+		t.Fatalf("running %+v", a)
+	}
+	if a := promptAnswer(t, queued, "the queued prompt"); a.StopReason != "cancelled" || a.Notice != "removed from the queue" {
+		t.Fatalf("queued %+v", a)
+	}
+	if n := len(s.model.Requests()); n != 1 {
+		t.Fatalf("%d model requests after shutdown, want the first only", n)
+	}
+}
