@@ -111,6 +111,9 @@ type Event struct {
 	// line to show (Outcome.Notice).
 	Notice string
 	Err    error
+
+	// SteerID is set on steer (steer.go).
+	SteerID string
 }
 
 // Listener receives a prompt's events.

@@ -109,6 +109,7 @@ type Session struct {
 	plan    []tools.TodoItem
 	found   []string        // the tools tool_search found, in order (tool_search.go)
 	out     *serialListener // the running prompt's listener, for plan events
+	steer   SteerSource     // where the running prompt's steer messages come from (steer.go)
 	history []provider.Message
 	cp      checkpoints         // per-prompt file states, for rewind (checkpoint.go)
 	content *contentstore.Store // the checkpoints' texts (checkpoint_content.go); set once

@@ -26,6 +26,9 @@ type promptParams struct {
 	Context       *promptContext  `json:"context"`
 	WorkDoneToken json.RawMessage `json:"workDoneToken"`
 	Images        []promptImage   `json:"images"` // prompt_images.go
+	// Delivery is "queue" or "steer" (control.Delivery); absent, a prompt
+	// of a busy session waits unlisted.
+	Delivery string `json:"delivery,omitempty"`
 }
 
 // promptContext points at what the user is looking at: a document and,
@@ -87,8 +90,11 @@ func (s *server) prompt(ctx context.Context, p promptParams) (promptResult, erro
 	if strings.TrimSpace(p.Prompt) == "" {
 		return promptResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: prompt is empty")
 	}
+	delivery, err := control.ParseDelivery(p.Delivery)
+	if err != nil {
+		return promptResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
+	}
 	var sess *session
-	var err error
 	if p.SessionID != "" {
 		sess, err = s.sessions.lookup(p.SessionID)
 	} else {
@@ -97,7 +103,7 @@ func (s *server) prompt(ctx context.Context, p promptParams) (promptResult, erro
 	if err != nil {
 		return promptResult{}, err
 	}
-	in := control.PromptInput{Text: p.Prompt}
+	in := control.PromptInput{Text: p.Prompt, Delivery: delivery}
 	if len(p.Images) > 0 {
 		if in.Images, err = promptImages(sess.ctl.Workspace(), p.Images); err != nil {
 			return promptResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
@@ -189,6 +195,8 @@ func endMessage(o agent.Outcome) string {
 		return "Done"
 	case agent.StopCancelled:
 		return "Cancelled"
+	case agent.StopSteered:
+		return "Delivered to the running prompt"
 	case agent.StopError:
 		if o.Err != nil {
 			return "Failed: " + o.Err.Error()

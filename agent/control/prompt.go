@@ -25,6 +25,9 @@ type PromptInput struct {
 	// Images go with the text to a model that takes them (checked before
 	// anything is sent: provider.TakesImages).
 	Images []provider.Image
+	// Delivery says what becomes of the prompt while another one runs
+	// (queue.go); the default waits unlisted.
+	Delivery Delivery
 }
 
 // Resource is a file's contents the client sent with the prompt.
@@ -46,7 +49,10 @@ type Result struct {
 // Prompt runs one prompt of the session: a slash command, or the text with
 // its context and mentions attached (a mention update is sent for each),
 // with the session's events going to l (a plan event becomes an
-// UpdatePlan instead). It can be cancelled by ctx and by Cancel. The error
+// UpdatePlan instead). While another prompt runs it waits for its turn,
+// as in.Delivery says: unlisted, in the queue, or as a steer message for
+// the running prompt (queue.go). It can be cancelled by ctx and by Cancel
+// (a queued prompt only by ctx, RemoveQueued and DropQueue). The error
 // is for a command or input that cannot run (ErrInvalid, ErrCancelled, or a
 // failure); a prompt that ran reports its own failure in Outcome.
 func (s *Session) Prompt(ctx context.Context, in PromptInput, l agent.Listener) (Result, error) {
@@ -55,6 +61,14 @@ func (s *Session) Prompt(ctx context.Context, in PromptInput, l agent.Listener) 
 	}
 	if err := s.checkImages(in); err != nil {
 		return Result{}, err
+	}
+	if in.Delivery != DeliverWait {
+		var release func()
+		var left *Result
+		if ctx, in, release, left = s.takeTurn(ctx, in); left != nil {
+			return *left, nil // removed from the queue, or delivered into the running prompt
+		}
+		defer release()
 	}
 	if in.Verbatim {
 		return Result{Outcome: s.run(ctx, in.Text+in.Context, in.Images, l)}, nil
@@ -108,6 +122,12 @@ func (s *Session) attach(ctx context.Context, text string, files []string, res [
 func (s *Session) run(ctx context.Context, text string, images []provider.Image, l agent.Listener) agent.Outcome {
 	ctx, done := s.tracked(ctx)
 	defer done()
+	if !holdsTurn(ctx, &s.queue) {
+		if e := s.queue.enter(text, "", DeliverWait); e != nil && !s.queue.wait(ctx, e) {
+			return s.agent.Prompt(ctx, text, l) // cancelled while it waited: ends at once, as cancelled
+		}
+		defer func() { s.queue.release(ctx.Err() != nil) }()
+	}
 	s.touch(text)
 	defer s.touch(text)
 	if err := s.ModelErr(); err != nil {

@@ -46,6 +46,8 @@ M.update_kinds = {
   mode = { mode = 'string' },
   model = { model = 'string', provider = 'string' },
   mention = { path = 'string', startLine = 'number', endLine = 'number', status = 'string', message = 'string' },
+  queue = {}, -- not shown yet
+  steer = {}, -- not shown yet
 }
 
 -- The other methods: params are what the plugin sends (for a request from
@@ -66,6 +68,7 @@ M.methods = {
     result = { tools = list({ name = 'string', description = 'string', source = 'string' }) },
   },
   ['agent/cancel'] = { params = { sessionId = 'string' } },
+  ['agent/queue'] = { params = {}, result = {} }, -- not in the plugin yet
   ['agent/compact'] = { params = {}, result = {} }, -- :AgentCompact is not in the plugin
   ['agent/mcpStatus'] = { params = {}, result = {} }, -- not in the plugin
   ['agent/mcpTrust'] = { params = {}, result = {} }, -- not in the plugin

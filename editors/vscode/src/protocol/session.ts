@@ -4,6 +4,7 @@
 
 import type { CurrentModel } from './models';
 import type { PromptInfo } from './mcp';
+import type { Delivery } from './queue';
 
 export interface Position {
   line: number;
@@ -76,6 +77,8 @@ export interface PromptParams {
   workDoneToken?: string;
   /** Images for a model that takes them: base64 data, or a workspace file's URI. */
   images?: PromptImage[];
+  /** While another prompt runs: "queue" joins the session's queue, "steer" goes into the running prompt (protocol.md). */
+  delivery?: Delivery;
 }
 
 export interface PromptImage {
@@ -84,7 +87,7 @@ export interface PromptImage {
   uri?: string;
 }
 
-export type StopReason = 'end_turn' | 'max_tokens' | 'max_rounds' | 'answer_cut' | 'tool_call_limit' | 'cancelled' | 'error';
+export type StopReason = 'end_turn' | 'max_tokens' | 'max_rounds' | 'answer_cut' | 'tool_call_limit' | 'cancelled' | 'error' | 'steered';
 
 export interface PromptResult {
   sessionId: string;
@@ -138,7 +141,10 @@ export interface ToolsResult {
 }
 
 /** agent/cancel's params (a notification). */
-export type CancelParams = SessionParams;
+export interface CancelParams extends SessionParams {
+  /** Also remove the prompts queued with delivery "queue". */
+  dropQueue?: boolean;
+}
 
 export interface CompactParams extends SessionParams {
   workDoneToken?: string | number;

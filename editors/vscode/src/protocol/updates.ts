@@ -2,6 +2,7 @@
 // agent/update notification by kind and agent/transcript's entries.
 
 import type { CurrentModel } from './models';
+import type { QueueItem } from './queue';
 import type { MentionReport, Mode, PlanItem, Totals, Usage } from './session';
 
 interface UpdateBase {
@@ -26,7 +27,11 @@ export type Update =
   | (UpdateBase & { kind: 'mode'; mode: Mode })
   /** message says why the model changed when the user did not ask (a resumed session's model was unreachable). */
   | (UpdateBase & { kind: 'model'; message?: string } & CurrentModel)
-  | (UpdateBase & { kind: 'mention' } & MentionReport);
+  | (UpdateBase & { kind: 'mention' } & MentionReport)
+  /** The session's whole queue, after every change. */
+  | (UpdateBase & { kind: 'queue'; items: QueueItem[] })
+  /** A steer message entered the history, before the model request that carries it. */
+  | (UpdateBase & { kind: 'steer'; id: string; prompt: string });
 
 /**
  * One entry of agent/transcript: a user prompt as the model received it
