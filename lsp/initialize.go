@@ -88,6 +88,9 @@ type initOptions struct {
 	// ProtectedFiles extend the protected workspace files
 	// (permission.NewProtectedFiles): HIGH to write, read-only to commands.
 	ProtectedFiles []string `json:"protectedFiles"`
+	// WorktreeDir is where sessions' git worktrees are made ("": beside
+	// the repository; relative: to its top level).
+	WorktreeDir *string `json:"worktreeDir"`
 }
 
 // settings is the configuration after initialize.
@@ -155,6 +158,7 @@ func (s *server) initialize(_ context.Context, p initializeParams) (*initializeR
 			return p, nil, err
 		},
 		OnStoreError: s.sessionNotSaved,
+		Worktrees:    control.WorktreeOptions{Dir: deref(o.WorktreeDir), Bind: s.bindWorktree, Release: s.releaseWorktree},
 		SystemPrompt: func(ws *tools.Workspace) string {
 			if st.restricted {
 				return world.SystemPrompt(ws, restrictedNote)

@@ -66,6 +66,7 @@ M.methods = {
     result = { tools = list({ name = 'string', description = 'string', source = 'string' }) },
   },
   ['agent/cancel'] = { params = { sessionId = 'string' } },
+  ['agent/worktree'] = { params = {}, result = {} }, -- not in the plugin
   ['agent/compact'] = { params = {}, result = {} }, -- :AgentCompact is not in the plugin
   ['agent/mcpStatus'] = { params = {}, result = {} }, -- not in the plugin
   ['agent/mcpTrust'] = { params = {}, result = {} }, -- not in the plugin
