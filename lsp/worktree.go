@@ -49,6 +49,12 @@ func (st *sessionStore) createInWorktree(ctx context.Context, title, name string
 	if err != nil {
 		return nil, err
 	}
+	st.s.mu.Lock()
+	restricted := st.s.settings.restricted
+	st.s.mu.Unlock()
+	if restricted { // git would run on an untrusted repository, and its worktree would be written
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %s", restrictedReason)
+	}
 	cs, err := ctl.NewWorktreeSession(ctx, home, title, name)
 	if err != nil {
 		return nil, controlError(err, "")

@@ -181,4 +181,118 @@ func testWorktreeSessions(t *testing.T, dialect string) {
 	if _, err := os.Stat(b.Worktree.Path); err != nil {
 		t.Errorf("removing one worktree touched the other: %v", err)
 	}
+
+	// Merging the other one's branch never tramples the user's
+	// unfinished work: not while the buffer holds unsaved changes of a
+	// file it changes, nor while the checkout has uncommitted ones.
+	merge := map[string]any{"sessionId": b.SessionID, "action": "merge"}
+	if err := s.ed.Call(ctx(t), "agent/worktree", merge, nil); err == nil || !strings.Contains(err.Error(), "unsaved changes") {
+		t.Fatalf("merging under an unsaved buffer: %v", err)
+	}
+	if err := s.ed.Save(ctx(t), path); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ed.Call(ctx(t), "agent/worktree", merge, nil); err == nil || !strings.Contains(err.Error(), "uncommitted changes") {
+		t.Fatalf("merging into a checkout with uncommitted changes: %v", err)
+	}
+	gitCommitAll(t, s.root)
+	var merged struct {
+		Branch    string `json:"branch"`
+		Committed bool   `json:"committed"`
+	}
+	if err := s.ed.Call(ctx(t), "agent/worktree", merge, &merged); err != nil {
+		t.Fatal(err)
+	}
+	if merged.Branch != b.Worktree.Branch || !merged.Committed {
+		t.Errorf("merge result: %+v", merged)
+	}
+	if got, err := os.ReadFile(path); err != nil || string(got) != renamed {
+		t.Errorf("a.go after the merge = %q (%v), want every hunk: the user's two and the branch's 1 and 3", got, err)
+	}
+	var removed struct {
+		BranchKept bool `json:"branchKept"`
+	}
+	if err := s.ed.Call(ctx(t), "agent/worktree", map[string]any{"sessionId": b.SessionID, "action": "remove"}, &removed); err != nil {
+		t.Fatalf("removing the merged worktree: %v", err)
+	}
+	if _, err := os.Stat(b.Worktree.Path); !os.IsNotExist(err) || removed.BranchKept {
+		t.Errorf("the merged worktree: %v, branch kept %v", err, removed.BranchKept)
+	}
+}
+
+// gitCommitAll commits the checkout's changes, as the user would.
+func gitCommitAll(t *testing.T, root string) {
+	t.Helper()
+	cmd := exec.Command("git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "core.hooksPath=/dev/null", "commit", "-qam", "user")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git commit: %v\n%s", err, out)
+	}
+}
+
+// Each worktree session has its own cancel: cancelling one while both
+// turns wait for review ends that one, and the other goes on to the end.
+func TestWorktreeSessionsCancelApart(t *testing.T) {
+	var (
+		mu       sync.Mutex
+		editing  int
+		bothWait = make(chan struct{})
+		sessA    string
+		aEnded   = make(chan struct{})
+	)
+	script := providertest.Script{renameScript[0], renameScript[0], {Text: "Done."}}
+	s := start(t, script, setupOptions{caps: reviewCaps, files: map[string]string{"a.go": renameSource},
+		handlers: lsptest.Handlers{ShowMessageRequest: noPopup(t),
+			Review: func(ctx context.Context, p lsptest.ReviewParams) (*lsptest.ReviewAnswer, error) {
+				mu.Lock()
+				if editing++; editing == 2 {
+					close(bothWait)
+				}
+				a := sessA
+				mu.Unlock()
+				if p.SessionID == a {
+					<-ctx.Done() // never answered: its prompt is cancelled meanwhile
+					return nil, ctx.Err()
+				}
+				select {
+				case <-aEnded:
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+				return &lsptest.ReviewAnswer{Decision: "accept"}, nil
+			}}})
+	gitInit(t, s.root)
+	s.initialize(nil)
+	var a, b worktreeSession
+	for _, w := range []*worktreeSession{&a, &b} {
+		if err := s.ed.Call(ctx(t), "agent/newSession", map[string]any{"worktree": true}, w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	sessA = a.SessionID
+	mu.Unlock()
+	_, doneA := s.ed.CallAsync(ctx(t), "agent/prompt", map[string]any{"sessionId": a.SessionID, "prompt": "Rename oldName."})
+	_, doneB := s.ed.CallAsync(ctx(t), "agent/prompt", map[string]any{"sessionId": b.SessionID, "prompt": "Rename oldName."})
+	await.Event(t, bothWait, "both sessions' edits under review")
+	if err := s.ed.Call(ctx(t), "agent/cancel", map[string]any{"sessionId": a.SessionID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var ra, rb promptResult
+	r := await.Event(t, doneA, "the cancelled session's prompt")
+	if r.Err != nil || json.Unmarshal(r.Result, &ra) != nil || ra.StopReason != "cancelled" {
+		t.Fatalf("cancelled prompt: %v %s", r.Err, r.Result)
+	}
+	close(aEnded)
+	r = await.Event(t, doneB, "the other session's prompt")
+	if r.Err != nil || json.Unmarshal(r.Result, &rb) != nil || rb.StopReason != "end_turn" {
+		t.Fatalf("the other prompt: %v %s", r.Err, r.Result)
+	}
+	if got, _ := os.ReadFile(filepath.Join(b.Worktree.Path, "a.go")); string(got) != strings.ReplaceAll(renameSource, "oldName", "newName") {
+		t.Errorf("the other session's worktree: %q", got)
+	}
+	if got, _ := os.ReadFile(filepath.Join(a.Worktree.Path, "a.go")); string(got) != renameSource {
+		t.Errorf("the cancelled session's worktree changed: %q", got)
+	}
 }

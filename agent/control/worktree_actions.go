@@ -61,6 +61,9 @@ func (s *Session) MergeWorktree(ctx context.Context, home Binding) (WorktreeMerg
 	if err := unsavedIn(ctx, home, tree, changes); err != nil {
 		return WorktreeMerge{}, err
 	}
+	if err := worktree.CheckoutClean(ctx, tree.Repo); err != nil { // before the commit: a refused merge changes nothing
+		return WorktreeMerge{}, worktreeError(err)
+	}
 	title := s.Title()
 	if title == "" {
 		title = tree.Branch

@@ -37,6 +37,19 @@ func (t Tree) Commit(ctx context.Context, message string) (bool, error) {
 // the merge's context ended: the checkout must not stay half merged.
 const abortTimeout = 30 * time.Second
 
+// CheckoutClean is nil when the checkout at dir has no uncommitted
+// change to a tracked file, else a *DirtyError naming them.
+func CheckoutClean(ctx context.Context, dir string) error {
+	dirty, err := status(ctx, dir, "--untracked-files=no")
+	if err != nil {
+		return err
+	}
+	if len(dirty) > 0 {
+		return &DirtyError{Dir: dir, Files: dirty}
+	}
+	return nil
+}
+
 // ErrMergeConflict: the branch does not merge cleanly into the checkout;
 // the merge was aborted, the checkout is as it was.
 var ErrMergeConflict = errors.New("merge conflict")
@@ -46,12 +59,8 @@ var ErrMergeConflict = errors.New("merge conflict")
 // change to a tracked file (a *DirtyError otherwise): a merge never
 // touches the user's unfinished work. A merge that conflicts is aborted.
 func Merge(ctx context.Context, t Tree, message string) error {
-	dirty, err := status(ctx, t.Repo, "--untracked-files=no")
-	if err != nil {
+	if err := CheckoutClean(ctx, t.Repo); err != nil {
 		return err
-	}
-	if len(dirty) > 0 {
-		return &DirtyError{Dir: t.Repo, Files: dirty}
 	}
 	guard, err := repoGuard(ctx, t.Repo)
 	if err != nil {
