@@ -115,15 +115,11 @@ type worktreeSkip struct {
 // back to the user's checkout (review hunk by hunk, apply all, merge the
 // branch) and removing the worktree.
 func (s *server) worktree(ctx context.Context, sess *session, p worktreeParams) (worktreeResult, error) {
-	_, home, err := s.sessions.binding()
-	if err != nil {
-		return worktreeResult{}, err
-	}
 	ctx = withSession(ctx, sess.id)
 	res := worktreeResult{Action: p.Action}
 	switch p.Action {
 	case worktreeReview, worktreeApply:
-		r, err := sess.ctl.ReviewWorktree(ctx, home, p.Action == worktreeApply)
+		r, err := sess.ctl.ReviewWorktree(ctx, p.Action == worktreeApply)
 		if err != nil {
 			return worktreeResult{}, controlError(err, sess.id)
 		}
@@ -135,7 +131,7 @@ func (s *server) worktree(ctx context.Context, sess *session, p worktreeParams) 
 			res.Skipped = append(res.Skipped, worktreeSkip{Path: sk.Path, Reason: sk.Reason})
 		}
 	case worktreeMerge:
-		m, err := sess.ctl.MergeWorktree(ctx, home)
+		m, err := sess.ctl.MergeWorktree(ctx)
 		if err != nil {
 			return worktreeResult{}, controlError(err, sess.id)
 		}

@@ -47,6 +47,7 @@ var builtinCommands = []builtinCommand{
 	{Command: Command{Name: "/rewind", Description: "List this session's checkpoints, or rewind to one: its files restored and the conversation from that prompt on dropped",
 		Arguments: []tools.PromptArgument{{Name: "checkpoint", Description: "the number /rewind lists"}}},
 		run: (*Session).slashRewind},
+	worktreeCommand, // worktree_command.go
 }
 
 // IsBuiltin reports whether name ("/mode") is a built-in command: it

@@ -70,6 +70,10 @@ type Binding struct {
 	// a prompt's, a tool call's for a plan), before that returns, so an
 	// update comes before the answer it belongs to; it must not block long.
 	Notify func(Update)
+	// Home is, for a session in a git worktree, the binding of the user's
+	// checkout its work is brought back to; set by the controller
+	// (worktree_session.go), nil otherwise.
+	Home *Binding
 }
 
 // SessionInfo describes a loaded or stored session.

@@ -18,19 +18,23 @@ var worktreeLocks sync.Map // path → *sync.Mutex
 // worktreeOp is the session's worktree, locked until unlock, for an
 // operation that needs the session idle: no prompt runs in it (its tools
 // could be writing the files being reviewed or merged).
-func (s *Session) worktreeOp() (worktree.Tree, func(), error) {
+func (s *Session) worktreeOp() (worktree.Tree, Binding, func(), error) {
 	wt := s.Worktree()
-	if wt == nil {
-		return worktree.Tree{}, nil, invalidf("session %q does not work in a git worktree", s.id)
+	if wt == nil || s.b.Home == nil {
+		return worktree.Tree{}, Binding{}, nil, invalidf("session %q does not work in a git worktree", s.id)
+	}
+	home := *s.b.Home
+	if home.Workspace == nil || home.Approver == nil {
+		return worktree.Tree{}, Binding{}, nil, ErrNotInitialized
 	}
 	release, ok := s.agent.TryHold() // prompts sent meanwhile wait for it
 	if !ok {
-		return worktree.Tree{}, nil, invalidf("a prompt runs in session %q: wait for it to end or cancel it first", s.id)
+		return worktree.Tree{}, Binding{}, nil, invalidf("a prompt runs in session %q: wait for it to end or cancel it first", s.id)
 	}
 	m, _ := worktreeLocks.LoadOrStore(wt.Path, &sync.Mutex{})
 	mu := m.(*sync.Mutex)
 	mu.Lock()
-	return worktree.Tree{Path: wt.Path, Branch: wt.Branch, Base: wt.Base, Repo: wt.Repo}, func() { mu.Unlock(); release() }, nil
+	return worktree.Tree{Path: wt.Path, Branch: wt.Branch, Base: wt.Base, Repo: wt.Repo}, home, func() { mu.Unlock(); release() }, nil
 }
 
 // WorktreeMerge is what MergeWorktree did.
@@ -42,18 +46,15 @@ type WorktreeMerge struct {
 // MergeWorktree commits what the worktree holds uncommitted on its
 // branch and merges the branch into the user's checkout (git merge
 // --no-ff). It refuses while the checkout has uncommitted changes to
-// tracked files, or unsaved editor changes (home's Documents differ
-// from the disk) in a file the branch changes: a merge never touches the
+// tracked files, or unsaved editor changes (the Documents of the user's
+// checkout differ from the disk) in a file the branch changes: a merge never touches the
 // user's unfinished work. A merge that conflicts is aborted.
-func (s *Session) MergeWorktree(ctx context.Context, home Binding) (WorktreeMerge, error) {
-	tree, unlock, err := s.worktreeOp()
+func (s *Session) MergeWorktree(ctx context.Context) (WorktreeMerge, error) {
+	tree, home, unlock, err := s.worktreeOp()
 	if err != nil {
 		return WorktreeMerge{}, err
 	}
 	defer unlock()
-	if home.Workspace == nil {
-		return WorktreeMerge{}, ErrNotInitialized
-	}
 	changes, err := tree.Changes(ctx)
 	if err != nil {
 		return WorktreeMerge{}, worktreeError(err)

@@ -40,7 +40,8 @@ type WorktreeSkip struct {
 }
 
 // ReviewWorktree offers the worktree's changes against its base to the
-// user, file by file and hunk by hunk, through home's approver (a
+// user, file by file and hunk by hunk, through the approver of home (the
+// user's checkout's binding) (a
 // Reviewer reviews hunks; another approver answers for a whole file),
 // and lands what was accepted in the user's checkout through home's
 // Documents, all in one batch (one workspace/applyEdit: one undo). With
@@ -49,15 +50,12 @@ type WorktreeSkip struct {
 // file since the worktree's base, the accepted hunks are merged into
 // their text; a hunk that overlaps the user's change skips the file
 // (never overwrites their work). The worktree is left as it is.
-func (s *Session) ReviewWorktree(ctx context.Context, home Binding, all bool) (WorktreeReview, error) {
-	tree, unlock, err := s.worktreeOp()
+func (s *Session) ReviewWorktree(ctx context.Context, all bool) (WorktreeReview, error) {
+	tree, home, unlock, err := s.worktreeOp()
 	if err != nil {
 		return WorktreeReview{}, err
 	}
 	defer unlock()
-	if home.Workspace == nil || home.Approver == nil {
-		return WorktreeReview{}, ErrNotInitialized
-	}
 	changes, err := tree.Changes(ctx)
 	if err != nil {
 		return WorktreeReview{}, worktreeError(err)

@@ -62,9 +62,9 @@ func (c *Controller) NewWorktreeSession(ctx context.Context, home Binding, title
 }
 
 func (c *Controller) startInWorktree(home Binding, wt *agent.Worktree, title string) (*Session, error) {
-	b, err := c.o.Worktrees.Bind(home, wt.Path)
+	b, err := c.bind(home, wt.Path)
 	if err != nil {
-		return nil, fmt.Errorf("binding the worktree %s: %w", wt.Path, err)
+		return nil, err
 	}
 	cfg, err := c.agentConfig(b)
 	if err != nil {
@@ -101,11 +101,23 @@ func (c *Controller) rebindStored(info agent.SessionInfo, home Binding) (Binding
 		}
 		return Binding{}, nil, err
 	}
-	b, err := c.o.Worktrees.Bind(home, wt.Path)
+	b, err := c.bind(home, wt.Path)
 	if err != nil {
-		return Binding{}, nil, fmt.Errorf("binding the worktree %s: %w", wt.Path, err)
+		return Binding{}, nil, err
 	}
 	return b, wt, nil
+}
+
+// bind is the front end's binding of the worktree at root, which knows
+// home, where its work goes back to.
+func (c *Controller) bind(home Binding, root string) (Binding, error) {
+	b, err := c.o.Worktrees.Bind(home, root)
+	if err != nil {
+		return Binding{}, fmt.Errorf("binding the worktree %s: %w", root, err)
+	}
+	home.Home = nil
+	b.Home = &home
+	return b, nil
 }
 
 func (c *Controller) release(root string) {
