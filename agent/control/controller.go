@@ -74,6 +74,10 @@ type Binding struct {
 	// checkout its work is brought back to; set by the controller
 	// (worktree_session.go), nil otherwise.
 	Home *Binding
+	// BindWorktree, when set, binds a session of this binding's front end
+	// in the git worktree at root, instead of WorktreeOptions.Bind (a
+	// front end whose bindings are per connection: ACP).
+	BindWorktree func(root string) (Binding, error)
 }
 
 // SessionInfo describes a loaded or stored session.

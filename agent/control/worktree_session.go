@@ -36,8 +36,7 @@ type WorktreeOptions struct {
 // branch agent-lsp/<name> from the checkout's HEAD. The session is stored
 // at once, with its worktree, so a restart finds both.
 func (c *Controller) NewWorktreeSession(ctx context.Context, home Binding, title, name string) (*Session, error) {
-	bind := c.o.Worktrees.Bind
-	if bind == nil {
+	if c.o.Worktrees.Bind == nil && home.BindWorktree == nil {
 		return nil, invalidf("this front end cannot start sessions in a worktree")
 	}
 	if home.Workspace == nil {
@@ -92,7 +91,7 @@ func (c *Controller) rebindStored(info agent.SessionInfo, home Binding) (Binding
 	if wt == nil {
 		return home, nil, nil
 	}
-	if c.o.Worktrees.Bind == nil {
+	if c.o.Worktrees.Bind == nil && home.BindWorktree == nil {
 		return Binding{}, nil, invalidf("session %q works in the git worktree %s, which this front end cannot open", info.ID, wt.Path)
 	}
 	if fi, err := os.Stat(wt.Path); err != nil || !fi.IsDir() {
@@ -109,15 +108,36 @@ func (c *Controller) rebindStored(info agent.SessionInfo, home Binding) (Binding
 }
 
 // bind is the front end's binding of the worktree at root, which knows
-// home, where its work goes back to.
+// home, where its work goes back to (unless the front end said itself).
 func (c *Controller) bind(home Binding, root string) (Binding, error) {
-	b, err := c.o.Worktrees.Bind(home, root)
+	var b Binding
+	var err error
+	if home.BindWorktree != nil {
+		b, err = home.BindWorktree(root)
+	} else {
+		b, err = c.o.Worktrees.Bind(home, root)
+	}
 	if err != nil {
 		return Binding{}, fmt.Errorf("binding the worktree %s: %w", root, err)
 	}
-	home.Home = nil
-	b.Home = &home
+	if b.Home == nil {
+		home.Home, home.BindWorktree = nil, nil
+		b.Home = &home
+	}
 	return b, nil
+}
+
+// StoredWorktree is the git worktree of session id, loaded or stored
+// (nil: none, or no such session): a front end that binds per session
+// binds it there before Open.
+func (c *Controller) StoredWorktree(id string) *agent.Worktree {
+	if s, ok := c.Get(id); ok {
+		return s.Worktree()
+	}
+	if info, ok := c.stored(id); ok {
+		return info.Worktree
+	}
+	return nil
 }
 
 func (c *Controller) release(root string) {
