@@ -146,6 +146,7 @@ func (s *Session) RemoveWorktree(ctx context.Context, force bool) (WorktreeRemov
 	if err != nil {
 		return WorktreeRemoval{}, worktreeError(err)
 	}
+	worktreeLocks.Delete(wt.Path) // held: no one waits on it but through this session, now closed
 	_ = s.c.CloseSession(s.id)
 	s.c.release(wt.Path)
 	return WorktreeRemoval{Path: wt.Path, Branch: wt.Branch, BranchKept: res.BranchKept}, nil

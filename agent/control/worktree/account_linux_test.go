@@ -120,3 +120,27 @@ func shareTestBinary(t *testing.T) string {
 	}
 	return bin
 }
+
+// Root is no exception: a repository another user owns is refused too
+// (git's safe.directory holds for root), never a worktree made of it.
+func TestRootIsRefusedAnotherUsersRepository(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("as an ordinary user, TestForeignRepositoryIsRefused is this test")
+	}
+	repo := newRepo(t, map[string]string{"a.txt": "one\n"})
+	if err := filepath.Walk(repo, func(p string, _ os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, 65534, 65534)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := worktree.Create(ctx(t), repo, "", "w")
+	if !errors.Is(err, worktree.ErrUnsafeRepository) {
+		t.Fatalf("Create as root in another user's repository = %v, want ErrUnsafeRepository", err)
+	}
+	if _, err := os.Stat(worktree.DefaultDir(repo)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the refused repository got a worktree directory: %v", err)
+	}
+}

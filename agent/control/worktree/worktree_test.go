@@ -22,7 +22,7 @@ func ctx(t *testing.T) context.Context {
 
 // setupGit runs git for the test's own setup (never hostile: the
 // repository's traps are set after it).
-func setupGit(t *testing.T, dir string, args ...string) string {
+func setupGit(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "core.hooksPath=/dev/null",
 		"-c", "init.defaultBranch=main"}, args...)...)
@@ -39,6 +39,11 @@ func setupGit(t *testing.T, dir string, args ...string) string {
 // own (the worktrees go beside it).
 func newRepo(t *testing.T, files map[string]string) string {
 	t.Helper()
+	return newRepoTB(t, files)
+}
+
+func newRepoTB(t testing.TB, files map[string]string) string {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "repo")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -52,7 +57,7 @@ func newRepo(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-func writeFile(t *testing.T, path, text string) {
+func writeFile(t testing.TB, path, text string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
