@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/agent-lsp/agent-lsp/agent/control/worktree"
@@ -112,7 +114,7 @@ func (s *Session) reviewFile(ctx context.Context, tree worktree.Tree, ch worktre
 		}
 		after = doc.Text
 	}
-	if !utf8.ValidString(after) || !utf8.ValidString(ch.BaseText) || containsNUL(after) || containsNUL(ch.BaseText) {
+	if !utf8.ValidString(after) || !utf8.ValidString(ch.BaseText) || strings.IndexByte(after, 0) >= 0 || strings.IndexByte(ch.BaseText, 0) >= 0 {
 		return nil, file, "binary", nil
 	}
 	base := tools.Doc{Path: target, Text: ch.BaseText, Exists: ch.InBase}
@@ -198,26 +200,14 @@ func knownHunks(accepted []int, hunks []permission.Hunk) []int {
 	}
 	out := []int{}
 	for _, h := range hunks {
-		for _, id := range accepted {
-			if id == h.ID {
-				out = append(out, id)
-				break
-			}
+		if slices.Contains(accepted, h.ID) {
+			out = append(out, h.ID)
 		}
 	}
 	if len(out) == len(hunks) {
 		return nil
 	}
 	return out
-}
-
-func containsNUL(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // applyAll lands edits as one batch where docs can (one undo in an
