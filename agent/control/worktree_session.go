@@ -31,6 +31,10 @@ type WorktreeOptions struct {
 	Release func(root string)
 }
 
+// cleanupTimeout bounds the removal of a worktree whose session could
+// not start, which runs even when the request that made it was cancelled.
+const cleanupTimeout = 30 * time.Second
+
 // NewWorktreeSession starts a session in a new git worktree of the
 // repository of home's workspace, named name ("": a fresh name), on the
 // branch agent-lsp/<name> from the checkout's HEAD. The session is stored
@@ -52,7 +56,9 @@ func (c *Controller) NewWorktreeSession(ctx context.Context, home Binding, title
 	wt := &agent.Worktree{Path: tree.Path, Branch: tree.Branch, Base: tree.Base, Repo: tree.Repo}
 	s, err := c.startInWorktree(home, wt, title)
 	if err != nil {
-		if _, rerr := worktree.Remove(context.WithoutCancel(ctx), tree, false); rerr != nil { // fresh: nothing of the user's in it
+		cleanup, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+		defer cancel()
+		if _, rerr := worktree.Remove(cleanup, tree, false); rerr != nil { // fresh: nothing of the user's in it
 			c.log.Warn("removing the worktree of a session that did not start: " + rerr.Error())
 		}
 		return nil, err
