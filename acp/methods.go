@@ -51,7 +51,13 @@ func (a *server) Authenticate(_ context.Context, p sdk.AuthenticateRequest) (sdk
 }
 
 // NewSession implements sdk.Agent.
-func (a *server) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
+func (a *server) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
+	if want, name, err := worktreeMeta(p.Meta); err != nil || want { // worktree.go
+		if err != nil {
+			return sdk.NewSessionResponse{}, invalidParams(err)
+		}
+		return a.newWorktreeSession(ctx, p, name)
+	}
 	s, b, err := a.bind(p.Cwd, p.McpServers)
 	if err != nil {
 		return sdk.NewSessionResponse{}, reqErr(err)
@@ -101,6 +107,9 @@ func (a *server) open(id sdk.SessionId, cwd string, servers []sdk.McpServer) (*s
 	}
 	if !a.o.Control.Known(string(id)) {
 		return nil, resourceNotFound(fmt.Sprintf("no session %q", id))
+	}
+	if wt := a.o.Control.StoredWorktree(string(id)); wt != nil {
+		return a.openInWorktree(id, cwd, servers, wt) // worktree.go
 	}
 	s, b, err := a.bind(cwd, servers)
 	if err != nil {

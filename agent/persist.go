@@ -83,7 +83,8 @@ func (s *Session) commit() {
 	s.pending = nil
 	if !s.started {
 		created := s.created
-		header := record{Type: recSession, ID: s.id, Model: s.model.Model, Created: &created, Workspace: s.workspaceRoot()}
+		header := record{Type: recSession, ID: s.id, Model: s.model.Model, Created: &created, Workspace: s.workspaceRoot(),
+			Worktree: s.cfg.Worktree}
 		for _, m := range s.history {
 			if m.Role == provider.RoleUser {
 				header.Title = title(m.Text)

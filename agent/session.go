@@ -73,6 +73,9 @@ type Config struct {
 	// in memory only. It may run on a tool call's goroutine. nil: the
 	// failure is only logged.
 	OnStoreError func(err error)
+	// Worktree is the git worktree the session was made in, stored in
+	// its header (store_worktree.go); nil: none.
+	Worktree *Worktree
 }
 
 // Session is one conversation. Its history starts with the system prompt

@@ -81,6 +81,7 @@ type SessionInfo struct {
 	CreatedAt time.Time
 	UpdatedAt time.Time // when the session was last written
 	Workspace string    // the root it works in; "" (unknown) for older sessions
+	Worktree  *Worktree // the git worktree made for it; nil: none
 }
 
 // List returns the stored sessions, most recently updated first.
@@ -101,7 +102,7 @@ func (st *Store) List() ([]SessionInfo, error) {
 		}
 		info := SessionInfo{ID: id, UpdatedAt: fi.ModTime()}
 		if h, err := readHeader(filepath.Join(st.dir, e.Name())); err == nil {
-			info.Title, info.Workspace = h.Title, h.Workspace
+			info.Title, info.Workspace, info.Worktree = h.Title, h.Workspace, h.Worktree
 			if h.Created != nil {
 				info.CreatedAt = *h.Created
 			}

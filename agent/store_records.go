@@ -16,7 +16,7 @@ import (
 
 // A session file is JSON Lines, append-only, one record per line:
 //
-//	{"type":"session","id":…,"title":…,"model":…,"created":…,"workspace":…}  first line
+//	{"type":"session","id":…,"title":…,"model":…,"created":…,"workspace":…,"worktree":{…}}  first line
 //	{"type":"message","message":{…provider.Message…}}
 //	{"type":"usage","usage":{…},"cost":…,"time":…,"promptMessages":N}
 //	{"type":"compaction","beforeTokens":…,"afterTokens":…,"history":[…]}
@@ -66,6 +66,7 @@ type record struct {
 	Model     string     `json:"model,omitempty"`
 	Created   *time.Time `json:"created,omitempty"`
 	Workspace string     `json:"workspace,omitempty"` // the first root; none in older sessions
+	Worktree  *Worktree  `json:"worktree,omitempty"`  // the git worktree made for the session (store_worktree.go)
 	// message
 	Message *provider.Message `json:"message,omitempty"`
 	// usage

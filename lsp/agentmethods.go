@@ -2,25 +2,37 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/agent-lsp/agent-lsp/mcp"
 )
 
 type newSessionParams struct {
-	Title string `json:"title"`
+	Title    string          `json:"title"`
+	Worktree json.RawMessage `json:"worktree,omitempty"` // true | "name" (worktree.go)
 }
 
 type newSessionResult struct {
-	SessionID string `json:"sessionId"`
+	SessionID string        `json:"sessionId"`
+	Worktree  *worktreeInfo `json:"worktree,omitempty"`
 }
 
-func (s *server) newSession(_ context.Context, p newSessionParams) (newSessionResult, error) {
-	sess, err := s.sessions.create(p.Title)
+func (s *server) newSession(ctx context.Context, p newSessionParams) (newSessionResult, error) {
+	inWorktree, name, err := worktreeRequest(p.Worktree)
 	if err != nil {
 		return newSessionResult{}, err
 	}
-	return newSessionResult{SessionID: sess.id}, nil
+	var sess *session
+	if inWorktree {
+		sess, err = s.sessions.createInWorktree(ctx, p.Title, name)
+	} else {
+		sess, err = s.sessions.create(p.Title)
+	}
+	if err != nil {
+		return newSessionResult{}, err
+	}
+	return newSessionResult{SessionID: sess.id, Worktree: worktreeOf(sess.ctl.Worktree())}, nil
 }
 
 type sessionInfo struct {
@@ -28,6 +40,8 @@ type sessionInfo struct {
 	Title     string    `json:"title"`
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
+	// Worktree is the git worktree the session owns (worktree.go).
+	Worktree *worktreeInfo `json:"worktree,omitempty"`
 }
 
 type sessionsResult struct {

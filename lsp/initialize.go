@@ -93,6 +93,9 @@ type initOptions struct {
 	WebFetch *webFetchSetting `json:"webFetch"`
 	// Hooks are the user's hooks, Claude Code's `hooks` object (package hooks).
 	Hooks json.RawMessage `json:"hooks"`
+	// WorktreeDir is where sessions' git worktrees are made ("": beside
+	// the repository; relative: to its top level).
+	WorktreeDir *string `json:"worktreeDir"`
 }
 
 // webFetchSetting is initializationOptions.webFetch.
@@ -171,6 +174,7 @@ func (s *server) initialize(_ context.Context, p initializeParams) (*initializeR
 			return p, nil, err
 		},
 		OnStoreError: s.sessionNotSaved,
+		Worktrees:    control.WorktreeOptions{Dir: deref(o.WorktreeDir), Bind: s.bindWorktree, Release: s.releaseWorktree},
 		SystemPrompt: func(ws *tools.Workspace) string {
 			if st.restricted {
 				return world.SystemPrompt(ws, restrictedNote)

@@ -149,7 +149,8 @@ var routes = map[string]route{
 	"workspace/executeCommand":       async(typed((*server).executeCommand)),
 	"window/workDoneProgress/cancel": typed((*server).progressCancel),
 
-	"agent/newSession": typed((*server).newSession),
+	"agent/newSession": async(typed((*server).newSession)),   // async: a worktree runs git
+	"agent/worktree":   async(inSession((*server).worktree)), // worktree.go
 	"agent/prompt":     async(typed((*server).prompt)),
 	"agent/sessions":   typed((*server).listSessions),
 	"agent/tools":      typed((*server).listTools),

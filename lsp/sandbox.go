@@ -35,6 +35,7 @@ type sandboxState struct {
 	runner    *tools.ProcessRunner
 	autoAllow bool // the session opted in and the sandbox is active
 	status    sandbox.Status
+	settings  sandbox.Settings // what a worktree session's sandbox is made of (worktree_bind.go)
 }
 
 // startSandbox sets up the sandbox for the workspace. Bad settings fail
@@ -69,7 +70,7 @@ func (s *server) startSandbox(o *sandboxOptions, protectedFiles []string, ws *to
 	// ever applied to a command the sandbox is known to contain
 	// (Action.Sandboxed waits for the check), so it may be on meanwhile.
 	st := box.Current()
-	return sandboxState{box: box, runner: tools.NewProcessRunner(box), status: st,
+	return sandboxState{box: box, runner: tools.NewProcessRunner(box), status: st, settings: settings,
 		autoAllow: o.AutoAllow && (st.Active || st.Checking)}, nil
 }
 

@@ -103,6 +103,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) (exit
 	s.release.stop()
 	s.closeMCP() // every MCP child is killed before the daemon ends
 	s.closeSandbox()
+	s.closeWorktreeBoxes()
 	_ = st.Close()
 	select {
 	case <-conn.Done():

@@ -66,6 +66,7 @@ type server struct {
 	mcp             mcpState            // the MCP servers (own lock)
 	ctl             *control.Controller // the sessions, made at initialize
 	sandbox         sandboxState        // the command sandbox (sandbox.go)
+	worktrees       worktreeBoxes       // the worktree sessions' sandboxes (own lock; worktree_bind.go)
 
 	// release gives a large document's garbage back to the system once
 	// its text synchronisation pauses (documents_release.go).

@@ -241,7 +241,7 @@ func (st *sessionStore) list() []sessionInfo {
 	}
 	for _, info := range ctl.List() {
 		out = append(out, sessionInfo{SessionID: info.ID, Title: info.Title,
-			CreatedAt: info.Created.UTC(), UpdatedAt: info.Updated.UTC()})
+			CreatedAt: info.Created.UTC(), UpdatedAt: info.Updated.UTC(), Worktree: worktreeOf(info.Worktree)})
 	}
 	return out
 }

@@ -53,7 +53,8 @@ var (
 // file shows every field a client may meet.
 var wireExamples = []wireExample{
 	{name: "agent.newSession", method: "agent/newSession", from: "editor",
-		params: newSessionParams{Title: "fix the parser"}, result: newSessionResult{SessionID: "s1"}},
+		params: newSessionParams{Title: "fix the parser", Worktree: json.RawMessage(`"parser"`)},
+		result: newSessionResult{SessionID: "s1", Worktree: &exampleWorktree}},
 	{name: "agent.prompt", method: "agent/prompt", from: "editor",
 		params: promptParams{SessionID: "s1", Prompt: "explain @main.go", WorkDoneToken: json.RawMessage(`"tok-1"`), Delivery: "queue",
 			Context: &promptContext{URI: "file:///w/main.go", Range: &exampleRange, Files: []string{"file:///w/util.go"}},
@@ -64,7 +65,14 @@ var wireExamples = []wireExample{
 				Notice: "stopped after 50 rounds", Command: "/mode",
 				Mentions: []agent.MentionReport{{Path: "main.go", StartLine: 3, EndLine: 9, Status: "attached", Message: "cut to fit"}}}}},
 	{name: "agent.sessions", method: "agent/sessions", from: "editor", params: noParams{},
-		result: sessionsResult{Sessions: []sessionInfo{{SessionID: "s1", Title: "fix the parser", CreatedAt: exampleTime, UpdatedAt: exampleTime}}}},
+		result: sessionsResult{Sessions: []sessionInfo{{SessionID: "s1", Title: "fix the parser", CreatedAt: exampleTime, UpdatedAt: exampleTime,
+			Worktree: &exampleWorktree}}}},
+	{name: "agent.worktree", method: "agent/worktree", from: "editor",
+		params: worktreeParams{sessionRef: sessionRef{SessionID: "s1"}, Action: "remove", Force: true},
+		// Every field, though an answer carries only its action's.
+		result: worktreeResult{Action: "review", Applied: []worktreeFile{{Path: "parse.go", Hunks: 3, Accepted: []int{1, 3}}},
+			Rejected: []string{"notes.md"}, Skipped: []worktreeSkip{{Path: "logo.png", Reason: "binary"}},
+			Branch: "agent-lsp/parser", Committed: true, Path: "/w.worktrees/parser", BranchKept: true}},
 	{name: "agent.tools", method: "agent/tools", from: "editor", params: noParams{},
 		result: toolsResult{Tools: []toolInfo{{Name: "read_file", Description: "Read a file.", Source: "builtin"}},
 			Prompts: []tools.PromptInfo{{Server: "docs", Name: "review", Title: "Review", Description: "Review a change.",
@@ -176,3 +184,6 @@ var (
 		Variables: []string{"DOCS_TOKEN"}, Hash: "sha256:ab12",
 	}}}
 )
+
+// exampleWorktree is a session's git worktree on the wire.
+var exampleWorktree = worktreeInfo{Path: "/w.worktrees/parser", Branch: "agent-lsp/parser", Base: "4b825dc642cb6eb9a060e54bf8d69288fbee4904"}

@@ -66,7 +66,7 @@ func Run(ctx context.Context, o Options) int {
 // it closes w when done.
 func (t *terminal) run(ctx context.Context, w chatWorld) int {
 	c := &session{ctl: w.Controller, p: t.p}
-	if err := c.open(t.o, w.Binding); err != nil {
+	if err := c.open(ctx, t.o, w.Binding); err != nil {
 		fmt.Fprintf(t.o.Stderr, "agent-lsp chat: %v\n", err)
 		if cerr := w.Close(); cerr != nil {
 			fmt.Fprintf(t.o.Stderr, "agent-lsp chat: %v\n", cerr)
@@ -125,7 +125,7 @@ func (t *terminal) interruptible(ctx context.Context, f func(context.Context)) {
 }
 
 // CommandsHelp lists the conversation's commands, for -h and the banner.
-const CommandsHelp = `commands: /help /mode [m] /model [m] /compact /clear /rewind [n] /session /sessions /exit
+const CommandsHelp = `commands: /help /mode [m] /model [m] /compact /clear /rewind [n] /worktree [action] /session /sessions /exit
   (/help describes them, and lists the MCP prompts as /mcp__<server>__<prompt>)
 `
 

@@ -67,6 +67,12 @@ type Options struct {
 	Mode     agent.Mode // a resumed session in another mode says so
 	Budget   int
 	Keep     int
+	// Worktree, when set, starts the new session in a git worktree of
+	// the workspace's repository, of this name ("": a fresh one)
+	// (--worktree [name]); WorktreeDir is where worktrees are made ("":
+	// beside the repository).
+	Worktree    *string
+	WorktreeDir string
 }
 
 // List is `agent-lsp chat --list`: the stored sessions as the controller

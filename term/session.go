@@ -36,12 +36,15 @@ type session struct {
 
 // open starts the session: a new one, or the stored one o.Resume or
 // o.Continue names, with the model it was switched to.
-func (c *session) open(o Options, b control.Binding) error {
+func (c *session) open(ctx context.Context, o Options, b control.Binding) error {
 	b.Notify = c.notify
 	c.root = workspaceRoot(b)
 	id, err := c.toOpen(o, c.root)
 	if err != nil {
 		return err
+	}
+	if id == "" && o.Worktree != nil {
+		return c.openInWorktree(ctx, b, *o.Worktree)
 	}
 	if id == "" {
 		s, err := c.ctl.NewSession(b, "")

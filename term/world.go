@@ -83,13 +83,15 @@ func (t *terminal) openWorld(ctx context.Context) (chatWorld, error) {
 	if o.Yes {
 		approver = permission.AutoApprover{}
 	}
+	worktrees := &worktreeBinder{o: o, store: store, progress: progress}
 	ctl := control.New(control.Options{
-		Store:    store,
-		Logger:   log,
-		Model:    o.Model,
-		Provider: model,
-		Connect:  models.Connector(), // over the same recorder or replay
-		Windows:  o.Windows,
+		Worktrees: worktrees.options(),
+		Store:     store,
+		Logger:    log,
+		Model:     o.Model,
+		Provider:  model,
+		Connect:   models.Connector(), // over the same recorder or replay
+		Windows:   o.Windows,
 		// The run's flags and environment win over a resumed session's
 		// stored model (the README's promise): a line says which won.
 		UserModel: o.UserModel,
@@ -115,7 +117,7 @@ func (t *terminal) openWorld(ctx context.Context) (chatWorld, error) {
 		b.Hooks = r
 	}
 	return chatWorld{Controller: ctl, Binding: b, Sandbox: box.Current().Summary(),
-		Close: func() error { return errors.Join(ctl.Close(), closeAll()) }}, nil
+		Close: func() error { return errors.Join(ctl.Close(), worktrees.close(), closeAll()) }}, nil
 }
 
 // branchingReplayOf wraps the replay in the branch of --replay-denied,

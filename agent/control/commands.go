@@ -49,6 +49,7 @@ var builtinCommands = []builtinCommand{
 		run: (*Session).slashRewind},
 	{Command: Command{Name: "/skills", Description: "List the skills the model can load (the workspace's and yours)"},
 		run: (*Session).slashSkills},
+	worktreeCommand, // worktree_command.go
 }
 
 // IsBuiltin reports whether name ("/mode") is a built-in command: it

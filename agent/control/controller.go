@@ -49,6 +49,8 @@ type Options struct {
 	// SystemPrompt is a new session's system prompt; nil:
 	// DefaultSystemPrompt.
 	SystemPrompt func(ws *tools.Workspace) string
+	// Worktrees: sessions in their own git worktree (worktree_session.go).
+	Worktrees WorktreeOptions
 }
 
 // Binding is what a front end gives one session: where its files live and
@@ -70,6 +72,14 @@ type Binding struct {
 	// a prompt's, a tool call's for a plan), before that returns, so an
 	// update comes before the answer it belongs to; it must not block long.
 	Notify func(Update)
+	// Home is, for a session in a git worktree, the binding of the user's
+	// checkout its work is brought back to; set by the controller
+	// (worktree_session.go), nil otherwise.
+	Home *Binding
+	// BindWorktree, when set, binds a session of this binding's front end
+	// in the git worktree at root, instead of WorktreeOptions.Bind (a
+	// front end whose bindings are per connection: ACP).
+	BindWorktree func(root string) (Binding, error)
 }
 
 // SessionInfo describes a loaded or stored session.
@@ -82,6 +92,8 @@ type SessionInfo struct {
 	// loaded, else as the store recorded it ("" for a session stored
 	// before workspaces were recorded).
 	Root string
+	// Worktree is the git worktree the session owns (nil: none).
+	Worktree *agent.Worktree
 }
 
 // Controller is the registry of a front end's sessions over one store.
@@ -229,10 +241,15 @@ func (c *Controller) Open(id string, b Binding) (*Session, error) {
 	if !ok {
 		return nil, unknownSession(id)
 	}
+	b, wt, err := c.rebindStored(info, b)
+	if err != nil {
+		return nil, err
+	}
 	cfg, err := c.agentConfig(b)
 	if err != nil {
 		return nil, err
 	}
+	cfg.Worktree = wt
 	c.onStoreError(&cfg, &id)
 	a, err := agent.ResumeSession(cfg, id)
 	if err != nil {
@@ -321,7 +338,8 @@ func (c *Controller) List() []SessionInfo {
 		if created.IsZero() {
 			created = info.UpdatedAt
 		}
-		out = append(out, SessionInfo{ID: info.ID, Title: info.Title, Created: created, Updated: info.UpdatedAt, Root: info.Workspace})
+		out = append(out, SessionInfo{ID: info.ID, Title: info.Title, Created: created, Updated: info.UpdatedAt, Root: info.Workspace,
+			Worktree: info.Worktree})
 	}
 	slices.SortStableFunc(out, func(a, b SessionInfo) int {
 		return cmp.Or(b.Updated.Compare(a.Updated), b.Created.Compare(a.Created), strings.Compare(b.ID, a.ID))

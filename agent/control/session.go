@@ -100,7 +100,7 @@ func (s *Session) info() SessionInfo {
 			root = roots[0]
 		}
 	}
-	return SessionInfo{ID: s.id, Title: s.title, Created: s.created, Updated: s.updated, Root: root}
+	return SessionInfo{ID: s.id, Title: s.title, Created: s.created, Updated: s.updated, Root: root, Worktree: s.Worktree()}
 }
 
 func (s *Session) notify(u Update) {

@@ -115,6 +115,8 @@ type chatFlags struct {
 	noSave       bool
 	mcp          mcpFlags
 	mode         agent.Mode
+	worktree     worktreeFlag // chat_worktree_flag.go
+	worktreeDir  string
 	// trustWorkspace trusts the workspace's .mcp.json for this run.
 	trustWorkspace bool
 	// The command sandbox.
@@ -155,8 +157,9 @@ func parseChatFlags(args []string, _ io.Writer) (*chatFlags, *flag.FlagSet, erro
 	fs.StringVar(&c.settings, "settings", "", `a JSON settings file whose "hooks" are your hooks (Claude Code's format)`)
 	fs.StringVar(&c.replayDenied, "replay-denied", "", "with --replay: once a tool call is denied, answer from this recording (made with that call denied) instead")
 	fs.BoolVar(&c.list, "list", false, "list the stored sessions (this workspace's first) and exit")
+	registerWorktreeFlags(fs, &c.worktree, &c.worktreeDir)
 	fs.Usage = func() {}
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(joinWorktreeName(args)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, fs, err
 		}
@@ -167,6 +170,9 @@ func parseChatFlags(args []string, _ io.Writer) (*chatFlags, *flag.FlagSet, erro
 	}
 	if c.resume != "" && c.cont {
 		return nil, nil, fmt.Errorf("--resume and --continue exclude each other")
+	}
+	if c.worktree.set && (c.resume != "" || c.cont) {
+		return nil, nil, fmt.Errorf("--worktree starts a new session: it excludes --resume and --continue (a resumed session keeps its worktree)")
 	}
 	if c.budget < 0 || c.keep < 0 {
 		return nil, nil, fmt.Errorf("--budget and --keep must not be negative")

@@ -69,6 +69,7 @@ M.methods = {
   },
   ['agent/cancel'] = { params = { sessionId = 'string' } },
   ['agent/queue'] = { params = {}, result = {} }, -- not in the plugin yet
+  ['agent/worktree'] = { params = {}, result = {} }, -- not in the plugin
   ['agent/compact'] = { params = {}, result = {} }, -- :AgentCompact is not in the plugin
   ['agent/mcpStatus'] = { params = {}, result = {} }, -- not in the plugin
   ['agent/mcpTrust'] = { params = {}, result = {} }, -- not in the plugin

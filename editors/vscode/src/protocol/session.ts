@@ -107,6 +107,32 @@ export interface SessionInfo {
   title: string;
   createdAt: string;
   updatedAt: string;
+  /** The git worktree the session owns (docs/protocol.md "Sessions in git worktrees"). */
+  worktree?: WorktreeInfo;
+}
+
+export interface WorktreeInfo {
+  path: string;
+  branch: string;
+  base?: string;
+}
+
+/** agent/worktree: bring a worktree session's work back, or remove its worktree. */
+export interface WorktreeParams {
+  sessionId: string;
+  action: 'review' | 'apply' | 'merge' | 'remove';
+  force?: boolean;
+}
+
+export interface WorktreeResult {
+  action: string;
+  applied?: { path: string; hunks: number; accepted?: number[] }[];
+  rejected?: string[];
+  skipped?: { path: string; reason: string }[];
+  branch?: string;
+  committed?: boolean;
+  path?: string;
+  branchKept?: boolean;
 }
 
 export interface ToolInfo {
@@ -125,10 +151,13 @@ export interface SessionParams {
 
 export interface NewSessionParams {
   title?: string;
+  /** true, or the worktree's name: the session runs in a new git worktree. */
+  worktree?: boolean | string;
 }
 
 export interface NewSessionResult {
   sessionId: string;
+  worktree?: WorktreeInfo;
 }
 
 export interface SessionsResult {

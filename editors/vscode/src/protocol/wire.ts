@@ -26,6 +26,8 @@ import type {
   SessionState,
   SetModeParams,
   ToolsResult,
+  WorktreeParams,
+  WorktreeResult,
 } from './session';
 import type { QueueParams, QueueResult } from './queue';
 import type { TranscriptResult, Update } from './updates';
@@ -49,6 +51,7 @@ export interface WireTypes {
   'agent/transcript': { params: SessionParams; result: TranscriptResult };
   'agent/checkpoints': { params: SessionParams; result: CheckpointsResult };
   'agent/rewind': { params: RewindParams; result: RewindResult };
+  'agent/worktree': { params: WorktreeParams; result: WorktreeResult };
   // The daemon's notifications and requests.
   'agent/update': { params: Update };
   'agent/approve': { params: ApproveParams; result: ApproveAnswer };
