@@ -129,6 +129,7 @@ type Session struct {
 	// cached prefix of the next one's projected cost (spend_session.go).
 	spendPrev      []provider.Message
 	spendPrevModel string
+	capped         bool // the last prompt stopped at a spend cap
 }
 
 // NewSession starts a conversation whose first message is the system
@@ -327,6 +328,7 @@ func (s *Session) Prompt(ctx context.Context, text string, l Listener) Outcome {
 // end reports the outcome as the prompt's last event and returns it.
 func (s *Session) end(out *serialListener, o Outcome) Outcome {
 	o.Notice = s.notice(o.StopReason)
+	s.setCapped(o.StopReason == StopSpendLimit)
 	out.emit(Event{Kind: EventPromptEnd, Round: o.Rounds, Text: o.Text,
 		StopReason: o.StopReason, Usage: o.Usage, Err: o.Err, Notice: o.Notice})
 	s.cfg.Logger.Debug("prompt ended", zap.String("stop", string(o.StopReason)),

@@ -2,6 +2,8 @@ package agent
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -279,11 +281,14 @@ type SpendLimitError struct{ Message string }
 
 func (e *SpendLimitError) Error() string { return e.Message }
 
+// usd writes a dollar amount with the cents and as many more digits (up
+// to four) as it has: a cap of $0.225 is not shown as $0.23.
 func usd(v float64) string {
-	if v != 0 && v < 0.01 {
-		return fmt.Sprintf("$%.4f", v)
+	s := strconv.FormatFloat(v, 'f', 4, 64)
+	for strings.HasSuffix(s, "0") && len(s)-strings.IndexByte(s, '.') > 3 {
+		s = s[:len(s)-1]
 	}
-	return fmt.Sprintf("$%.2f", v)
+	return "$" + s
 }
 
 // dayOf names t's local calendar day.

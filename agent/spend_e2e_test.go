@@ -85,7 +85,7 @@ func TestSessionCapStopsBeforeTheRequestAndRaisingItContinues(t *testing.T) {
 			if n := len(srv.Requests()); n != 2 {
 				t.Fatalf("the fake got %d requests, want 2: the third would cross the cap", n)
 			}
-			if !strings.Contains(o.Notice, "the session's cap is $0.20") || !strings.Contains(o.Notice, "/budget") {
+			if !strings.Contains(o.Notice, "the session's cap is $0.201") || !strings.Contains(o.Notice, "/budget") {
 				t.Errorf("notice %q does not say which cap and how to go on", o.Notice)
 			}
 			if last := l.events[len(l.events)-1]; last.Kind != agent.EventPromptEnd || last.Notice != o.Notice {

@@ -110,6 +110,20 @@ func (s *Session) spendNotice() string {
 	return s.cfg.Spend.refusal()
 }
 
+func (s *Session) setCapped(c bool) {
+	s.mu.Lock()
+	s.capped = c
+	s.mu.Unlock()
+}
+
+// StoppedAtCap reports whether the last prompt stopped at a spend cap
+// (StopSpendLimit): Continue goes on with it.
+func (s *Session) StoppedAtCap() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.capped
+}
+
 // AwaitsModel reports whether the conversation's next step is a model
 // request (it ends with the user's prompt or with tool results): what
 // Continue sends.

@@ -62,6 +62,9 @@ type Options struct {
 	Mode     agent.Mode // a resumed session in another mode says so
 	Budget   int
 	Keep     int
+	// SpendLimit is the sessions' spend caps (--max-usd, --max-usd-day,
+	// --max-tokens-session).
+	SpendLimit agent.SpendLimit
 }
 
 // List is `agent-lsp chat --list`: the stored sessions as the controller

@@ -47,6 +47,9 @@ var builtinCommands = []builtinCommand{
 	{Command: Command{Name: "/rewind", Description: "List this session's checkpoints, or rewind to one: its files restored and the conversation from that prompt on dropped",
 		Arguments: []tools.PromptArgument{{Name: "checkpoint", Description: "the number /rewind lists"}}},
 		run: (*Session).slashRewind},
+	{Command: Command{Name: "/budget", Description: "Show the spend and its caps, set them, and go on with a turn stopped at a cap",
+		Arguments: []tools.PromptArgument{{Name: "caps", Description: "a dollar amount for this session, or sessionUsd= dayUsd= workspaceDayUsd= sessionTokens= warnAt="}}},
+		run: (*Session).slashBudget},
 }
 
 // IsBuiltin reports whether name ("/mode") is a built-in command: it
@@ -126,7 +129,7 @@ func (s *Session) runCommand(ctx context.Context, name, args string, l agent.Lis
 	for _, c := range builtinCommands {
 		if c.Name == name {
 			res, err := c.run(s, ctx, args, l)
-			res.Command, res.Answered = name, true
+			res.Command, res.Answered = name, !res.Continued
 			return res, err
 		}
 	}

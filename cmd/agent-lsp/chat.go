@@ -47,6 +47,7 @@ func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o.Sandbox.ForceUnavailable = os.Getenv(envForceNoSandbox) == "1"
 	o.MCP, o.TrustWorkspace = f.mcp, f.trustWorkspace
 	o.Resume, o.Continue, o.Mode, o.Budget, o.Keep = f.resume, f.cont, f.mode, f.budget, f.keep
+	o.SpendLimit = f.spend
 
 	ctx, stop := terminationContext()
 	defer stop()

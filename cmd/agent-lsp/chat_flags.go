@@ -119,6 +119,7 @@ type chatFlags struct {
 	// The command sandbox.
 	sandbox          sandbox.Settings
 	sandboxAutoAllow bool
+	spend            agent.SpendLimit // spend_flags.go
 }
 
 // parseChatFlags parses the chat's flags. It prints nothing: -h returns
@@ -148,6 +149,7 @@ func parseChatFlags(args []string, _ io.Writer) (*chatFlags, *flag.FlagSet, erro
 	})
 	fs.BoolVar(&c.noSave, "no-save", false, "keep the session in memory only")
 	registerSandboxFlags(fs, &c.sandbox, &c.sandboxAutoAllow)
+	registerSpendFlags(fs, &c.spend)
 	fs.StringVar(&c.replayDenied, "replay-denied", "", "with --replay: once a tool call is denied, answer from this recording (made with that call denied) instead")
 	fs.BoolVar(&c.list, "list", false, "list the stored sessions (this workspace's first) and exit")
 	fs.Usage = func() {}
