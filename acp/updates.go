@@ -132,7 +132,8 @@ func (st *stream) OnEvent(e agent.Event) {
 	case agent.EventPlan:
 		s.send(st.ctx, sdk.UpdatePlan(planEntries(e.Plan)...))
 	case agent.EventRoundEnd, agent.EventCompacted:
-		s.send(st.ctx, s.usageUpdate(e.Usage, e.Totals))
+		s.send(st.ctx, withSpend(s.usageUpdate(e.Usage, e.Totals), e.Spend))
+		s.sendSpendWarnings(st.ctx, e.Spend)
 	case agent.EventRetry: // ACP has no update for it; the prompt's end tells the outcome
 		s.log.Debug("retrying the model call", zap.String("session", string(s.id)),
 			zap.Int("attempt", e.Retry.Attempt), zap.Int("max", e.Retry.Max), zap.Error(e.Err))

@@ -45,6 +45,8 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var box sandbox.Settings
 	autoAllow := new(bool)
 	registerSandboxFlags(fs, &box, autoAllow)
+	var spend agent.SpendLimit
+	registerSpendFlags(fs, &spend)
 	var mcpServers mcpFlags
 	fs.Var(&mcpServers, "mcp", "mount an MCP server in every session besides the client's: demo, a command line, or name=command line (repeatable)")
 	fs.Bool("stdio", true, "serve on stdin/stdout (the only transport; accepted as the daemon accepts it)")
@@ -102,6 +104,7 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Store: store, Logger: log, Model: cfg, ModelErr: modelErr, Provider: model,
 		Connect: models.Connector(),
 		Mode:    mode, Budget: *budget, Keep: *keep, Windows: m.windows(),
+		SpendLimit: spend,
 	})
 	defer func() {
 		if err := ctl.Close(); err != nil {
