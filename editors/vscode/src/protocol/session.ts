@@ -76,7 +76,7 @@ export interface PromptParams {
   workDoneToken?: string;
 }
 
-export type StopReason = 'end_turn' | 'max_tokens' | 'max_rounds' | 'answer_cut' | 'tool_call_limit' | 'cancelled' | 'error';
+export type StopReason = 'end_turn' | 'max_tokens' | 'max_rounds' | 'answer_cut' | 'tool_call_limit' | 'spend_limit' | 'cancelled' | 'error';
 
 export interface PromptResult {
   sessionId: string;
