@@ -42,6 +42,10 @@ func TestLedgerLosesNoSpendBetweenProcesses(t *testing.T) {
 		}
 	}
 
+	// What the user spent where is theirs alone.
+	if fi, err := os.Stat(filepath.Join(dir, dayOf(now)+".jsonl")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the day's file: %v, %v; want mode 0600", fi, err)
+	}
 	f, err := os.OpenFile(filepath.Join(dir, dayOf(now)+".jsonl"), os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		t.Fatal(err)
