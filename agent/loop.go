@@ -45,6 +45,10 @@ func (s *Session) run(ctx context.Context, out *serialListener) Outcome {
 					o.Rounds-- // the refused request was no round of the conversation
 					continue
 				}
+				if spendStopped(err, &o) {
+					o.Rounds--
+					return o
+				}
 			}
 			if ctx.Err() != nil {
 				o.StopReason, o.Err = StopCancelled, context.Cause(ctx)

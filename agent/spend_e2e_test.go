@@ -403,3 +403,44 @@ func slicesHaveSummary(h []provider.Message) bool {
 	}
 	return false
 }
+
+// TestOverflowSummaryRefusedAtTheCap: the server refuses a request as too
+// long; the compaction that recovers needs a summary call the cap does not
+// allow (its input, the long first prompt, is uncached; the round's is
+// cached): the prompt stops at the cap instead of going on with a history
+// cut to fit, and raising the cap goes on with the summary, then the round.
+func TestOverflowSummaryRefusedAtTheCap(t *testing.T) {
+	for _, d := range []string{openai.Name, anthropic.Name} {
+		t.Run(d, func(t *testing.T) {
+			srv := providertest.NewServer(t, providertest.Script{
+				{Text: "Noted."},
+				{Fault: &providertest.Fault{Status: 400, Body: overflowBodies[d]}},
+				{Text: "Summary: the user pasted notes."},
+				{Text: "They are notes."},
+			}, providertest.WithSeed(15))
+			sp := agent.NewSpend(agent.SpendLimit{}, nil, "", spendClock)
+			s := sessionWith(t, d, srv, t.TempDir(), func(c *agent.Config) {
+				p := spendPricing
+				c.Pricing, c.Now, c.Spend, c.Keep = &p, spendClock, sp, 2
+			})
+			notes := strings.Repeat("a note of the pasted text, long enough to count. ", 500)
+			if o := s.Prompt(t.Context(), "Keep these: "+notes, nil); o.StopReason != agent.StopEndTurn {
+				t.Fatalf("first prompt: %+v", o)
+			}
+			// Room for the round (its prefix cached) but not for a summary
+			// of the notes at the uncached price.
+			sp.SetLimit(agent.SpendLimit{SessionUSD: sp.Status().SessionUSD + 0.006})
+			o := s.Prompt(t.Context(), "What are they?", nil)
+			if o.StopReason != agent.StopSpendLimit || len(srv.Requests()) != 2 {
+				t.Fatalf("second prompt: %+v after %d requests, want spend_limit after 2", o, len(srv.Requests()))
+			}
+			sp.SetLimit(agent.SpendLimit{SessionUSD: 10})
+			if o := s.Continue(t.Context(), nil); o.StopReason != agent.StopEndTurn || o.Text != "They are notes." {
+				t.Fatalf("continued: %+v", o)
+			}
+			if n := len(srv.Requests()); n != 4 {
+				t.Errorf("%d requests, want 4: the summary and the round sent once each", n)
+			}
+		})
+	}
+}

@@ -52,19 +52,13 @@ func (s *Session) admitSpend(m modelState, req provider.Request) error {
 	return nil
 }
 
-// sharedPrefix is how many leading messages next shares with prev: all of
-// prev when next extends the same history (an append never moves what a
-// snapshot holds), else the system prompt when both start with it.
+// sharedPrefix is how many leading messages next shares with prev: the
+// prefix the provider's cache holds from the previous request. Messages
+// are compared by their fields (an append that grew the history moved
+// them, so their addresses cannot say it), as checkpoint.go compares them.
 func sharedPrefix(prev, next []provider.Message) int {
-	if len(prev) == 0 || len(next) == 0 {
-		return 0
-	}
-	if len(prev) <= len(next) && &prev[0] == &next[0] {
-		return len(prev)
-	}
 	n := 0
-	for n < len(prev) && n < len(next) && prev[n].Role == provider.RoleSystem && !prev[n].Summary &&
-		next[n].Role == provider.RoleSystem && next[n].Text == prev[n].Text {
+	for n < len(prev) && n < len(next) && sameMessage(prev[n], next[n]) {
 		n++
 	}
 	return n
