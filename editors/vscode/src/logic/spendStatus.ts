@@ -22,3 +22,10 @@ export function spendLines(s: Spend | undefined): string[] {
   if (lines.length) lines.push('Raise a cap: /budget in the chat');
   return lines;
 }
+
+/** budgetPrompt is the /budget line for a cap the user typed ("5", "$2.50"), undefined for anything but a positive amount. */
+export function budgetPrompt(input: string): string | undefined {
+  const text = input.trim().replace(/^\$/, '');
+  const usd = text === '' ? NaN : Number(text);
+  return Number.isFinite(usd) && usd > 0 ? `/budget sessionUsd=${usd}` : undefined;
+}

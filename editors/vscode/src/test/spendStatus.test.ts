@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { statusView } from '../logic/status';
+import { budgetPrompt } from '../logic/spendStatus';
 import type { Spend, Totals } from '../protocol';
 
 const totals: Totals = { promptTokens: 410_000, completionTokens: 2_000, cachedTokens: 300_000, cost: 0.82, costKnown: true };
@@ -25,4 +26,11 @@ test('a model without a price shows its token cap', () => {
 
 test('without a cap the status bar is as before', () => {
   assert.equal(statusView({ totals }).text, '$(hubot) agent: 412k tok · $0.820');
+});
+
+// "agent-lsp: Raise Spend Cap" sends /budget with the amount typed.
+test('the Raise Spend Cap command sends /budget with a positive amount only', () => {
+  assert.equal(budgetPrompt(' $2.50 '), '/budget sessionUsd=2.5');
+  assert.equal(budgetPrompt('10'), '/budget sessionUsd=10');
+  for (const bad of ['', '0', '-1', 'ten', '1; rm -rf ~']) assert.equal(budgetPrompt(bad), undefined, bad);
 });
