@@ -63,14 +63,14 @@ func (s *session) configOptions() []sdk.SessionConfigOption {
 		models = append(models, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(p.ID), Name: p.ID,
 			Description: sdk.Ptr(p.Model + " (" + p.Provider + ")")})
 	}
-	return []sdk.SessionConfigOption{
+	return append([]sdk.SessionConfigOption{
 		{Select: &sdk.SessionConfigOptionSelect{Type: "select", Id: configMode, Name: "Mode",
 			Category: sdk.Ptr(sdk.SessionConfigOptionCategoryMode), CurrentValue: sdk.SessionConfigValueId(mode),
 			Options: sdk.SessionConfigSelectOptions{Ungrouped: &modes}}},
 		{Select: &sdk.SessionConfigOptionSelect{Type: "select", Id: configModel, Name: "Model",
 			Category: sdk.Ptr(sdk.SessionConfigOptionCategoryModel), CurrentValue: sdk.SessionConfigValueId(current),
 			Options: sdk.SessionConfigSelectOptions{Ungrouped: &models}}},
-	}
+	}, s.spendOptions()...) // spend.go
 }
 
 // availableCommands are the session's slash commands (built-in and MCP

@@ -197,6 +197,12 @@ func (a *server) SetSessionConfigOption(_ context.Context, p sdk.SetSessionConfi
 	if err != nil {
 		return sdk.SetSessionConfigOptionResponse{}, err
 	}
+	if handled, err := s.setSpendOption(v.ConfigId, v.Value); handled { // spend.go
+		if err != nil {
+			return sdk.SetSessionConfigOptionResponse{}, reqErr(err)
+		}
+		return sdk.SetSessionConfigOptionResponse{ConfigOptions: s.configOptions()}, nil
+	}
 	switch v.ConfigId {
 	case configMode:
 		_, err = s.ctl.SetMode(string(v.Value))

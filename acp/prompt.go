@@ -75,7 +75,7 @@ func (a *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 		resp.StopReason = sdk.StopReasonEndTurn
 	case agent.StopMaxTokens:
 		resp.StopReason = sdk.StopReasonMaxTokens
-	case agent.StopMaxRounds, agent.StopToolCallLimit:
+	case agent.StopMaxRounds, agent.StopToolCallLimit, agent.StopSpendLimit:
 		resp.StopReason = sdk.StopReasonMaxTurnRequests
 	case agent.StopAnswerCut:
 		resp.StopReason = sdk.StopReasonMaxTokens

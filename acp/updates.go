@@ -142,7 +142,8 @@ func (st *stream) OnEvent(e agent.Event) {
 	case agent.EventSteer: // the user's message entered the history, as a replay shows one
 		s.send(st.ctx, sdk.UpdateUserMessageText(e.Text))
 	case agent.EventRoundEnd, agent.EventCompacted:
-		s.send(st.ctx, s.usageUpdate(e.Usage, e.Totals))
+		s.send(st.ctx, withSpend(s.usageUpdate(e.Usage, e.Totals), e.Spend))
+		s.sendSpendWarnings(st.ctx, e.Spend)
 	case agent.EventRetry: // ACP has no update for it; the prompt's end tells the outcome
 		s.log.Debug("retrying the model call", zap.String("session", string(s.id)),
 			zap.Int("attempt", e.Retry.Attempt), zap.Int("max", e.Retry.Max), zap.Error(e.Err))

@@ -74,6 +74,9 @@ func (s *Session) checkBudget(ctx context.Context, specs []provider.ToolSpec, ro
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
+		if isSpendLimit(err) {
+			return err // the summary call would cross a cap: the prompt stops there
+		}
 		s.cfg.Logger.Warn("compaction incomplete (the summary call failed); cutting oversized tool results",
 			zap.Int("round", round), zap.Int("estimate", est), zap.Error(err))
 	} else if c.AfterTokens <= budget {
@@ -124,15 +127,15 @@ func (s *Session) compact(ctx context.Context, specs []provider.ToolSpec, round 
 		if err == nil {
 			next = joinHistory(h[:lead], []provider.Message{{Role: provider.RoleSystem, Summary: true, Text: summaryPrefix + summary}}, h[cut:])
 			c.Summarised = len(older)
-		} else if n == 0 || ctx.Err() != nil {
-			return c, err
+		} else if n == 0 || ctx.Err() != nil || isSpendLimit(err) {
+			return c, err // a refused summary leaves the history as it was: going on sends that same call
 		}
 		// The summary failed but eliding helped: keep that much.
 	}
 	c.AfterTokens = calib.scaled(toolsEst + estimateMessages(next))
 	cost, priced, totals := s.replaceHistory(next, c, usage)
 	out.emit(Event{Kind: EventCompacted, Round: round, BeforeTokens: c.BeforeTokens, AfterTokens: c.AfterTokens,
-		Usage: usage, Cost: cost, CostUnknown: !priced, Totals: totals})
+		Usage: usage, Cost: cost, CostUnknown: !priced, Totals: totals, Spend: s.spendStatus()})
 	s.cfg.Logger.Info("history compacted", zap.Int("before_tokens", c.BeforeTokens), zap.Int("after_tokens", c.AfterTokens),
 		zap.Int("elided", c.Elided), zap.Int("summarised", c.Summarised), zap.Error(err))
 	return c, err
@@ -223,6 +226,9 @@ func (s *Session) summarise(ctx context.Context, system, older []provider.Messag
 	}
 	m.MaxTokens = maxTokens
 	req.MaxTokens = s.outputRoom(m, req.Messages, nil) // the summary too asks no more than the window leaves
+	if err := s.admitSpend(m, req); err != nil {
+		return "", provider.Usage{}, err
+	}
 	t := &turn{}
 	for ev := range m.Provider.Stream(ctx, req) {
 		if !t.add(ev) {

@@ -9,7 +9,7 @@ import (
 )
 
 // StopReason says why a prompt ended. Front ends (the LSP contract among
-// them) see exactly these seven values.
+// them) see exactly these eight values (StopSpendLimit is in spend_session.go).
 type StopReason string
 
 const (
@@ -100,6 +100,9 @@ type Event struct {
 	CostUnknown bool
 	// Totals are the session's running totals, set on round_end and compacted.
 	Totals Totals
+	// Spend is the running spend against the caps, set on round_end and
+	// compacted when the session has spend accounting (Config.Spend).
+	Spend *SpendStatus
 	// BeforeTokens and AfterTokens are set on compacted.
 	BeforeTokens int
 	AfterTokens  int

@@ -53,6 +53,8 @@ func (s *Session) notice(r StopReason) string {
 		return "stopped: " + s.limits.marker(cutTooLong)
 	case StopToolCallLimit:
 		return "stopped: " + s.limits.marker(cutManyCalls)
+	case StopSpendLimit:
+		return s.spendNotice()
 	case StopMaxRounds:
 		return fmt.Sprintf("stopped: the model used tools for %d rounds, the limit for one prompt; send a prompt to go on", s.cfg.MaxRounds)
 	}

@@ -24,13 +24,19 @@ func (s *Session) run(ctx context.Context, out *serialListener) Outcome {
 		specs := s.offeredSpecs()
 		toolTokens := estimateTools(specs)
 		if err := s.checkBudget(ctx, specs, round, out); err != nil {
-			o.StopReason, o.Err = StopCancelled, err
+			if !spendStopped(err, &o) {
+				o.StopReason, o.Err = StopCancelled, err
+			}
 			return o
 		}
 		o.Rounds++
 		msgs := s.snapshot()
 		t, err := s.stream(ctx, round, msgs, specs, out)
 		if err != nil {
+			if spendStopped(err, &o) {
+				o.Rounds-- // not sent
+				return o
+			}
 			// The partial turn is dropped: nothing with an unanswered tool
 			// call may enter the history.
 			if ctx.Err() == nil {
@@ -39,6 +45,10 @@ func (s *Session) run(ctx context.Context, out *serialListener) Outcome {
 					retried = round
 					o.Rounds-- // the refused request was no round of the conversation
 					continue
+				}
+				if spendStopped(err, &o) {
+					o.Rounds--
+					return o
 				}
 			}
 			if ctx.Err() != nil {
@@ -56,7 +66,7 @@ func (s *Session) run(ctx context.Context, out *serialListener) Outcome {
 		s.calibrate(t.usage, msgs, toolTokens)
 		cost, priced, totals := s.account(t.usage, len(msgs), toolTokens)
 		out.emit(Event{Kind: EventRoundEnd, Round: round, ModelStop: t.stop, Usage: t.usage, Cost: cost,
-			CostUnknown: !priced, Totals: totals})
+			CostUnknown: !priced, Totals: totals, Spend: s.spendStatus()})
 		s.cfg.Logger.Debug("round ended", zap.Int("round", round),
 			zap.String("stop", string(t.stop)), zap.Int("tool_calls", len(t.calls)))
 
@@ -124,6 +134,9 @@ func (s *Session) stream(ctx context.Context, round int, msgs []provider.Message
 		Tools:     specs,
 		MaxTokens: s.outputRoom(m, msgs, specs),
 		Thinking:  m.Thinking,
+	}
+	if err := s.admitSpend(m, req); err != nil {
+		return nil, err
 	}
 	t := &turn{limits: s.limits}
 	// The provider's retries are the prompt's events: a front end says

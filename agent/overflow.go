@@ -57,6 +57,9 @@ func (s *Session) recoverOverflow(ctx context.Context, err error, round int, aga
 		if ctx.Err() != nil {
 			return false, context.Cause(ctx)
 		}
+		if isSpendLimit(cerr) {
+			return false, cerr // the summary call would cross a cap: the prompt stops there
+		}
 		s.cfg.Logger.Warn("compaction after an overflow incomplete", zap.Int("round", round), zap.Error(cerr))
 	}
 	est := s.cutToFit(specs, round, out, budget, false)

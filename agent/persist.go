@@ -15,6 +15,7 @@ import (
 // A model without a price leaves the call unpriced (priced false, cost 0).
 func (s *Session) account(u provider.Usage, promptMessages, toolTokens int) (cost float64, priced bool, t Totals) {
 	now := s.cfg.Now()
+	defer func() { s.chargeSpend(cost, u) }() // after the unlock: it may write the day's ledger
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if p := s.model.pricing; p != nil {

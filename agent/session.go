@@ -62,6 +62,10 @@ type Config struct {
 	// local server), so its calls cost $0; unlike Pricing it does not hold
 	// for a model the session is switched to.
 	Free bool
+	// Spend is the accounting every model call passes through before it is
+	// sent, with the caps that may refuse it (spend.go); nil: none. Sessions
+	// that share one (a subagent's) count against the same caps.
+	Spend *Spend
 	// Now is the clock for prices and records; nil: time.Now.
 	Now    func() time.Time
 	Logger *zap.Logger // nil: no logging
@@ -128,6 +132,11 @@ type Session struct {
 	// storedModel is the model record stored with the session (nil: the
 	// configured model); see ModelSettings.Record. Guarded by mu.
 	storedModel *ModelRecord
+	// spendPrev is the previous request's messages and model, for the
+	// cached prefix of the next one's projected cost (spend_session.go).
+	spendPrev      []provider.Message
+	spendPrevModel string
+	capped         bool // the last prompt stopped at a spend cap
 }
 
 // NewSession starts a conversation whose first message is the system
@@ -170,6 +179,9 @@ func ResumeSession(cfg Config, id string) (*Session, error) {
 		s.storeFailure(l.texts.err)
 	}
 	s.storedModel = l.model
+	if cfg.Spend != nil {
+		cfg.Spend.seed(l.totals) // the session's cap counts what it spent before the restart
+	}
 	s.cp.list = validCheckpoints(l.cps, len(l.history))
 	if l.header.Created != nil {
 		s.created = *l.header.Created
@@ -330,6 +342,7 @@ func (s *Session) prompt(ctx context.Context, text string, images []provider.Ima
 // end reports the outcome as the prompt's last event and returns it.
 func (s *Session) end(out *serialListener, o Outcome) Outcome {
 	o.Notice = s.notice(o.StopReason)
+	s.setCapped(o.StopReason == StopSpendLimit)
 	out.emit(Event{Kind: EventPromptEnd, Round: o.Rounds, Text: o.Text,
 		StopReason: o.StopReason, Usage: o.Usage, Err: o.Err, Notice: o.Notice})
 	s.cfg.Logger.Debug("prompt ended", zap.String("stop", string(o.StopReason)),

@@ -96,6 +96,8 @@ type initOptions struct {
 	// WorktreeDir is where sessions' git worktrees are made ("": beside
 	// the repository; relative: to its top level).
 	WorktreeDir *string `json:"worktreeDir"`
+	// SpendLimit is a session's spend caps (spend.go).
+	SpendLimit *spendLimitOption `json:"spendLimit"`
 }
 
 // webFetchSetting is initializationOptions.webFetch.
@@ -130,6 +132,10 @@ func (s *server) initialize(_ context.Context, p initializeParams) (*initializeR
 	}
 	if (o.Budget != nil && *o.Budget < 0) || (o.Keep != nil && *o.Keep < 0) || (o.ContextWindow != nil && *o.ContextWindow < 0) {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions: budget, keep and contextWindow must not be negative")
+	}
+	spendLimit, ok := o.SpendLimit.limit()
+	if !ok {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "initializationOptions.spendLimit: a cap must not be negative, warnAt is a share between 0 and 1")
 	}
 	mode, presets, err := parseControlOptions(o)
 	if err != nil {
@@ -168,7 +174,7 @@ func (s *server) initialize(_ context.Context, p initializeParams) (*initializeR
 	editor := p.editorName()
 	model, modelErr := s.newModel(st.model, editor)
 	ctl := control.New(control.Options{Store: s.store, Logger: s.log, Model: st.model, ModelErr: modelErr,
-		Provider: model, Presets: presets, Mode: mode, Budget: st.budget, Keep: st.keep, Windows: s.opts.Windows,
+		Provider: model, Presets: presets, Mode: mode, Budget: st.budget, Keep: st.keep, Windows: s.opts.Windows, SpendLimit: spendLimit,
 		Connect: func(cfg provider.Config) (provider.Provider, func() error, error) {
 			p, err := s.newModel(cfg, editor)
 			return p, nil, err

@@ -51,6 +51,8 @@ type (
 		Cost       *float64       `json:"cost,omitempty"` // absent: the model has no price
 		CostKnown  bool           `json:"costKnown"`
 		Totals     totals         `json:"totals"`
+
+		Spend *spendBody `json:"spend,omitempty"` // spend.go
 	}
 	compactedUpdate struct {
 		updateHeader
@@ -59,6 +61,8 @@ type (
 		Cost         *float64 `json:"cost,omitempty"` // absent: the summary's model has no price
 		CostKnown    bool     `json:"costKnown"`
 		Totals       totals   `json:"totals"`
+
+		Spend *spendBody `json:"spend,omitempty"`
 	}
 	retryUpdate struct {
 		updateHeader
@@ -204,10 +208,10 @@ func (l *updateListener) OnEvent(e agent.Event) {
 			toolResultBody: toolResultBody{ToolCallID: e.ToolCallID, Name: e.ToolName, Status: string(e.Status), Output: e.Output}})
 	case agent.EventRoundEnd:
 		l.sendLocked(&roundEndUpdate{updateHeader: kind("round_end"), StopReason: string(e.ModelStop), Usage: e.Usage,
-			Cost: costOf(e.Cost, !e.CostUnknown), CostKnown: !e.CostUnknown, Totals: totalsOf(e.Totals)})
+			Cost: costOf(e.Cost, !e.CostUnknown), CostKnown: !e.CostUnknown, Totals: totalsOf(e.Totals), Spend: spendOf(e.Spend)})
 	case agent.EventCompacted:
 		l.sendLocked(&compactedUpdate{updateHeader: kind("compacted"), BeforeTokens: e.BeforeTokens, AfterTokens: e.AfterTokens,
-			Cost: costOf(e.Cost, !e.CostUnknown), CostKnown: !e.CostUnknown, Totals: totalsOf(e.Totals)})
+			Cost: costOf(e.Cost, !e.CostUnknown), CostKnown: !e.CostUnknown, Totals: totalsOf(e.Totals), Spend: spendOf(e.Spend)})
 	case agent.EventRetry:
 		msg := "model call failed"
 		if e.Err != nil {

@@ -45,6 +45,9 @@ var (
 	exampleQueued  = queueItem{ID: exampleQueueID, Prompt: "then update the changelog", Delivery: "queue"}
 )
 
+var exampleSpend = spendBody{SessionUSD: 0.82, SessionCapUSD: 1, DayUSD: 3.1, DayCapUSD: 10, WorkspaceDayUSD: 2.4, WorkspaceDayCapUSD: 5,
+	SessionTokens: 410000, TokenCap: 2000000, Warnings: []string{"82% of the session's cap spent ($0.82 of $1.00)"}}
+
 // wireExamples are every agent/* method and notification, both ways: the
 // requests the editor sends (each route's params and result types, which
 // TestWireGolden checks against the route table), and what the daemon
@@ -137,10 +140,10 @@ var wireExamples = []wireExample{
 		params: toolResultUpdate{updateHeader: exampleHeader("tool_result"), toolResultBody: exampleToolResult}},
 	{name: "agent.update.round_end", method: "agent/update", from: "daemon",
 		params: roundEndUpdate{updateHeader: exampleHeader("round_end"), StopReason: "tool_calls", Usage: exampleUsage,
-			Cost: &exampleCost, CostKnown: true, Totals: exampleTotals}},
+			Cost: &exampleCost, CostKnown: true, Totals: exampleTotals, Spend: &exampleSpend}},
 	{name: "agent.update.compacted", method: "agent/update", from: "daemon",
 		params: compactedUpdate{updateHeader: exampleHeader("compacted"), BeforeTokens: 9000, AfterTokens: 1200,
-			Cost: &exampleCost, CostKnown: true, Totals: exampleTotals}},
+			Cost: &exampleCost, CostKnown: true, Totals: exampleTotals, Spend: &exampleSpend}},
 	{name: "agent.update.retry", method: "agent/update", from: "daemon",
 		params: retryUpdate{updateHeader: exampleHeader("retry"), Attempt: 2, MaxAttempts: 4, DelayMs: 1500,
 			Message: "model API answered 529 Overloaded"}},

@@ -84,8 +84,8 @@ func (t *terminal) run(ctx context.Context, w chatWorld) int {
 			fmt.Fprintf(t.o.Stderr, "agent-lsp chat: %v\n", err)
 			return 1
 		}
-		if !answered && (o.StopReason == agent.StopError || o.StopReason == agent.StopCancelled) {
-			return 1 // the printer said why, once
+		if !answered && (o.StopReason == agent.StopError || o.StopReason == agent.StopCancelled || o.StopReason == agent.StopSpendLimit) {
+			return 1 // the printer said why, once (a spend cap: the answer is not finished)
 		}
 		return 0
 	}
@@ -125,7 +125,7 @@ func (t *terminal) interruptible(ctx context.Context, f func(context.Context)) {
 }
 
 // CommandsHelp lists the conversation's commands, for -h and the banner.
-const CommandsHelp = `commands: /help /mode [m] /model [m] /compact /clear /rewind [n] /worktree [action] /session /sessions /exit
+const CommandsHelp = `commands: /help /mode [m] /model [m] /compact /clear /rewind [n] /worktree [action] /budget [caps] /session /sessions /exit
   (/help describes them, and lists the MCP prompts as /mcp__<server>__<prompt>)
 `
 

@@ -73,6 +73,9 @@ type Options struct {
 	// beside the repository).
 	Worktree    *string
 	WorktreeDir string
+	// SpendLimit is the sessions' spend caps (--max-usd, --max-usd-day,
+	// --max-tokens-session).
+	SpendLimit agent.SpendLimit
 }
 
 // List is `agent-lsp chat --list`: the stored sessions as the controller

@@ -51,6 +51,7 @@ type printer struct {
 	costKnown bool
 	totals    agent.Totals
 	sawTotals bool
+	spend     *agent.SpendStatus // the last call's spend against the caps (spend.go)
 }
 
 func newPrinter(answer, progress io.Writer, color bool) *printer {
@@ -298,6 +299,7 @@ func (p *printer) addCall(e agent.Event) {
 	p.cost += e.Cost
 	p.costKnown = p.costKnown && !e.CostUnknown
 	p.totals, p.sawTotals = e.Totals, true
+	p.spendWarnings(e)
 }
 
 // usageLine is the prompt's one line of usage ("" when it made no model
@@ -314,7 +316,7 @@ func (p *printer) usageLine(u provider.Usage) string {
 	}
 	line += fmt.Sprintf(", %d out · cost %s", u.CompletionTokens, dollars(p.cost, p.costKnown))
 	if p.sawTotals {
-		line += " · session " + dollars(p.totals.Cost, p.totals.CostKnown())
+		line += " · session " + dollars(p.totals.Cost, p.totals.CostKnown()) + spendSuffix(p.spend)
 	}
 	return line + "]"
 }

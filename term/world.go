@@ -98,6 +98,8 @@ func (t *terminal) openWorld(ctx context.Context) (chatWorld, error) {
 		Mode:      o.Mode,
 		Budget:    o.Budget,
 		Keep:      o.Keep,
+		// --max-usd, --max-usd-day, --max-tokens-session
+		SpendLimit: o.SpendLimit,
 		OnStoreError: func(_ string, err error) {
 			fmt.Fprintf(stderr, "agent-lsp chat: warning: %v; the session goes on unsaved\n", err)
 		},

@@ -50,6 +50,9 @@ var builtinCommands = []builtinCommand{
 	{Command: Command{Name: "/skills", Description: "List the skills the model can load (the workspace's and yours)"},
 		run: (*Session).slashSkills},
 	worktreeCommand, // worktree_command.go
+	{Command: Command{Name: "/budget", Description: "Show the spend and its caps, set them, and go on with a turn stopped at a cap",
+		Arguments: []tools.PromptArgument{{Name: "caps", Description: "a dollar amount for this session, or sessionUsd= dayUsd= workspaceDayUsd= sessionTokens= warnAt="}}},
+		run: (*Session).slashBudget},
 }
 
 // IsBuiltin reports whether name ("/mode") is a built-in command: it
@@ -133,7 +136,7 @@ func (s *Session) runCommand(ctx context.Context, name, args string, l agent.Lis
 	for _, c := range builtinCommands {
 		if c.Name == name {
 			res, err := c.run(s, ctx, args, l)
-			res.Command, res.Answered = name, true
+			res.Command, res.Answered = name, !res.Continued
 			return res, err
 		}
 	}

@@ -43,6 +43,10 @@ type Options struct {
 	Mode      agent.Mode // initial mode of new sessions ("": default)
 	Budget    int        // context budget in tokens; 0: the agent's default
 	Keep      int        // messages kept by compaction; 0: the default
+	// SpendLimit is a new session's spend caps (spend.go); SpendLedger the
+	// day's spend across processes (nil: the ledger beside Store).
+	SpendLimit  agent.SpendLimit
+	SpendLedger *agent.DayLedger
 	// OnStoreError is told, once per session, that its file could not be
 	// written and it goes on in memory only. nil: only logged.
 	OnStoreError func(sessionID string, err error)
@@ -111,6 +115,8 @@ type Controller struct {
 	probeCtx    context.Context // of the window probes; cancelled by Close
 	probeCancel context.CancelFunc
 	probes      sync.WaitGroup
+
+	spend spendState // the day's ledger (spend.go)
 }
 
 // New makes a controller; it starts nothing.
@@ -167,6 +173,7 @@ func (c *Controller) agentConfig(b Binding) (agent.Config, error) {
 		Store:     c.o.Store,
 		Logger:    c.log,
 		Mode:      mode,
+		Spend:     c.newSpend(b),
 	}
 	return cfg, nil
 }

@@ -41,7 +41,10 @@ type Result struct {
 	// itself: Outcome.Text is its message for the front end to show, and
 	// no model turn streamed (/compact's summary is a model call, but not
 	// a turn of the conversation).
-	Answered   bool
+	Answered bool
+	// Continued: /budget went on with the turn a spend cap stopped;
+	// Outcome is that turn's (its events streamed).
+	Continued  bool
 	Mentions   []agent.MentionReport
 	Compaction *agent.Compaction // what /compact did
 }

@@ -47,6 +47,8 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	registerSandboxFlags(fs, &box, autoAllow)
 	var web tools.WebFetchOptions
 	registerWebFetchFlags(fs, &web)
+	var spend agent.SpendLimit
+	registerSpendFlags(fs, &spend)
 	var mcpServers mcpFlags
 	fs.Var(&mcpServers, "mcp", "mount an MCP server in every session besides the client's: demo, a command line, or name=command line; eager: before it sends its tools whole, without tool search (repeatable)")
 	fs.Bool("stdio", true, "serve on stdin/stdout (the only transport; accepted as the daemon accepts it)")
@@ -104,6 +106,7 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Store: store, Logger: log, Model: cfg, ModelErr: modelErr, Provider: model,
 		Connect: models.Connector(),
 		Mode:    mode, Budget: *budget, Keep: *keep, Windows: m.windows(),
+		SpendLimit: spend,
 	})
 	defer func() {
 		if err := ctl.Close(); err != nil {

@@ -56,6 +56,7 @@ func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o.MCP, o.TrustWorkspace = f.mcp, f.trustWorkspace
 	o.Resume, o.Continue, o.Mode, o.Budget, o.Keep = f.resume, f.cont, f.mode, f.budget, f.keep
 	o.Worktree, o.WorktreeDir = f.worktree.value(), f.worktreeDir
+	o.SpendLimit = f.spend
 
 	ctx, stop := terminationContext()
 	defer stop()

@@ -123,7 +123,8 @@ type chatFlags struct {
 	sandbox          sandbox.Settings
 	sandboxAutoAllow bool
 	webFetch         tools.WebFetchOptions
-	settings         string // --settings: the user's hooks
+	settings         string           // --settings: the user's hooks
+	spend            agent.SpendLimit // spend_flags.go
 }
 
 // parseChatFlags parses the chat's flags. It prints nothing: -h returns
@@ -155,6 +156,7 @@ func parseChatFlags(args []string, _ io.Writer) (*chatFlags, *flag.FlagSet, erro
 	registerSandboxFlags(fs, &c.sandbox, &c.sandboxAutoAllow)
 	registerWebFetchFlags(fs, &c.webFetch)
 	fs.StringVar(&c.settings, "settings", "", `a JSON settings file whose "hooks" are your hooks (Claude Code's format)`)
+	registerSpendFlags(fs, &c.spend)
 	fs.StringVar(&c.replayDenied, "replay-denied", "", "with --replay: once a tool call is denied, answer from this recording (made with that call denied) instead")
 	fs.BoolVar(&c.list, "list", false, "list the stored sessions (this workspace's first) and exit")
 	registerWorktreeFlags(fs, &c.worktree, &c.worktreeDir)

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
@@ -19,6 +20,9 @@ type compatReport struct {
 	} `json:"marks"`
 	Tools int `json:"tools"`
 	PID   int `json:"pid"`
+	// The statusline with spend caps (statusline.lua's cap_text).
+	SpendStatusline string `json:"spend_statusline"`
+	TokenStatusline string `json:"token_statusline"`
 }
 
 // agent_lsp/compat.lua on each version: JSON null read as absent, UTF-16
@@ -40,6 +44,9 @@ func TestCompatLayer(t *testing.T) {
 		if len(rep.Marks) != 2 || rep.Marks[0].Group != "Title" || rep.Marks[0].EndCol != len("héllo wörld") ||
 			rep.Marks[1].Group != "Comment" || rep.Marks[1].Row != 1 || rep.Marks[1].EndCol != 0 {
 			t.Errorf("highlight marks = %+v", rep.Marks)
+		}
+		if !strings.Contains(rep.SpendStatusline, "session $0.8200 of $1.00") || !strings.Contains(rep.TokenStatusline, "(15.0k of 2000.0k tok cap)") {
+			t.Errorf("statuslines with caps: %q, %q", rep.SpendStatusline, rep.TokenStatusline)
 		}
 		if rep.Tools < 7 || rep.PID <= 0 {
 			t.Errorf("agent/tools through compat.request gave %d tools; pid %d", rep.Tools, rep.PID)

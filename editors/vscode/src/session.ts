@@ -62,6 +62,10 @@ export class Session {
     if (u.kind === 'plan') this.plan?.set(u.items ?? []);
     else if (u.kind === 'mode') this.state.mode = u.mode;
     else if (u.kind === 'model') this.state.model = { provider: u.provider, model: u.model, baseURL: u.baseURL };
+    if ((u.kind === 'round_end' || u.kind === 'compacted') && u.spend) {
+      this.state.spend = u.spend; // the status bar's cap (logic/spendStatus.ts)
+      for (const w of u.spend.warnings ?? []) void vscode.window.showWarningMessage(`agent-lsp: ${w}`);
+    }
     // A prompt's first-hour mistake is told once, by its end (ask).
     else if (u.kind === 'error' && this.running && promptMistake(u.message).kind !== 'other') return;
     const changed = this.transcript.apply(u);
@@ -232,6 +236,7 @@ export class Session {
     this.restoring += 1;
     this.transcript.clear();
     this.state.totals = undefined;
+    this.state.spend = undefined;
     this.state.mode = undefined;
     this.plan?.set([]);
     void this.refresh();

@@ -14,6 +14,13 @@ H.run(function()
   H.report.utf16 = compat.utf16_len('wörld 🎉')
   H.check(compat.islist({ 1, 2 }) and not compat.islist({ a = 1 }), 'islist')
   H.report.validate_error = not pcall(compat.validate, { { 'model', 42, 'string', true } })
+  -- The statusline's spend caps (round_end's spend): the session's cost
+  -- against its cap, or the token cap of a model without a price.
+  local statusline = require('agent_lsp.statusline')
+  H.report.spend_statusline =
+    statusline.text({ state = 'idle', totals = { cost = 0.82 }, spend = { sessionCapUsd = 1 } })
+  H.report.token_statusline =
+    statusline.text({ state = 'idle', totals = {}, spend = { sessionTokens = 15000, tokenCap = 2000000 } })
   H.check(pcall(compat.validate, { { 'model', nil, 'string', true } }), 'validate refused an optional nil')
 
   local buf = vim.api.nvim_create_buf(false, true)

@@ -234,8 +234,10 @@ function M.update(u, quiet)
     M.set_state('thinking')
   elseif u.kind == 'round_end' then
     statusline.set_round(u.usage, u.cost, u.totals)
+    statusline.set_spend(u.spend)
   elseif u.kind == 'compacted' then
     statusline.set_totals(u.totals)
+    statusline.set_spend(u.spend)
     M.note(
       string.format(
         '⟲ history compacted: %s → %s tokens',

@@ -30,6 +30,7 @@ local compat = require('agent_lsp.compat')
 ---@field auto_approve boolean? the daemon approves without asking (CRITICAL is still refused)
 ---@field mode 'ask'|'plan'|'default'|'auto-edit'|nil the mode new sessions start in
 ---@field models table[]? model presets for :AgentModel ({id, provider, model, ...})
+---@field spend_limit table? spend caps ({sessionUsd, dayUsd, workspaceDayUsd, sessionTokens, warnAt})
 ---@field completion table? the inline completion model (ghost text, 0.12+), passed through
 ---@field review boolean review edits hunk by hunk (agent/review); false: approve or deny a whole edit
 ---@field auto_save boolean write the buffers an approved edit touched
@@ -54,6 +55,10 @@ M.defaults = {
   auto_approve = nil, -- true: the daemon approves without asking (CRITICAL still refused)
   mode = nil, -- the mode new sessions start in: 'ask', 'plan', 'default' or 'auto-edit'
   models = nil, -- model presets for :AgentModel, passed through as models ({id, provider, model, ...})
+  -- Spend caps, passed through as spendLimit: {sessionUsd, dayUsd,
+  -- workspaceDayUsd, sessionTokens, warnAt}; a turn a cap stopped goes on
+  -- with /budget in the chat.
+  spend_limit = nil,
   -- The inline completion model (ghost text, Neovim 0.12+), passed through
   -- as completion: {dialect, baseURL, model, apiKeyEnv, languages,
   -- debounceMs, ...}. nil: no completion, no keystroke reaches a model.
@@ -124,6 +129,7 @@ function M.set(user)
     { 'mode', user.mode, 'string', true },
     { 'models', user.models, 'table', true },
     { 'completion', user.completion, 'table', true },
+    { 'spend_limit', user.spend_limit, 'table', true },
     { 'auto_save', user.auto_save, 'boolean', true },
     { 'review', user.review, 'boolean', true },
     { 'root_dir', user.root_dir, 'function', true },
@@ -166,6 +172,7 @@ function M.initialization_options(opts)
     mode = opts.mode,
     models = opts.models,
     completion = object(opts.completion),
+    spendLimit = object(opts.spend_limit),
   }
   -- An empty Lua table encodes as [], which the daemon's option loader
   -- rejects where it wants an object.

@@ -14,6 +14,7 @@ local M = {}
 ---@field usage table? the last model call's usage {promptTokens, cachedTokens, completionTokens}
 ---@field cost number? the last model call's cost in dollars
 ---@field totals table? the session's totals {cost, …}
+---@field spend table? the spend against the caps (round_end's spend: {sessionCapUsd?, tokenCap?, sessionTokens, …})
 ---@field completion string? the inline completion's part (statusline() only)
 
 ---@type agent_lsp.ChatStatus
@@ -57,7 +58,7 @@ function M.text(s, width)
     )
   end
   if s.totals then
-    totals = string.format('session $%.4f', tonumber(s.totals.cost) or 0)
+    totals = string.format('session $%.4f', tonumber(s.totals.cost) or 0) .. M.cap_text(s.spend)
   end
   local function join()
     local parts = { label .. head }
@@ -156,6 +157,37 @@ function M.set_totals(totals)
     status.totals = totals
     M.refresh()
   end
+end
+
+---The session's cap after its cost (" of $1.00"), or its token cap for a
+---model without a price; "" without a cap.
+---@param spend table?
+---@return string
+function M.cap_text(spend)
+  if type(spend) ~= 'table' then
+    return ''
+  end
+  if tonumber(spend.sessionCapUsd) then
+    return string.format(' of $%.2f', tonumber(spend.sessionCapUsd))
+  end
+  if tonumber(spend.tokenCap) then
+    return string.format(' (%s of %s tok cap)', M.short_number(spend.sessionTokens), M.short_number(spend.tokenCap))
+  end
+  return ''
+end
+
+---Shows the spend against the caps (round_end's and compacted's spend,
+---present when a cap is set) and each warning once.
+---@param spend any
+function M.set_spend(spend)
+  if type(spend) ~= 'table' then
+    return
+  end
+  status.spend = spend
+  for _, w in ipairs(type(spend.warnings) == 'table' and spend.warnings or {}) do
+    vim.notify('agent-lsp: ' .. tostring(w), vim.log.levels.WARN)
+  end
+  M.refresh()
 end
 
 ---Forgets everything shown but the idle state (another session was picked).

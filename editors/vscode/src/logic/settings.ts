@@ -4,6 +4,7 @@
 // VS Code's secret storage and reaches the daemon only in its environment.
 
 import { modes } from '../protocol';
+import { readSpendLimit, type SpendLimit } from './spendSettings';
 
 export interface AgentSettings {
   path: string;
@@ -19,6 +20,8 @@ export interface AgentSettings {
   mode: string;
   /** agentLsp.completion.*: the inline completion model, off while dialect, baseUrl and model are all empty. */
   completion: CompletionSettings;
+  /** agentLsp.spendLimit: the spend caps (a folder may only tighten them; spendSettings.ts). */
+  spendLimit?: SpendLimit;
 }
 
 export interface CompletionSettings {
@@ -55,6 +58,7 @@ export interface InitializationOptions {
   completion?: CompletionOptions;
   /** "restricted": the folder is not trusted, the daemon is a read-only agent. */
   workspaceTrust?: 'restricted';
+  spendLimit?: SpendLimit;
 }
 
 /** The daemon's default key variable, for every dialect (provider/config.go). */
@@ -142,6 +146,8 @@ export function readSettings(inspect: (key: string) => Inspected | undefined): S
     mode: readMode(inspect('mode') ?? {}),
     completion: readCompletion(get),
   };
+  const spendLimit = readSpendLimit(inspect('spendLimit') ?? {});
+  if (spendLimit) settings.spendLimit = spendLimit;
   return { settings, ignored };
 }
 
@@ -256,6 +262,7 @@ export function initializationOptions(s: AgentSettings, trusted = true): Initial
   if (s.mode) o.mode = s.mode;
   const completion = completionOptions(s.completion);
   if (completion) o.completion = completion;
+  if (s.spendLimit) o.spendLimit = s.spendLimit;
   return o;
 }
 

@@ -1,8 +1,9 @@
 // The status bar item's text: what the agent is doing and what the session
 // has cost so far.
 
-import type { CurrentModel, Mode, Totals } from '../protocol';
+import type { CurrentModel, Mode, Spend, Totals } from '../protocol';
 import { completionView, type CompletionStatus } from './inline';
+import { capText, spendLines } from './spendStatus';
 
 /** formatTokens: 950 → "950", 12_345 → "12.3k", 1_234_567 → "1.23M". */
 export function formatTokens(n: number): string {
@@ -31,6 +32,8 @@ export interface StatusState {
   model?: CurrentModel;
   /** The last agent/completionStatus (inline completion), if any. */
   completion?: CompletionStatus;
+  /** The last spend against the caps (round_end, compacted), when a cap is set. */
+  spend?: Spend;
 }
 
 export interface StatusView {
@@ -40,7 +43,7 @@ export interface StatusView {
 
 export function statusView(s: StatusState): StatusView {
   const usage = s.totals
-    ? `${formatTokens(s.totals.promptTokens + s.totals.completionTokens)} tok · ${formatCost(s.totals.cost)}`
+    ? `${formatTokens(s.totals.promptTokens + s.totals.completionTokens)} tok · ${formatCost(s.totals.cost)}${capText(s.spend)}`
     : '';
   const lines = [
     s.totals
@@ -49,6 +52,7 @@ export function statusView(s: StatusState): StatusView {
         (s.totals.cost === undefined ? 'cost unknown' : `${formatCost(s.totals.cost)} estimated`)
       : 'agent-lsp: no model call in this session yet',
   ];
+  lines.push(...spendLines(s.spend));
   if (s.mode) lines.push(`Mode: ${s.mode} ("agent-lsp: Set Mode")`);
   if (s.model) lines.push(`Model: ${s.model.model} (${s.model.provider}) ("agent-lsp: Switch Model")`);
   const ghost = completionView(s.completion);

@@ -17,3 +17,4 @@ export * from './checkpoints';
 export * from './client';
 export * from './mcp';
 export * from './wire';
+export * from './spend';

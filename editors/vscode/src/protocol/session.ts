@@ -87,7 +87,7 @@ export interface PromptImage {
   uri?: string;
 }
 
-export type StopReason = 'end_turn' | 'max_tokens' | 'max_rounds' | 'answer_cut' | 'tool_call_limit' | 'cancelled' | 'error' | 'steered';
+export type StopReason = 'end_turn' | 'max_tokens' | 'max_rounds' | 'answer_cut' | 'tool_call_limit' | 'spend_limit' | 'cancelled' | 'error' | 'steered';
 
 export interface PromptResult {
   sessionId: string;

@@ -4,6 +4,7 @@
 import type { CurrentModel } from './models';
 import type { QueueItem } from './queue';
 import type { MentionReport, Mode, PlanItem, Totals, Usage } from './session';
+import type { Spend } from './spend';
 
 interface UpdateBase {
   sessionId: string;
@@ -18,8 +19,8 @@ export type Update =
   | (UpdateBase & { kind: 'tool_call'; toolCallId: string; name: string; arguments: unknown })
   | (UpdateBase & { kind: 'tool_result'; toolCallId: string; name: string; status: ToolStatus; output: string })
   /** cost is absent when the model has no price (the daemon sends costKnown false; views read the absence). */
-  | (UpdateBase & { kind: 'round_end'; stopReason: string; usage: Usage; cost?: number; costKnown?: boolean; totals: Totals })
-  | (UpdateBase & { kind: 'compacted'; beforeTokens: number; afterTokens: number; cost?: number; costKnown?: boolean; totals: Totals })
+  | (UpdateBase & { kind: 'round_end'; stopReason: string; usage: Usage; cost?: number; costKnown?: boolean; totals: Totals; spend?: Spend })
+  | (UpdateBase & { kind: 'compacted'; beforeTokens: number; afterTokens: number; cost?: number; costKnown?: boolean; totals: Totals; spend?: Spend })
   /** A model call failed and is tried again after delayMs. */
   | (UpdateBase & { kind: 'retry'; attempt: number; maxAttempts: number; delayMs: number; message: string })
   | (UpdateBase & { kind: 'error'; message: string })
