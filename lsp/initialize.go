@@ -155,6 +155,7 @@ func (s *server) initialize(_ context.Context, p initializeParams) (*initializeR
 			return p, nil, err
 		},
 		OnStoreError: s.sessionNotSaved,
+		Rules:        world.RuleFiles(s.opts.PermissionsFile, s.opts.StateDir, s.log),
 		SystemPrompt: func(ws *tools.Workspace) string {
 			if st.restricted {
 				return world.SystemPrompt(ws, restrictedNote)

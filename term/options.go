@@ -62,6 +62,10 @@ type Options struct {
 	Mode     agent.Mode // a resumed session in another mode says so
 	Budget   int
 	Keep     int
+
+	// PermissionsFile is the user's permission rules file ("": in the
+	// user's config directory).
+	PermissionsFile string
 }
 
 // List is `agent-lsp chat --list`: the stored sessions as the controller

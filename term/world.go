@@ -95,6 +95,7 @@ func (t *terminal) openWorld(ctx context.Context) (chatWorld, error) {
 		Mode:      o.Mode,
 		Budget:    o.Budget,
 		Keep:      o.Keep,
+		Rules:     world.RuleFiles(o.PermissionsFile, o.StateDir, log),
 		OnStoreError: func(_ string, err error) {
 			fmt.Fprintf(stderr, "agent-lsp chat: warning: %v; the session goes on unsaved\n", err)
 		},

@@ -102,6 +102,7 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Store: store, Logger: log, Model: cfg, ModelErr: modelErr, Provider: model,
 		Connect: models.Connector(),
 		Mode:    mode, Budget: *budget, Keep: *keep, Windows: m.windows(),
+		Rules: world.RuleFiles("", *stateDir, log),
 	})
 	defer func() {
 		if err := ctl.Close(); err != nil {

@@ -65,7 +65,7 @@ func TestApproveCommandForTheSession(t *testing.T) {
 		}
 		p := rep.Popups[0]
 		question := "agent-lsp wants to run run_bash (risk " + strings.ToUpper(a.Params.Risk) + "): " + a.Params.Summary
-		if p.Prompt != question || p.Kind != "agent_lsp_approval" || strings.Join(p.Items, "|") != "Allow|Allow for this session|Deny" {
+		if p.Prompt != question || p.Kind != "agent_lsp_approval" || strings.Join(p.Items, "|") != "Allow|Allow for this session|Always allow in this workspace|Always allow for me|Deny" {
 			t.Errorf("approval asked %q (kind %q) with %q, want %q", p.Prompt, p.Kind, p.Items, question)
 		}
 		want := []string{question, "$ touch one.txt"}

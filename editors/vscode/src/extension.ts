@@ -13,6 +13,7 @@ import { modes } from './protocol';
 import { ReviewUi } from './review';
 import { applyCodeBlock } from './applyCode';
 import { rewind } from './rewind';
+import { managePermissions } from './permissions';
 import { InlineAnswers, inlineEdit } from './inlineAsk';
 import { FolderNotices, apiKeyVariable, completionOptions, needsRestart, secretKey } from './logic/settings';
 import { restrictedBanner, trustedNotice } from './logic/trust';
@@ -118,6 +119,7 @@ export function activate(context: vscode.ExtensionContext): void {
     command('agentLsp.setMode', () => pickMode(d, session)),
     command('agentLsp.switchModel', () => pickModel(d, session)),
     command('agentLsp.rewind', () => rewind(d, session)),
+    command('agentLsp.permissions', () => managePermissions(d)),
     command('agentLsp.setApiKey', async () => {
       if (await setApiKey(context, d)) await session.keySet();
     }),

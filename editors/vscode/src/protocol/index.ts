@@ -16,4 +16,5 @@ export * from './approvals';
 export * from './checkpoints';
 export * from './client';
 export * from './mcp';
+export * from './permissions';
 export * from './wire';
