@@ -129,7 +129,26 @@ func ParseRule(line string, kind RuleKind, src RuleSource) (Rule, error) {
 const RunBashTool = "run_bash"
 
 // Matches reports whether the rule covers a.
-func (r Rule) Matches(a Action) bool {
+func (r Rule) Matches(a Action) bool { return r.matches(a, &parsedCommand{command: a.Command}) }
+
+// parsedCommand parses an action's command once for every rule it is
+// compared with.
+type parsedCommand struct {
+	command string
+	done    bool
+	words   []string
+	simple  bool
+}
+
+func (p *parsedCommand) get() ([]string, bool) {
+	if !p.done {
+		p.words, p.simple = simpleCommand(p.command)
+		p.done = true
+	}
+	return p.words, p.simple
+}
+
+func (r Rule) matches(a Action, cmd *parsedCommand) bool {
 	if ok, _ := path.Match(r.Tool, a.Tool); !ok {
 		return false
 	}
@@ -138,7 +157,11 @@ func (r Rule) Matches(a Action) bool {
 	}
 	switch {
 	case a.Tool == RunBashTool:
-		return r.words != nil && commandMatches(a.Command, r.words, r.prefix)
+		if r.words == nil {
+			return false
+		}
+		got, ok := cmd.get()
+		return ok && wordsMatch(got, r.words, r.prefix)
 	case a.Path != "":
 		ok, _ := doublestar.Match(r.Pattern, a.Path)
 		return ok

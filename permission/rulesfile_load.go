@@ -111,8 +111,7 @@ func (f *ruleFile) load(fi fs.FileInfo, statErr error) fileState {
 	if err != nil {
 		return fileState{exists: true, errs: []error{fmt.Errorf("%s rules file %s: %w", f.src, f.where(), err)}}
 	}
-	sum := sha256.Sum256(data)
-	st := fileState{exists: true, hash: hex.EncodeToString(sum[:])}
+	st := fileState{exists: true, hash: contentHash(data)}
 	rules, lineErrs, err := parseRules(data, f.src)
 	if err != nil {
 		st.errs = []error{fmt.Errorf("%s rules file %s: %w", f.src, f.where(), err)}
@@ -157,32 +156,39 @@ func (f *ruleFile) read(fi fs.FileInfo, statErr error) ([]byte, error) {
 	return data, nil
 }
 
+// edited says what an edit replaced and wrote: the hashes of the
+// content it read ("" when there was no file) and of the content it wrote.
+type edited struct{ before, after string }
+
 // edit rewrites the file with change applied to its lists, keeping its
 // other fields. A file that exists but cannot be read or parsed is left
 // alone: the user's text is never replaced by ours.
-func (f *ruleFile) edit(change func(doc *rulesDoc) bool) error {
+func (f *ruleFile) edit(change func(doc *rulesDoc) bool) (edited, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	defer func() { f.loaded = false }()
 	fields := map[string]json.RawMessage{}
 	var doc rulesDoc
+	var done edited
 	fi, statErr := f.statFile()
 	if !errors.Is(statErr, fs.ErrNotExist) {
 		data, err := f.read(fi, statErr)
 		if err != nil {
-			return fmt.Errorf("%s rules file %s: %w", f.src, f.where(), err)
+			return done, fmt.Errorf("%s rules file %s: %w", f.src, f.where(), err)
 		}
+		done.before = contentHash(data)
 		if len(data) > 0 {
 			if err := json.Unmarshal(data, &fields); err != nil {
-				return fmt.Errorf("%s rules file %s: not saved, fix it first: %w", f.src, f.where(), err)
+				return done, fmt.Errorf("%s rules file %s: not saved, fix it first: %w", f.src, f.where(), err)
 			}
 			if err := json.Unmarshal(data, &doc); err != nil {
-				return fmt.Errorf("%s rules file %s: not saved, fix it first: %w", f.src, f.where(), err)
+				return done, fmt.Errorf("%s rules file %s: not saved, fix it first: %w", f.src, f.where(), err)
 			}
 		}
 	}
 	if !change(&doc) {
-		return nil
+		done.after = done.before
+		return done, nil
 	}
 	for key, list := range map[string][]string{"allow": doc.Allow, "deny": doc.Deny} {
 		delete(fields, key)
@@ -193,12 +199,21 @@ func (f *ruleFile) edit(change func(doc *rulesDoc) bool) error {
 	}
 	data, err := json.MarshalIndent(fields, "", "  ")
 	if err != nil {
-		return err
+		return done, err
 	}
-	if err := f.write(append(data, '\n')); err != nil {
-		return fmt.Errorf("%s rules file %s: %w", f.src, f.where(), err)
+	data = append(data, '\n')
+	if err := f.write(data); err != nil {
+		return done, fmt.Errorf("%s rules file %s: %w", f.src, f.where(), err)
 	}
-	return nil
+	done.after = contentHash(data)
+	return done, nil
+}
+
+// contentHash is the sha256 of a rules file's content, hex: what trusting
+// a workspace file binds to.
+func contentHash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }
 
 // write replaces the file atomically (a temporary file renamed over it).

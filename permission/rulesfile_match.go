@@ -95,11 +95,10 @@ func patternWords(pattern string) ([]string, bool, error) {
 	return words, prefix, nil
 }
 
-// commandMatches reports whether command is exactly words, or starts with
-// them when prefix.
-func commandMatches(command string, words []string, prefix bool) bool {
-	got, ok := simpleCommand(command)
-	if !ok || len(got) < len(words) || (!prefix && len(got) != len(words)) {
+// wordsMatch reports whether a command's words are exactly words, or
+// start with them when prefix.
+func wordsMatch(got, words []string, prefix bool) bool {
+	if len(got) < len(words) || (!prefix && len(got) != len(words)) {
 		return false
 	}
 	for i, w := range words {

@@ -50,6 +50,7 @@ func (f *RuleFiles) For(root string) *Rules {
 	if root == "" {
 		return r
 	}
+	r.key = realRoot(root)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	ws, ok := f.workspaces[root]
@@ -65,6 +66,7 @@ func (f *RuleFiles) For(root string) *Rules {
 type Rules struct {
 	files *RuleFiles
 	root  string
+	key   string    // the root's real path: the trust store's key
 	ws    *ruleFile // nil without a workspace
 }
 
@@ -97,7 +99,7 @@ func (r *Rules) load() loadedFiles {
 	}
 	if r.ws != nil {
 		l.ws = r.ws.current()
-		l.wsTrusted, l.trustErr = r.files.trust.trusted(r.root, l.ws.hash)
+		l.wsTrusted, l.trustErr = r.files.trust.trusted(r.key, l.ws.hash)
 	}
 	return l
 }
@@ -108,9 +110,10 @@ func (r *Rules) load() loadedFiles {
 // once the user trusted its content. A rule never allows HIGH or CRITICAL.
 func (r *Rules) Decide(a Action) (Rule, bool) {
 	l := r.load()
+	cmd := &parsedCommand{command: a.Command}
 	for _, set := range [][]Rule{l.user.rules, l.ws.rules} {
 		for _, rule := range set {
-			if rule.Decision == RuleDeny && rule.Matches(a) {
+			if rule.Decision == RuleDeny && rule.matches(a, cmd) {
 				return rule, true
 			}
 		}
@@ -124,7 +127,7 @@ func (r *Rules) Decide(a Action) (Rule, bool) {
 	}
 	for _, set := range sets {
 		for _, rule := range set {
-			if rule.Decision == RuleAllow && rule.Matches(a) {
+			if rule.Decision == RuleAllow && rule.matches(a, cmd) {
 				return rule, true
 			}
 		}
@@ -185,19 +188,20 @@ func (r *Rules) Remove(id string) (Rule, error) {
 }
 
 // rewrite edits f; a workspace file trusted before (or absent) is
-// trusted after, since the change is the user's.
+// trusted after, since the change is the user's. Both are judged on the
+// content the edit itself read and wrote: a file written meanwhile by
+// someone else (a command, a parallel tool call) is never trusted by it.
 func (r *Rules) rewrite(f *ruleFile, change func(*rulesDoc) bool) error {
-	wasTrusted := false
-	if f == r.ws {
-		before := f.current()
-		ok, _ := r.files.trust.trusted(r.root, before.hash)
-		wasTrusted = ok || !before.exists
-	}
-	if err := f.edit(change); err != nil {
+	done, err := f.edit(change)
+	if err != nil || f != r.ws {
 		return err
 	}
-	if wasTrusted {
-		return r.files.trust.remember(r.root, f.current().hash)
+	wasTrusted := done.before == ""
+	if !wasTrusted {
+		wasTrusted, _ = r.files.trust.trusted(r.key, done.before)
+	}
+	if wasTrusted && done.after != done.before {
+		return r.files.trust.remember(r.key, done.after)
 	}
 	return nil
 }
@@ -217,7 +221,7 @@ func (r *Rules) Trust(hash string) error {
 	case hash != "" && hash != st.hash:
 		return fmt.Errorf("%s changed since it was shown: list the rules again", r.ws.where())
 	}
-	return r.files.trust.remember(r.root, st.hash)
+	return r.files.trust.remember(r.key, st.hash)
 }
 
 // List returns every rule, deny rules first, and the files' states.

@@ -123,7 +123,7 @@ type rulesSetup struct {
 	userFile, root, state string
 }
 
-func newRulesSetup(t *testing.T) rulesSetup {
+func newRulesSetup(t testing.TB) rulesSetup {
 	dir := t.TempDir()
 	s := rulesSetup{userFile: filepath.Join(dir, "config", "agent-lsp", "permissions.json"),
 		root: filepath.Join(dir, "ws"), state: filepath.Join(dir, "state")}
@@ -135,17 +135,17 @@ func newRulesSetup(t *testing.T) rulesSetup {
 
 func (s rulesSetup) rules() *Rules { return NewRuleFiles(s.userFile, s.state).For(s.root) }
 
-func (s rulesSetup) writeUser(t *testing.T, content string) {
+func (s rulesSetup) writeUser(t testing.TB, content string) {
 	t.Helper()
 	writeFile(t, s.userFile, content, 0o600)
 }
 
-func (s rulesSetup) writeWorkspace(t *testing.T, content string) {
+func (s rulesSetup) writeWorkspace(t testing.TB, content string) {
 	t.Helper()
 	writeFile(t, filepath.Join(s.root, WorkspaceRulesFile), content, 0o644)
 }
 
-func writeFile(t *testing.T, name, content string, mode os.FileMode) {
+func writeFile(t testing.TB, name, content string, mode os.FileMode) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
 		t.Fatal(err)

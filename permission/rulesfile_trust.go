@@ -24,6 +24,11 @@ type rulesTrust struct {
 
 	mu     sync.Mutex
 	memory map[string]string // root → hash, when there is no path
+	// The store as last read, and the stat it was read at: a decision
+	// reads it again only when it changed.
+	cached     *rulesTrustDoc
+	cachedErr  error
+	cachedStat fs.FileInfo
 }
 
 type rulesTrustDoc struct {
@@ -36,24 +41,30 @@ type rulesTrustRecord struct {
 	DecidedAt time.Time `json:"decidedAt"`
 }
 
-func (t *rulesTrust) trusted(root, hash string) (bool, error) {
+// trusted reports whether the workspace key (realRoot of its root) has
+// this hash trusted.
+func (t *rulesTrust) trusted(key, hash string) (bool, error) {
 	if hash == "" {
 		return false, nil
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.path == "" {
-		return t.memory[realRoot(root)] == hash, nil
+		return t.memory[key] == hash, nil
 	}
-	doc, err := t.read()
-	return err == nil && doc.Workspaces[realRoot(root)].Hash == hash, err
+	fi, statErr := os.Stat(t.path)
+	if t.cached == nil || !sameStat(t.cachedStat, fi, statErr) {
+		t.cached, t.cachedErr = t.read()
+		t.cachedStat = fi
+	}
+	return t.cachedErr == nil && t.cached.Workspaces[key].Hash == hash, t.cachedErr
 }
 
-// remember trusts hash for root ("" forgets root).
-func (t *rulesTrust) remember(root, hash string) error {
+// remember trusts hash for the workspace key ("" forgets it).
+func (t *rulesTrust) remember(key, hash string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	key := realRoot(root)
+	t.cached = nil
 	if t.path == "" {
 		if t.memory == nil {
 			t.memory = map[string]string{}
