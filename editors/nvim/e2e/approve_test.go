@@ -57,7 +57,7 @@ func TestApproveCommandForTheSession(t *testing.T) {
 		for _, o := range a.Params.Options {
 			kinds = append(kinds, o.ID+"="+o.Kind)
 		}
-		if strings.Join(kinds, " ") != "allow_once=allow_once allow_session=allow_session deny=deny" {
+		if strings.Join(kinds, " ") != "allow_once=allow_once allow_session=allow_session allow_always_workspace=allow_always allow_always_user=allow_always deny=deny" {
 			t.Errorf("options offered = %v", a.Params.Options)
 		}
 		if a.Answer == nil || a.Answer.OptionID != "allow_session" {
