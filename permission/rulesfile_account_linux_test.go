@@ -83,14 +83,23 @@ func TestRulesFilesOfAnotherAccount(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, setpriv, "--reuid="+strconv.Itoa(uid), "--regid="+strconv.Itoa(gid), "--clear-groups",
-		bin, "-test.run=^TestRulesFilesAsOrdinaryAccount$", "-test.v", "-test.count=1")
+		bin, "-test.run=^("+strings.Join(asOrdinaryAccount, "|")+")$", "-test.v", "-test.count=1")
 	cmd.Dir = "/"
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=/root", "TMPDIR=" + dir, rulesChildEnv + "=" + dir}
 	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "--- PASS: TestRulesFilesAsOrdinaryAccount") {
-		t.Fatalf("as uid %d: %v\n%s", uid, err, out)
+	for _, name := range asOrdinaryAccount {
+		if err != nil || !strings.Contains(string(out), "--- PASS: "+name+" ") {
+			t.Fatalf("as uid %d, %s did not pass: %v\n%s", uid, name, err, out)
+		}
 	}
 }
+
+// asOrdinaryAccount are the tests the ordinary account runs too: its own
+// half, and the files' trust path (a symlink out of the workspace, a huge
+// file, malformed JSON, an untrusted workspace file, saving and removing).
+var asOrdinaryAccount = []string{"TestRulesFilesAsOrdinaryAccount", "TestHugeAndSymlinkedOutRulesFilesAreRefused",
+	"TestBrokenFilesSayWhyAndOthersApply", "TestWorkspaceRulesOnlyNarrowUntilTrusted", "TestSaveSurvivesRestartAndRemove",
+	"TestAlwaysAllowSavesAndTheNextPolicyDoesNotAsk"}
 
 // TestRulesFilesAsOrdinaryAccount is the ordinary account's half of
 // TestRulesFilesOfAnotherAccount (skipped when run alone).

@@ -119,7 +119,11 @@ func (t *Approver) Approve(ctx context.Context, a permission.Action, offerSessio
 		case "n", "no", "":
 			return permission.Deny, nil
 		default:
-			if err := t.write("please answer y or n" + map[bool]string{true: " (or a)", false: ""}[offerSession] + "\n"); err != nil {
+			others := map[bool]string{true: " (or a)", false: ""}[offerSession]
+			if alwaysOffered(a, offerSession) {
+				others = " (or a, w, u)"
+			}
+			if err := t.write("please answer y or n" + others + "\n"); err != nil {
 				return permission.Deny, err
 			}
 		}
