@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/provider/anthropic"
 	"github.com/agent-lsp/agent-lsp/provider/openai"
@@ -192,6 +194,36 @@ func TestWorkspaceRulesFileIsUntrustedUntilApproved(t *testing.T) {
 			s.prompt(map[string]any{"prompt": "Clean home."})
 			if got := ask.commands(); len(got) != 2 || got[1] != "rm -rf ../other" {
 				t.Fatalf("a trusted workspace rule allowed HIGH: asked %v", got)
+			}
+		})
+	}
+}
+
+// Through the popup (a client without agentApprove): "Always allow in this
+// workspace" writes .agents/permissions.json, which stays trusted (the
+// user wrote it), so the next session runs the command without a popup.
+func TestPopupAlwaysAllowInThisWorkspace(t *testing.T) {
+	for _, dialect := range []string{openai.Name, anthropic.Name} {
+		t.Run(dialect, func(t *testing.T) {
+			asked := make(chan protocol.ShowMessageRequestParams, 2)
+			model := providertest.NewServer(t, append(bashCalls("make"), bashCalls("make")...), providertest.WithSeed(9))
+			s := start(t, nil, setupOptions{dialect: dialect, caps: fullCaps, model: model,
+				handlers: lsptest.Handlers{ShowMessageRequest: answer("Always allow in this workspace", asked)}})
+			s.initialize(nil)
+			s.prompt(map[string]any{"prompt": "Build."})
+			if len(asked) != 1 {
+				t.Fatalf("%d popups, want 1", len(asked))
+			}
+			if p := <-asked; !strings.Contains(p.Message, "Always allow saves the rule: run_bash: make") {
+				t.Errorf("popup message:\n%s", p.Message)
+			}
+			data, err := os.ReadFile(filepath.Join(s.root, ".agents", "permissions.json"))
+			if err != nil || !strings.Contains(string(data), `"run_bash: make"`) {
+				t.Fatalf("workspace rules file: %s (%v)", data, err)
+			}
+			s.prompt(map[string]any{"prompt": "Build again."})
+			if len(asked) != 0 {
+				t.Errorf("the next session showed a popup: %+v", <-asked)
 			}
 		})
 	}
