@@ -171,8 +171,21 @@ func (r Rule) matches(a Action, cmd *parsedCommand) bool {
 
 // RuleFor is the rule an "Always allow" of a would save ("" when none can
 // be written exactly): the parsed command of a simple run_bash call, the
-// path of a tool acting on one, the tool alone otherwise.
+// path of a tool acting on one, the tool alone otherwise. A rule that
+// would not read back as one matching a (a word only $'…' quoting can
+// write, say) is none.
 func RuleFor(a Action) string {
+	line := ruleFor(a)
+	if line == "" {
+		return ""
+	}
+	if r, err := ParseRule(line, RuleAllow, SourceUser); err != nil || !r.Matches(a) {
+		return ""
+	}
+	return line
+}
+
+func ruleFor(a Action) string {
 	switch {
 	case a.Tool == "" || strings.ContainsAny(a.Tool, " \t/:*?["):
 		return ""

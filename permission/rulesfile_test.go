@@ -82,6 +82,7 @@ func TestRuleForWritesWhatMatchesOnlyThisCall(t *testing.T) {
 		{bashCall("echo 'a b'", Low), "run_bash: echo 'a b'"},
 		{bashCall("go test ./... ; ls", Low), ""},
 		{bashCall("go test $(x)", Low), ""},
+		{bashCall("echo 'a\rb'", Low), ""},
 		{Action{Tool: "edit_file", Path: "src/a.go"}, "edit_file: src/a.go"},
 		{Action{Tool: "edit_file", Path: "src/*.go"}, ""},
 		{Action{Tool: "mcp__github__create_issue"}, "mcp__github__create_issue"},
