@@ -23,7 +23,7 @@ func (a *server) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Ini
 		AgentInfo:       &sdk.Implementation{Name: "agent-lsp", Version: a.o.Version},
 		AgentCapabilities: sdk.AgentCapabilities{
 			LoadSession:        true,
-			PromptCapabilities: sdk.PromptCapabilities{EmbeddedContext: true, Image: false},
+			PromptCapabilities: sdk.PromptCapabilities{EmbeddedContext: true, Image: true},
 			McpCapabilities:    sdk.McpCapabilities{Http: true},
 			SessionCapabilities: sdk.SessionCapabilities{
 				List: &sdk.SessionListCapabilities{}, Resume: &sdk.SessionResumeCapabilities{}, Close: &sdk.SessionCloseCapabilities{},

@@ -81,8 +81,10 @@ func (a *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 
 // promptInput reads a prompt's blocks: text is the prompt; a resource
 // link attaches its file like an @mention; an embedded text resource (the
-// client's unsaved buffer) is attached with its contents. Images and
-// binary resources are refused (promptCapabilities says so).
+// client's unsaved buffer) is attached with its contents; an image goes
+// with the prompt as an image (the controller refuses it, before anything
+// is sent, to a model that takes none). Audio and binary resources are
+// refused (promptCapabilities says so).
 func promptInput(blocks []sdk.ContentBlock) (control.PromptInput, error) {
 	var in control.PromptInput
 	var text []string
@@ -106,11 +108,20 @@ func promptInput(blocks []sdk.ContentBlock) (control.PromptInput, error) {
 				return in, fmt.Errorf("prompt[%d]: %w", i, err)
 			}
 			in.Resources = append(in.Resources, control.Resource{Path: path, Text: r.Text})
+		case b.Image != nil:
+			img, err := imageOf(b.Image, len(in.Images)+1)
+			if err != nil {
+				return in, fmt.Errorf("prompt[%d]: %w", i, err)
+			}
+			in.Images = append(in.Images, img)
 		default:
-			return in, fmt.Errorf("prompt[%d]: unsupported content (images and audio are not accepted)", i)
+			return in, fmt.Errorf("prompt[%d]: unsupported content (audio is not accepted)", i)
 		}
 	}
 	in.Text = strings.Join(text, "\n")
+	if strings.TrimSpace(in.Text) == "" && len(in.Images) > 0 {
+		in.Text = "(see the image)" // an image alone is a prompt; both dialects need text with it
+	}
 	if strings.TrimSpace(in.Text) == "" && len(in.Files) == 0 && len(in.Resources) == 0 {
 		return in, errors.New("empty prompt")
 	}

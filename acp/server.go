@@ -31,6 +31,8 @@ type Options struct {
 	// AutoApprove answers every question the policy asks with yes
 	// (--yes); CRITICAL actions are still refused.
 	AutoApprove bool
+	// WebFetch is web_fetch's settings (--web-fetch-private-network).
+	WebFetch tools.WebFetchOptions
 	// LocalRunner runs commands for a client without terminal support:
 	// our process runner (inside the sandbox when enabled) for a
 	// workspace, whether sandboxed commands run without asking, and what

@@ -44,7 +44,7 @@ func testSessionWithClientCapabilities(t *testing.T, dialect string) {
 	h := startAgent(t, harnessOptions{dialect: dialect, script: script, stateDir: stateDir})
 	init := h.initialize(true)
 	if init.ProtocolVersion != 1 || !init.AgentCapabilities.LoadSession || !init.AgentCapabilities.PromptCapabilities.EmbeddedContext ||
-		init.AgentCapabilities.PromptCapabilities.Image || !init.AgentCapabilities.McpCapabilities.Http ||
+		!init.AgentCapabilities.PromptCapabilities.Image || !init.AgentCapabilities.McpCapabilities.Http ||
 		init.AgentCapabilities.SessionCapabilities.List == nil || init.AgentCapabilities.SessionCapabilities.Resume == nil ||
 		init.AgentCapabilities.SessionCapabilities.Close == nil || init.AgentInfo == nil || init.AgentInfo.Name != "agent-lsp" || len(init.AuthMethods) != 0 {
 		t.Fatalf("initialize answered %+v", init)

@@ -23,12 +23,14 @@ func kindOf(tool string) sdk.ToolKind {
 		return sdk.ToolKindRead
 	case "write_file", "edit_file":
 		return sdk.ToolKindEdit
-	case "glob", "grep":
+	case "glob", "grep", tools.ToolSearchName:
 		return sdk.ToolKindSearch
 	case "run_bash":
 		return sdk.ToolKindExecute
 	case tools.TodoWriteName:
 		return sdk.ToolKindThink
+	case "web_fetch":
+		return sdk.ToolKindFetch
 	}
 	return sdk.ToolKindOther
 }
@@ -38,7 +40,9 @@ type callArgs struct {
 	Path    string `json:"path"`
 	Pattern string `json:"pattern"`
 	Command string `json:"command"`
+	URL     string `json:"url"`
 	Offset  int    `json:"offset"`
+	Query   string `json:"query"` // tool_search
 }
 
 // describeCall is a tool call's title and locations, from its arguments.
@@ -63,12 +67,16 @@ func describeCall(ws *tools.Workspace, name string, raw json.RawMessage) (string
 	switch {
 	case a.Command != "":
 		return "run: " + permission.VisibleLine(strings.TrimSpace(a.Command), titleRunes), locs
+	case a.URL != "":
+		return "fetch " + permission.VisibleLine(a.URL, titleRunes), locs
 	case a.Pattern != "" && a.Path != "":
 		return permission.VisibleLine(fmt.Sprintf("%s %q in %s", name, a.Pattern, a.Path), 0), locs
 	case a.Pattern != "":
 		return permission.VisibleLine(fmt.Sprintf("%s %q", name, a.Pattern), 0), locs
 	case a.Path != "":
 		return permission.VisibleLine(name+" "+a.Path, 0), locs
+	case a.Query != "":
+		return permission.VisibleLine(fmt.Sprintf("%s %q", name, a.Query), 0), locs
 	}
 	return permission.VisibleLine(name, 0), locs
 }

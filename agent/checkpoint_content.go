@@ -122,6 +122,7 @@ func (s *Session) collectContent() {
 			live = append(live, f.Before.Hash, f.Agent.Hash)
 		}
 	}
+	live = append(live, s.imageHashes()...) // the history's images live there too
 	s.mu.Unlock()
 	if n, err := s.content.Collect(live); err != nil {
 		s.cfg.Logger.Warn("checkpoint texts: collecting", zap.String("session", s.id), zap.Error(err))

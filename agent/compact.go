@@ -175,11 +175,16 @@ const elisionPrefix = "[output elided: "
 func elisionNote(lines int) string { return fmt.Sprintf("%s%d lines]", elisionPrefix, lines) }
 
 // elide returns msgs with every tool output longer than its note replaced
-// by the note, and how many were replaced. msgs is not modified.
+// by the note and every image by its text stand-in, and how many messages
+// were changed. msgs is not modified.
 func elide(msgs []provider.Message) ([]provider.Message, int) {
 	out := make([]provider.Message, len(msgs))
 	n := 0
 	for i, m := range msgs {
+		if im, had := elideImages(m); had {
+			m = im
+			n++
+		}
 		if m.Role == provider.RoleTool && !strings.HasPrefix(m.Text, elisionPrefix) {
 			note := elisionNote(strings.Count(m.Text, "\n") + 1)
 			if len(note) < len(m.Text) {
@@ -242,7 +247,7 @@ func transcript(msgs []provider.Message) string {
 		case provider.RoleSystem:
 			fmt.Fprintf(&b, "[earlier summary]\n%s\n\n", m.Text)
 		case provider.RoleUser:
-			fmt.Fprintf(&b, "[user]\n%s\n\n", m.Text)
+			fmt.Fprintf(&b, "[user]\n%s%s\n\n", m.Text, imagesNote(m))
 		case provider.RoleAssistant:
 			if m.Text != "" {
 				fmt.Fprintf(&b, "[assistant]\n%s\n\n", m.Text)

@@ -46,10 +46,10 @@ func TestModesOfferAndEnforce(t *testing.T) {
 		writeStatus tools.Status
 		asked       []string
 	}{
-		{ModeAsk, "read_file,glob,grep", tools.StatusDenied, nil},
-		{ModePlan, "read_file,glob,grep,todo_write", tools.StatusDenied, nil},
-		{ModeDefault, "read_file,glob,grep,write_file,edit_file,run_bash,todo_write", tools.StatusCompleted, []string{"write_file"}},
-		{ModeAutoEdit, "read_file,glob,grep,write_file,edit_file,run_bash,todo_write", tools.StatusCompleted, nil},
+		{ModeAsk, "read_file,glob,grep,skill", tools.StatusDenied, nil},
+		{ModePlan, "read_file,glob,grep,todo_write,skill", tools.StatusDenied, nil},
+		{ModeDefault, "read_file,glob,grep,write_file,edit_file,run_bash,todo_write,web_fetch,skill", tools.StatusCompleted, []string{"write_file"}},
+		{ModeAutoEdit, "read_file,glob,grep,write_file,edit_file,run_bash,todo_write,web_fetch,skill", tools.StatusCompleted, nil},
 	}
 	for _, c := range cases {
 		t.Run(string(c.mode), func(t *testing.T) {

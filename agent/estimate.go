@@ -164,7 +164,7 @@ func isCJK(r rune) bool {
 
 // estimateMessage estimates what one message costs in a request.
 func estimateMessage(m provider.Message) int {
-	n := messageOverhead + EstimateTokens(m.Text) + EstimateTokens(m.Reasoning)
+	n := messageOverhead + EstimateTokens(m.Text) + EstimateTokens(m.Reasoning) + imageTokens(m)
 	for _, c := range m.ToolCalls {
 		n += toolCallOverhead + EstimateTokens(c.Name) + EstimateTokens(c.Arguments)
 	}

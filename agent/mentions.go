@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
@@ -32,6 +33,9 @@ type MentionReport struct {
 	EndLine   int    `json:"endLine,omitempty"`
 	Status    string `json:"status"`
 	Message   string `json:"message,omitempty"`
+	// Image is the attached image of a mention of an image file (its
+	// text is not attached): it goes with the prompt as an image.
+	Image *provider.Image `json:"-"`
 }
 
 // mention is one file (or line range) the prompt names.
@@ -91,6 +95,9 @@ func attachOne(ctx context.Context, ws *tools.Workspace, docs tools.Documents, m
 	case !doc.Exists:
 		rep.Status, rep.Message = MentionMissing, rel+" does not exist"
 		return "", rep
+	}
+	if isImagePath(rel) {
+		return "", attachImage(rel, doc.Text, rep)
 	}
 	text := doc.Text
 	where := ""

@@ -133,12 +133,14 @@ func (s *Session) offeredTools() []tools.Tool {
 	return out
 }
 
-// offeredSpecs are the specs of the offered tools, for a request.
+// offeredSpecs are the specs of the offered tools, for a request: past the
+// tool-search threshold, the deferred ones only once found (tool_search.go).
 func (s *Session) offeredSpecs() []provider.ToolSpec {
 	ts := s.offeredTools()
 	if ts == nil {
 		return nil
 	}
+	ts = s.cfg.Tools.Offer(ts, s.foundTools())
 	specs := make([]provider.ToolSpec, len(ts))
 	for i, t := range ts {
 		specs[i] = provider.ToolSpec{Name: t.Name(), Description: t.Description(), Schema: t.Schema()}

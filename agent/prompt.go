@@ -58,6 +58,7 @@ func SystemPrompt(ws *tools.Workspace, goos, shell string) string {
 			fmt.Fprintf(&b, "\nProject instructions (%s):\n%s\n", name, text)
 		}
 	}
+	b.WriteString(tools.SkillsPrompt(tools.FindSkills(ws, tools.UserSkillsDir())))
 	return b.String()
 }
 

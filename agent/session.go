@@ -105,6 +105,7 @@ type Session struct {
 	model   modelState
 	mode    Mode
 	plan    []tools.TodoItem
+	found   []string        // the tools tool_search found, in order (tool_search.go)
 	out     *serialListener // the running prompt's listener, for plan events
 	history []provider.Message
 	cp      checkpoints         // per-prompt file states, for rewind (checkpoint.go)
@@ -157,7 +158,7 @@ func ResumeSession(cfg Config, id string) (*Session, error) {
 	}
 	s := newSession(cfg)
 	s.id, s.history, s.totals, s.calib, s.started = id, l.history, l.totals, l.calib, true
-	s.plan = l.plan
+	s.plan, s.found = l.plan, l.found
 	s.content = l.texts.content
 	if l.texts.err != nil {
 		s.storeFailure(l.texts.err)
@@ -221,8 +222,10 @@ func newSession(cfg Config) *Session {
 		env = *cfg.Env
 	}
 	env.Plan = s.setPlan
+	env.ToolsFound = s.addFoundTools
 	// What this session's model read is its own: the base of its writes.
 	env.Reads = tools.NewReadLog()
+	env.Web = tools.NewWebCache() // a page fetched twice in one session is fetched once
 	if env.Docs != nil {
 		// Every change a tool makes is recorded in the prompt's checkpoint.
 		s.cp.docs = env.Docs
@@ -279,6 +282,11 @@ type Outcome struct {
 // prompt continues the conversation; a round whose model call failed or was
 // cancelled adds nothing (its partial turn is dropped).
 func (s *Session) Prompt(ctx context.Context, text string, l Listener) Outcome {
+	return s.prompt(ctx, text, nil, l)
+}
+
+// prompt runs one prompt whose user message is text with images.
+func (s *Session) prompt(ctx context.Context, text string, images []provider.Image, l Listener) Outcome {
 	out := &serialListener{l: l}
 	select {
 	case s.busy <- struct{}{}:
@@ -297,7 +305,7 @@ func (s *Session) Prompt(ctx context.Context, text string, l Listener) Outcome {
 	if note := s.Mode().note(); note != "" {
 		text += "\n\n" + note
 	}
-	s.append(provider.Message{Role: provider.RoleUser, Text: text})
+	s.append(provider.Message{Role: provider.RoleUser, Text: text, Images: images})
 	// Written now: a session whose first model call is cut by a crash is
 	// still stored, listed and resumable.
 	s.commit()

@@ -23,6 +23,7 @@ type loaded struct {
 	mode    Mode         // "" when none was stored
 	model   *ModelRecord // nil when none was stored
 	plan    []tools.TodoItem
+	found   []string // the tools tool_search found
 	cps     []*Checkpoint
 	texts   checkpointTexts // read lazily (checkpoint_store.go)
 }
@@ -91,6 +92,7 @@ func (st *Store) load(id string) (*loaded, error) {
 		return nil, fmt.Errorf("session %s: no complete round stored", id)
 	}
 	l.history = repairHistory(l.history, st.logger.With(zap.String("id", id)))
+	loadImages(l.history, l.texts.content, st.logger.With(zap.String("id", id)))
 	return l, nil
 }
 
@@ -126,6 +128,8 @@ func (l *loaded) apply(r record) {
 		}
 	case recPlan:
 		l.plan = slices.Clone(r.Items)
+	case recToolsFound:
+		l.found = appendFound(l.found, r.Found)
 	case recCheckpoint, recRewind:
 		l.applyCheckpoint(r)
 	}

@@ -23,6 +23,7 @@ import (
 //	{"type":"mode","mode":"plan"}
 //	{"type":"model","connection":{"provider":…,"model":…,"baseURL":…,"apiKeyEnv":…}}  (no connection: the configured model)
 //	{"type":"plan","items":[{"content":…,"status":…}]}
+//	{"type":"toolsFound","found":["mcp__github__create_issue",…]}  (tool_search.go; appended to the earlier ones)
 //	{"type":"checkpoint","checkpoint":{"id":…,"prompt":…,"createdAt":…,"historyLen":N,"files":[…]}}
 //	{"type":"rewind","checkpointId":…}
 //	{"type":"commit"}
@@ -53,6 +54,7 @@ const (
 	recPlan       = "plan"
 	recCheckpoint = "checkpoint"
 	recRewind     = "rewind"
+	recToolsFound = "toolsFound"
 )
 
 // record is one line of a session file; Type says which fields are set.
@@ -87,6 +89,8 @@ type record struct {
 	Checkpoint *checkpointRecord `json:"checkpoint,omitempty"`
 	// rewind
 	CheckpointID string `json:"checkpointId,omitempty"`
+	// toolsFound: the tools a tool_search found that none before had
+	Found []string `json:"found,omitempty"`
 }
 
 // appendBatch writes records and a commit record to the session file,

@@ -88,6 +88,13 @@ type initOptions struct {
 	// ProtectedFiles extend the protected workspace files
 	// (permission.NewProtectedFiles): HIGH to write, read-only to commands.
 	ProtectedFiles []string `json:"protectedFiles"`
+	// WebFetch is web_fetch's settings: {allowPrivateNetwork}.
+	WebFetch *webFetchSetting `json:"webFetch"`
+}
+
+// webFetchSetting is initializationOptions.webFetch.
+type webFetchSetting struct {
+	AllowPrivateNetwork *bool `json:"allowPrivateNetwork"`
 }
 
 // settings is the configuration after initialize.
@@ -104,6 +111,8 @@ type settings struct {
 	completionErr error
 
 	restricted bool // the folder is not trusted: a read-only agent (restricted.go)
+
+	webFetch tools.WebFetchOptions
 }
 
 // initialize serves initialize (its params: protocol_fixes.go).
@@ -139,7 +148,7 @@ func (s *server) initialize(_ context.Context, p initializeParams) (*initializeR
 		return nil, err
 	}
 
-	reg, err := world.NewRegistry()
+	reg, err := world.NewRegistry(st.webFetch)
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +219,10 @@ func (s *server) initialize(_ context.Context, p initializeParams) (*initializeR
 
 // merge applies the initializationOptions over the daemon's configuration.
 func (s *server) merge(o initOptions, presets []modelPreset) settings {
-	st := settings{model: s.opts.Provider, autoApprove: s.opts.AutoApprove, mcpServers: o.MCPServers}
+	st := settings{model: s.opts.Provider, autoApprove: s.opts.AutoApprove, mcpServers: o.MCPServers, webFetch: s.opts.WebFetch}
+	if o.WebFetch != nil && o.WebFetch.AllowPrivateNetwork != nil {
+		st.webFetch.AllowPrivateNetwork = *o.WebFetch.AllowPrivateNetwork
+	}
 	if o.Provider != nil {
 		st.model = st.model.WithProvider(strings.ToLower(strings.TrimSpace(*o.Provider)))
 	}

@@ -25,6 +25,7 @@ type promptParams struct {
 	Prompt        string          `json:"prompt"`
 	Context       *promptContext  `json:"context"`
 	WorkDoneToken json.RawMessage `json:"workDoneToken"`
+	Images        []promptImage   `json:"images"` // prompt_images.go
 }
 
 // promptContext points at what the user is looking at: a document and,
@@ -97,6 +98,11 @@ func (s *server) prompt(ctx context.Context, p promptParams) (promptResult, erro
 		return promptResult{}, err
 	}
 	in := control.PromptInput{Text: p.Prompt}
+	if len(p.Images) > 0 {
+		if in.Images, err = promptImages(sess.ctl.Workspace(), p.Images); err != nil {
+			return promptResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
+		}
+	}
 	name, _, command := control.ParseCommand(p.Prompt)
 	if !command {
 		if p.Context != nil {

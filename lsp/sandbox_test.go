@@ -25,14 +25,6 @@ func bashScript(command string) providertest.Script {
 	}
 }
 
-func bashArgs(command string) string {
-	b, err := json.Marshal(map[string]any{"command": command})
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
-}
-
 // A write outside the workspace fails inside the daemon's sandbox (the
 // default), and the fake model receives the tool result saying why.
 func TestSandboxBlockedWriteReachesTheModel(t *testing.T) {

@@ -10,6 +10,8 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/agent-lsp/agent-lsp/provider"
+
+	"github.com/agent-lsp/agent-lsp/tools"
 )
 
 // Options configures Serve.
@@ -35,6 +37,9 @@ type Options struct {
 	// AutoApprove approves every action the policy would ask about
 	// (--yes); initializationOptions.autoApprove overrides it.
 	AutoApprove bool
+	// WebFetch is web_fetch's settings (--web-fetch-private-network);
+	// initializationOptions.webFetch overrides them.
+	WebFetch tools.WebFetchOptions
 	// StateDir is where sessions are stored, one JSONL file each, so that
 	// they survive a restart ("": agent.DefaultStateDir()). When it cannot
 	// be created the daemon logs a warning and keeps sessions in memory.

@@ -24,7 +24,7 @@ type commandsResult struct {
 // servers, so their list is the same.
 func (s *server) listCommands(context.Context, noParams) (commandsResult, error) {
 	res := commandsResult{Commands: []commandInfo{}}
-	for _, c := range control.Commands(mcpPromptSource{s: s}) {
+	for _, c := range control.Commands(mcpPromptSource{s: s}, s.ws) {
 		res.Commands = append(res.Commands, commandInfo{Name: c.Name, Description: c.Description,
 			Arguments: c.Arguments, Source: c.Source})
 	}

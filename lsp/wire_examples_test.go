@@ -26,12 +26,13 @@ type wireExample struct {
 }
 
 var (
-	exampleTime = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	exampleCost = 0.25
-	exampleURL  = "http://127.0.0.1:11434/v1"
-	exampleKind = "openai"
-	exampleKey  = "OPENAI_API_KEY"
-	exampleHunk = reviewHunk{ID: 0, StartLine: 2, EndLine: 3, OldText: "a := 1\n", NewText: "a := 2\n",
+	exampleTime   = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	exampleCost   = 0.25
+	exampleURL    = "http://127.0.0.1:11434/v1"
+	exampleKind   = "openai"
+	exampleKey    = "OPENAI_API_KEY"
+	exampleVision = false
+	exampleHunk   = reviewHunk{ID: 0, StartLine: 2, EndLine: 3, OldText: "a := 1\n", NewText: "a := 2\n",
 		Diff: "@@ -3 +3 @@\n-a := 1\n+a := 2\n"}
 	exampleTotals = totals{PromptTokens: 30, CompletionTokens: 12, CachedTokens: 4, Cost: &exampleCost, CostKnown: true}
 	exampleUsage  = provider.Usage{PromptTokens: 20, CompletionTokens: 7, CachedTokens: 2}
@@ -53,7 +54,9 @@ var wireExamples = []wireExample{
 		params: newSessionParams{Title: "fix the parser"}, result: newSessionResult{SessionID: "s1"}},
 	{name: "agent.prompt", method: "agent/prompt", from: "editor",
 		params: promptParams{SessionID: "s1", Prompt: "explain @main.go", WorkDoneToken: json.RawMessage(`"tok-1"`),
-			Context: &promptContext{URI: "file:///w/main.go", Range: &exampleRange, Files: []string{"file:///w/util.go"}}},
+			Context: &promptContext{URI: "file:///w/main.go", Range: &exampleRange, Files: []string{"file:///w/util.go"}},
+			// One image by its bytes, one by its file: either field, never both.
+			Images: []promptImage{{MimeType: "image/png", Data: "iVBORw0KGgo="}, {URI: "file:///w/shot.png"}}},
 		result: promptResult{promptResultHead: promptResultHead{SessionID: "s1", StopReason: "max_rounds"}, Text: "It parses.",
 			promptResultTail: promptResultTail{Usage: exampleUsage, Error: "model API answered 529 Overloaded",
 				Notice: "stopped after 50 rounds", Command: "/mode",
@@ -79,7 +82,7 @@ var wireExamples = []wireExample{
 		result: exampleModel},
 	{name: "agent.models", method: "agent/models", from: "editor", params: modelsParams{SessionID: "s1"},
 		result: modelsResult{Current: &exampleModel, Models: []modelPreset{{
-			Preset:        provider.Preset{ID: "local", Provider: "openai", Model: "qwen", BaseURL: exampleURL, APIKeyEnv: "none", Free: true},
+			Preset:        provider.Preset{ID: "local", Provider: "openai", Model: "qwen", BaseURL: exampleURL, APIKeyEnv: "none", Free: true, Vision: &exampleVision},
 			ContextWindow: 32768, Source: "options",
 			Prices: &control.Prices{Input: 0.27, CachedInput: 0.07, Output: 1.1, Peak: &control.Prices{Input: 0.5, CachedInput: 0.1, Output: 2}},
 		}}}},

@@ -28,6 +28,7 @@ type toolAdapter struct {
 	schema      json.RawMessage
 	destructive bool // the server says so; only ever raises the risk
 	readOnly    bool // the server says so; never skips the question
+	pinned      bool // sent whole in every request (deferrable.go)
 	fingerprint string
 	run         func(ctx context.Context, args json.RawMessage) (tools.Result, error)
 }
@@ -86,6 +87,7 @@ func newToolAdapter(s *server, exposed string, t *sdk.Tool) *toolAdapter {
 		a.destructive = ann.DestructiveHint != nil && *ann.DestructiveHint && !ann.ReadOnlyHint
 		a.readOnly = ann.ReadOnlyHint
 	}
+	a.pinned = s.cfg.Eager || alwaysLoad(t)
 	fp, _ := json.Marshal(t)
 	a.fingerprint = string(fp)
 	a.run = func(ctx context.Context, args json.RawMessage) (tools.Result, error) {

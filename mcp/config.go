@@ -40,6 +40,9 @@ type ServerConfig struct {
 	Headers map[string]string // e.g. Authorization; never logged
 	// Timeout bounds one call; zero means DefaultCallTimeout.
 	Timeout time.Duration
+	// Eager pins the server's tools: every request carries them whole,
+	// however many tools are mounted (no tool search for them).
+	Eager bool
 	// Source says where the entry came from, for messages: ".mcp.json",
 	// "initializationOptions", "--mcp".
 	Source string

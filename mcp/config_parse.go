@@ -22,6 +22,7 @@ type rawServer struct {
 	URL     json.RawMessage `json:"url"`
 	Headers json.RawMessage `json:"headers"`
 	Timeout json.RawMessage `json:"timeout"` // milliseconds, or a Go duration string
+	Eager   json.RawMessage `json:"eager"`   // true: every tool in every request (no tool search)
 }
 
 // parsedEntry is one entry as written: its strings not expanded yet, and
@@ -115,6 +116,11 @@ func parseServer(source, name string, data json.RawMessage) (parsedEntry, error)
 	}
 	if cfg.Timeout, err = parseTimeout(raw.Timeout); err != nil {
 		return fail("timeout", err)
+	}
+	if len(raw.Eager) > 0 && string(raw.Eager) != "null" {
+		if err := json.Unmarshal(raw.Eager, &cfg.Eager); err != nil {
+			return fail("eager", errors.New("must be true or false"))
+		}
 	}
 	if cfg.Type == "" {
 		cfg.Type = TypeStdio

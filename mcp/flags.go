@@ -12,6 +12,10 @@ import (
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
+// eagerFlagPrefix opens an --mcp value whose server's tools are always
+// sent whole (`--mcp 'eager:github=npx -y @modelcontextprotocol/server-github'`).
+const eagerFlagPrefix = "eager:"
+
 // flagNamePattern is what may stand before '=' in `--mcp=name=command`.
 var flagNamePattern = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 
@@ -23,7 +27,8 @@ var runners = map[string]bool{
 
 // parseFlags turns --mcp values into configs. A value is `demo`, a command
 // line (split like a shell would, $VAR expanded and then kept from every
-// other child by tools.HideEnv), or `name=command line`.
+// other child by tools.HideEnv), or `name=command line`; `eager:` before
+// either pins the server's tools (ServerConfig.Eager).
 func parseFlags(flags []string, root string, getenv func(string) string) ([]ServerConfig, []error) {
 	var out []ServerConfig
 	var errs []error
@@ -43,6 +48,10 @@ func parseFlags(flags []string, root string, getenv func(string) string) ([]Serv
 			out = append(out, cfg)
 			used[cfg.Name] = true
 			continue
+		}
+		rest, eager := strings.CutPrefix(v, eagerFlagPrefix)
+		if eager {
+			v = strings.TrimSpace(rest)
 		}
 		name := ""
 		if n, rest, ok := strings.Cut(v, "="); ok && flagNamePattern.MatchString(n) {
@@ -66,7 +75,7 @@ func parseFlags(flags []string, root string, getenv func(string) string) ([]Serv
 			name = uniqueName(nameFromCommand(words), used)
 		}
 		used[name] = true
-		cfg := ServerConfig{Name: name, Type: TypeStdio, Command: words[0], Args: words[1:], Source: "--mcp"}
+		cfg := ServerConfig{Name: name, Type: TypeStdio, Command: words[0], Args: words[1:], Source: "--mcp", Eager: eager}
 		if field, err := cfg.validate(root); err != nil {
 			errs = append(errs, fmt.Errorf("--mcp=%q: field %q: %w", v, field, err))
 			continue

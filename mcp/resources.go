@@ -24,14 +24,14 @@ const maxResourcesListed = 200
 
 func newResourceTools(s *server, listName, readName string) []*toolAdapter {
 	list := &toolAdapter{
-		srv: s, remote: listResourcesTool, exposed: listName, readOnly: true,
+		srv: s, remote: listResourcesTool, exposed: listName, readOnly: true, pinned: s.cfg.Eager,
 		description: fmt.Sprintf("[MCP server %s] List the resources (documents, records, files) this server offers, with the URIs read_resource takes. Pass the cursor from a previous answer to see more.", s.cfg.Name),
 		schema:      json.RawMessage(`{"type":"object","properties":{"cursor":{"type":"string","description":"nextCursor from a previous answer"}}}`),
 	}
 	list.fingerprint = list.description
 	list.run = s.listResources
 	read := &toolAdapter{
-		srv: s, remote: readResourceTool, exposed: readName, readOnly: true,
+		srv: s, remote: readResourceTool, exposed: readName, readOnly: true, pinned: s.cfg.Eager,
 		description: fmt.Sprintf("[MCP server %s] Read one resource of this server by its URI (from list_resources).", s.cfg.Name),
 		schema:      json.RawMessage(`{"type":"object","properties":{"uri":{"type":"string","description":"the resource URI"}},"required":["uri"]}`),
 	}

@@ -80,6 +80,8 @@ func runTestServer(mode string) int {
 	switch mode {
 	case "demo":
 		err = demo.Serve(ctx, os.Stdin, os.Stdout)
+	case "catalog":
+		err = demo.ServeCatalog(ctx, os.Stdin, os.Stdout)
 	case "nonjson":
 		// A debug print to stdout, the classic stdio server bug.
 		fmt.Fprintln(os.Stdout, "Server starting... listening on stdio")

@@ -29,6 +29,9 @@ type Config struct {
 	// ContextWindow is the model's context window in tokens, set by the
 	// user; 0: the tables', else what the server says (DiscoverContextWindow).
 	ContextWindow int
+	// Vision, when set, says whether the model takes images (a preset's
+	// vision); nil: TakesImages decides from what is known of the model.
+	Vision *bool
 }
 
 // Environment variables that override the configuration.

@@ -46,6 +46,8 @@ type Message struct {
 	// the system prompt, even right after it: the Messages dialect, whose
 	// system prompt is a top-level field, sends it as user text.
 	Summary bool `json:"summary,omitempty"`
+	// Images are pictures a user message carries with its text.
+	Images []Image `json:"images,omitempty"`
 }
 
 // ToolSpec describes one tool to the model.

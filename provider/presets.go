@@ -15,6 +15,8 @@ type Preset struct {
 	APIKeyEnv string `json:"apiKeyEnv"` // "none": no key
 	// Free: the server costs nothing (a local one); its calls cost $0.
 	Free bool `json:"free,omitempty"`
+	// Vision says whether the model takes images; nil: TakesImages decides.
+	Vision *bool `json:"vision,omitempty"`
 }
 
 // DefaultPresets are the connections every front end offers: DeepSeek in
@@ -48,6 +50,7 @@ func (p Preset) Apply(base Config) Config {
 	base.Provider, base.Model, base.BaseURL, base.APIKeyEnv = p.Provider, p.Model, p.BaseURL, p.APIKeyEnv
 	base.ServerKind = ""
 	base.Free = p.Free
+	base.Vision = p.Vision
 	if p.BaseURL == "" || p.APIKeyEnv == "" {
 		d := DefaultConfig(p.Provider)
 		if p.BaseURL == "" {

@@ -13,6 +13,8 @@ import (
 	"github.com/agent-lsp/agent-lsp/agent/control"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools/sandbox"
+
+	"github.com/agent-lsp/agent-lsp/tools"
 )
 
 // Options configure one terminal chat: what cmd/agent-lsp read from its
@@ -47,6 +49,7 @@ type Options struct {
 	Sandbox          sandbox.Settings
 	SandboxAutoAllow bool
 	Yes              bool // approve every action without asking (CRITICAL ones are still refused)
+	WebFetch         tools.WebFetchOptions
 	// MCP lists the --mcp servers; TrustWorkspace starts the workspace's
 	// .mcp.json servers without asking, for this run.
 	MCP            []string

@@ -29,7 +29,7 @@ func TestRegisterBuiltinsOrderAndSize(t *testing.T) {
 		}
 		total += len(spec)
 	}
-	if got := strings.Join(names, ","); got != "read_file,glob,grep,write_file,edit_file,run_bash,todo_write" {
+	if got := strings.Join(names, ","); got != "read_file,glob,grep,write_file,edit_file,run_bash,todo_write,web_fetch,skill" {
 		t.Fatalf("order %s", got)
 	}
 	t.Logf("built-in tool specs: %d bytes of JSON", total)

@@ -6,3 +6,6 @@ package tools
 func (readFileTool) ReadOnly() bool { return true }
 func (globTool) ReadOnly() bool     { return true }
 func (grepTool) ReadOnly() bool     { return true }
+
+// skillTool's ReadOnly is in skill_tool.go: it reads the workspace's and
+// the user's skill folders.

@@ -131,11 +131,15 @@ func (r *Registry) Tools() []Tool {
 	return append([]Tool(nil), r.tools...)
 }
 
-// Lookup returns the named tool.
+// Lookup returns the named tool. tool_search is every registry's own
+// (tool_search.go): a request offers it only past the threshold (Offer).
 func (r *Registry) Lookup(name string) (Tool, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	t, ok := r.byName[name]
+	if !ok && name == ToolSearchName {
+		return toolSearch{reg: r}, true
+	}
 	return t, ok
 }
 
@@ -247,6 +251,11 @@ func (ex *execution) run(ctx context.Context, c Call, handled *int) (Outcome, in
 	t, ok := ex.reg.Lookup(c.Name)
 	if !ok {
 		return failed(c, fmt.Sprintf("unknown tool %q; available: %s", c.Name, ex.reg.names())), limit
+	}
+	if IsDeferrable(t) && ex.env != nil && ex.env.ToolsFound != nil {
+		// Called without a search (a name from an earlier session or a
+		// summary): offered from now on, so the history's call has its tool.
+		ex.env.ToolsFound([]string{t.Name()})
 	}
 	if l, ok := t.(OutputLimiter); ok && l.OutputLimit() > limit {
 		limit = l.OutputLimit()

@@ -111,6 +111,8 @@ func TestBuiltinSchemasMatchTheirArgStructs(t *testing.T) {
 		"edit_file":  editFileArgs{},
 		"run_bash":   runBashArgs{},
 		"todo_write": todoWriteArgs{},
+		"web_fetch":  webFetchArgs{},
+		"skill":      skillArgs{},
 	}
 	r := NewRegistry()
 	if err := RegisterBuiltins(r); err != nil {

@@ -82,7 +82,7 @@ func TestReadOnlyTools(t *testing.T) {
 			ro = append(ro, tool.Name())
 		}
 	}
-	if got := strings.Join(ro, ","); got != "read_file,glob,grep,todo_write" {
+	if got := strings.Join(ro, ","); got != "read_file,glob,grep,todo_write,skill" {
 		t.Errorf("read-only built-ins = %s", got)
 	}
 }

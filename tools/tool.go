@@ -40,6 +40,9 @@ type Env struct {
 	// Plan receives the session's plan when todo_write replaces it; nil:
 	// the session keeps no plan (todo_write then fails).
 	Plan PlanSink
+	// ToolsFound receives what tool_search found, which the session then
+	// offers; nil: nothing is remembered (the search still answers).
+	ToolsFound ToolsFoundSink
 	// Reads is what the model last knew each file to hold (read_file,
 	// its own writes): write_file merges with changes made since. nil:
 	// nothing is remembered, a write replaces the file's current text.
@@ -47,6 +50,8 @@ type Env struct {
 	// Runner runs run_bash's commands; nil: a ProcessRunner without a
 	// sandbox (approvals only).
 	Runner CommandRunner
+	// Web is the session's fetched pages (web_fetch); nil: none kept.
+	Web *WebCache
 }
 
 // Doc is one file's current text.

@@ -47,6 +47,8 @@ var builtinCommands = []builtinCommand{
 	{Command: Command{Name: "/rewind", Description: "List this session's checkpoints, or rewind to one: its files restored and the conversation from that prompt on dropped",
 		Arguments: []tools.PromptArgument{{Name: "checkpoint", Description: "the number /rewind lists"}}},
 		run: (*Session).slashRewind},
+	{Command: Command{Name: "/skills", Description: "List the skills the model can load (the workspace's and yours)"},
+		run: (*Session).slashSkills},
 }
 
 // IsBuiltin reports whether name ("/mode") is a built-in command: it
@@ -60,13 +62,16 @@ func IsBuiltin(name string) bool {
 	return false
 }
 
-// Commands are the built-in commands and every MCP prompt of the session.
-func (s *Session) Commands() []Command { return Commands(s.b.Prompts) }
+// Commands are the built-in commands, the custom commands and skills of
+// the session's workspace and of the user, and every MCP prompt of the
+// session.
+func (s *Session) Commands() []Command { return Commands(s.b.Prompts, s.b.Workspace) }
 
-// Commands are the built-in commands and every prompt of p (nil: none), as
-// a session bound to p has them: a front end can list them before any
-// session exists.
-func Commands(p PromptSource) []Command {
+// Commands are the built-in commands, the custom commands and skills of
+// ws and of the user, and every prompt of p (nil: none), as a session
+// bound to p in ws has them: a front end can list them before any session
+// exists.
+func Commands(p PromptSource, ws *tools.Workspace) []Command {
 	out := []Command{}
 	for _, c := range builtinCommands {
 		cmd := c.Command
@@ -76,6 +81,7 @@ func Commands(p PromptSource) []Command {
 		}
 		out = append(out, cmd)
 	}
+	out = append(out, fileAndSkillCommands(ws)...)
 	var prompts []tools.PromptInfo
 	if p != nil {
 		prompts = p.Prompts()
@@ -130,6 +136,9 @@ func (s *Session) runCommand(ctx context.Context, name, args string, l agent.Lis
 			return res, err
 		}
 	}
+	if res, ok := s.runFileCommand(ctx, name, args, l); ok {
+		return res, nil
+	}
 	for _, pi := range s.mcpPrompts() {
 		if MCPCommandName(pi) != name {
 			continue
@@ -138,7 +147,7 @@ func (s *Session) runCommand(ctx context.Context, name, args string, l agent.Lis
 		if err != nil {
 			return Result{}, err
 		}
-		return Result{Outcome: s.run(ctx, text, l), Command: name}, nil
+		return Result{Outcome: s.run(ctx, text, nil, l), Command: name}, nil
 	}
 	return Result{}, invalidf("unknown command %s (the command list names them)", name)
 }

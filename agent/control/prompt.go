@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agent-lsp/agent-lsp/agent"
+	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
@@ -21,6 +22,9 @@ type PromptInput struct {
 	// Verbatim runs Text+Context as it is: no slash command, no @mention
 	// (a fixed prompt of the front end's, like a code action's).
 	Verbatim bool
+	// Images go with the text to a model that takes them (checked before
+	// anything is sent: provider.TakesImages).
+	Images []provider.Image
 }
 
 // Resource is a file's contents the client sent with the prompt.
@@ -49,14 +53,17 @@ func (s *Session) Prompt(ctx context.Context, in PromptInput, l agent.Listener) 
 	if strings.TrimSpace(in.Text) == "" {
 		return Result{}, invalidf("prompt is empty")
 	}
+	if err := s.checkImages(in); err != nil {
+		return Result{}, err
+	}
 	if in.Verbatim {
-		return Result{Outcome: s.run(ctx, in.Text+in.Context, l)}, nil
+		return Result{Outcome: s.run(ctx, in.Text+in.Context, in.Images, l)}, nil
 	}
 	if name, args, ok := ParseCommand(in.Text); ok {
 		return s.runCommand(ctx, name, args, l)
 	}
 	text, mentions := s.attach(ctx, in.Text+in.Context, in.Files, in.Resources)
-	return Result{Outcome: s.run(ctx, text, l), Mentions: mentions}, nil
+	return Result{Outcome: s.run(ctx, text, promptImages(in.Images, mentions), l), Mentions: mentions}, nil
 }
 
 // attach attaches the files the text mentions (@path, @path#L3-5), files,
@@ -89,6 +96,7 @@ func (s *Session) attach(ctx context.Context, text string, files []string, res [
 		fmt.Fprintf(&b, "\n\nAttached %s:\n```\n%s\n```", rep.Path, strings.TrimSuffix(tools.Truncate(r.Text, maxResource), "\n"))
 		reports = append(reports, rep)
 	}
+	s.refuseImages(reports)
 	for _, rep := range reports {
 		s.notify(Update{Kind: UpdateMention, Mention: rep})
 	}
@@ -97,7 +105,7 @@ func (s *Session) attach(ctx context.Context, text string, files []string, res [
 
 // run runs one prompt's text, tracked for Cancel; the first prompt names
 // an untitled session.
-func (s *Session) run(ctx context.Context, text string, l agent.Listener) agent.Outcome {
+func (s *Session) run(ctx context.Context, text string, images []provider.Image, l agent.Listener) agent.Outcome {
 	ctx, done := s.tracked(ctx)
 	defer done()
 	s.touch(text)
@@ -106,7 +114,7 @@ func (s *Session) run(ctx context.Context, text string, l agent.Listener) agent.
 		l.OnEvent(agent.Event{Kind: agent.EventError, Err: err})
 		return agent.Outcome{StopReason: agent.StopError, Err: err}
 	}
-	return s.agent.Prompt(ctx, text, planListener{Listener: l, s: s})
+	return s.agent.PromptImages(ctx, text, images, planListener{Listener: l, s: s})
 }
 
 // planListener turns a prompt's plan events into plan updates. The plan

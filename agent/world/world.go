@@ -28,11 +28,12 @@ func StartMCP(ctx context.Context, m *mcp.Manager, configs []mcp.ServerConfig) {
 	_ = m.WaitReady(wctx) // a server still starting mounts later
 }
 
-// NewRegistry is a session's tool registry with the built-in tools; MCP
-// tools join it as their servers start.
-func NewRegistry() (*tools.Registry, error) {
+// NewRegistry is a session's tool registry with the built-in tools
+// (web_fetch with the user's settings web); MCP tools join it as their
+// servers start.
+func NewRegistry(web tools.WebFetchOptions) (*tools.Registry, error) {
 	reg := tools.NewRegistry()
-	if err := tools.RegisterBuiltins(reg); err != nil {
+	if err := tools.RegisterBuiltinsWith(reg, web); err != nil {
 		return nil, fmt.Errorf("registering the built-in tools: %w", err)
 	}
 	return reg, nil

@@ -45,8 +45,10 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var box sandbox.Settings
 	autoAllow := new(bool)
 	registerSandboxFlags(fs, &box, autoAllow)
+	var web tools.WebFetchOptions
+	registerWebFetchFlags(fs, &web)
 	var mcpServers mcpFlags
-	fs.Var(&mcpServers, "mcp", "mount an MCP server in every session besides the client's: demo, a command line, or name=command line (repeatable)")
+	fs.Var(&mcpServers, "mcp", "mount an MCP server in every session besides the client's: demo, a command line, or name=command line; eager: before it sends its tools whole, without tool search (repeatable)")
 	fs.Bool("stdio", true, "serve on stdin/stdout (the only transport; accepted as the daemon accepts it)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -117,7 +119,7 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	err = acp.Serve(ctx, stdin, stdout, acp.Options{
 		Control: ctl, Logger: log, Version: buildVersion(),
 		KeyEnv: cfg.APIKeyEnv, KeyMissing: keyErr != nil && m.replay == "",
-		AutoApprove: *yes, ProtectedFiles: protected,
+		AutoApprove: *yes, ProtectedFiles: protected, WebFetch: web,
 		MCP: func(root string) []mcp.ServerConfig {
 			// Only the command line's servers: the workspace's .mcp.json is
 			// untrusted and ACP has no way to ask about it before a prompt.

@@ -44,6 +44,7 @@ func runChat(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		o.RawDump = os.Stderr
 	}
 	o.Sandbox, o.SandboxAutoAllow, o.Yes = f.sandbox, f.sandboxAutoAllow, f.yes
+	o.WebFetch = f.webFetch
 	o.Sandbox.ForceUnavailable = os.Getenv(envForceNoSandbox) == "1"
 	o.MCP, o.TrustWorkspace = f.mcp, f.trustWorkspace
 	o.Resume, o.Continue, o.Mode, o.Budget, o.Keep = f.resume, f.cont, f.mode, f.budget, f.keep

@@ -12,6 +12,7 @@ import (
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/term"
+	"github.com/agent-lsp/agent-lsp/tools"
 	"github.com/agent-lsp/agent-lsp/tools/sandbox"
 )
 
@@ -119,6 +120,7 @@ type chatFlags struct {
 	// The command sandbox.
 	sandbox          sandbox.Settings
 	sandboxAutoAllow bool
+	webFetch         tools.WebFetchOptions
 }
 
 // parseChatFlags parses the chat's flags. It prints nothing: -h returns
@@ -140,7 +142,7 @@ func parseChatFlags(args []string, _ io.Writer) (*chatFlags, *flag.FlagSet, erro
 	fs.BoolVar(&c.cont, "continue", false, "resume the most recent stored session of this workspace")
 	fs.StringVar(&c.stateDir, "state-dir", "", "where sessions are stored (default $XDG_STATE_HOME/agent-lsp/sessions)")
 	fs.BoolVar(&c.trustWorkspace, "trust-workspace", false, "start the workspace's .mcp.json servers without asking, for this run (--yes does not)")
-	fs.Var(&c.mcp, "mcp", "mount an MCP server: demo, a command line, or name=command line (repeatable; .mcp.json in the workspace is read too)")
+	fs.Var(&c.mcp, "mcp", "mount an MCP server: demo, a command line, or name=command line; eager: before it sends its tools whole, without tool search (repeatable; .mcp.json in the workspace is read too)")
 	fs.Func("mode", "starting mode: ask (read-only), plan, default, auto-edit (edits without asking; commands still ask)", func(v string) error {
 		m, err := agent.ParseMode(v)
 		c.mode = m
@@ -148,6 +150,7 @@ func parseChatFlags(args []string, _ io.Writer) (*chatFlags, *flag.FlagSet, erro
 	})
 	fs.BoolVar(&c.noSave, "no-save", false, "keep the session in memory only")
 	registerSandboxFlags(fs, &c.sandbox, &c.sandboxAutoAllow)
+	registerWebFetchFlags(fs, &c.webFetch)
 	fs.StringVar(&c.replayDenied, "replay-denied", "", "with --replay: once a tool call is denied, answer from this recording (made with that call denied) instead")
 	fs.BoolVar(&c.list, "list", false, "list the stored sessions (this workspace's first) and exit")
 	fs.Usage = func() {}

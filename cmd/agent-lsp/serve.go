@@ -27,8 +27,10 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	logFile := fs.String("log-file", "", "write debug logs to this file (default: warnings to stderr)")
 	stateDir := fs.String("state-dir", "", "where sessions are stored (default $XDG_STATE_HOME/agent-lsp/sessions)")
 	var mcpServers mcpFlags
-	fs.Var(&mcpServers, "mcp", "mount an MCP server: demo, a command line, or name=command line (repeatable; .mcp.json and initializationOptions.mcpServers are read too)")
+	fs.Var(&mcpServers, "mcp", "mount an MCP server: demo, a command line, or name=command line; eager: before it sends its tools whole, without tool search (repeatable; .mcp.json and initializationOptions.mcpServers are read too)")
 	yes := fs.Bool("yes", false, "approve every action without asking (CRITICAL ones are still refused)")
+	var web tools.WebFetchOptions
+	registerWebFetchFlags(fs, &web)
 	fs.Bool("stdio", true, "serve on stdin/stdout (the only transport; accepted for editors that pass it)")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
@@ -82,6 +84,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Getenv:      secretGetenv, // model keys and MCP ${VAR}s: read, then hidden
 		Logger:      log,
 		AutoApprove: *yes,
+		WebFetch:    web,
 		MCP:         mcpServers,
 		StateDir:    *stateDir,
 		Windows:     m.windows(),

@@ -2,12 +2,9 @@ package await
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // The one rule for "a process is gone": it has exited, whether or not its
@@ -25,11 +22,13 @@ func Gone(pid int) bool {
 }
 
 // Exit waits until process pid is gone, whether or not it is the caller's
-// child. It waits on the kernel, not a clock: the pidfd becomes readable
-// when the process exits. It returns ctx's error if ctx ends first.
+// child. It waits on the kernel where it can (Linux: the pidfd becomes
+// readable when the process exits; Windows: the process handle is
+// signalled) and elsewhere looks every few milliseconds. It returns
+// ctx's error if ctx ends first.
 func Exit(ctx context.Context, pid int) error {
 	for {
-		// Wake every 100 ms to notice ctx: poll(2) takes no context.
+		// Wake every 100 ms to notice ctx: the kernel's wait takes no context.
 		gone, err := exited(pid, 100)
 		if err != nil || gone {
 			return err
@@ -49,22 +48,4 @@ func Exited(t testing.TB, within time.Duration, pid int) {
 	if err := Exit(ctx, pid); err != nil {
 		t.Errorf("after %s: %v", within, err)
 	}
-}
-
-// exited waits up to ms milliseconds (0: not at all) for pid to exit and
-// reports whether it has.
-func exited(pid, ms int) (bool, error) {
-	fd, err := unix.PidfdOpen(pid, 0)
-	if errors.Is(err, unix.ESRCH) {
-		return true, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("pidfd_open %d: %w", pid, err)
-	}
-	defer unix.Close(fd)
-	n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, ms)
-	if err != nil && !errors.Is(err, unix.EINTR) {
-		return false, fmt.Errorf("poll pidfd %d: %w", pid, err)
-	}
-	return n > 0, nil
 }

@@ -67,6 +67,9 @@ func holdLongTexts(blocks []wireBlock, long *provider.LongTexts) {
 	for i := range blocks {
 		b := &blocks[i]
 		b.Text, b.Thinking, b.Content = long.Hold(b.Text), long.Hold(b.Thinking), long.Hold(b.Content)
+		if b.Source != nil {
+			b.Source.Data = long.Hold(b.Source.Data)
+		}
 	}
 }
 
@@ -163,6 +166,12 @@ func encodeMessages(msgs []provider.Message, base int, unsigned bool) ([]wireMes
 	for i, m := range msgs {
 		switch m.Role {
 		case provider.RoleUser:
+			// Images first, then the text that speaks of them: the order
+			// the API's documentation recommends.
+			for _, img := range m.Images {
+				out = appendUserBlock(out, &wireBlock{Type: blockImage,
+					Source: &wireImageSource{Type: "base64", MediaType: img.MediaType, Data: img.Base64()}})
+			}
 			out = appendUserBlock(out, textBlock(m.Text))
 		case provider.RoleSystem:
 			// The crack in the abstraction (see the package doc): Messages has

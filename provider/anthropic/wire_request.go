@@ -53,8 +53,17 @@ type wireBlock struct {
 	ToolUseID string `json:"tool_use_id,omitempty"`
 	Content   string `json:"content,omitempty"`
 	IsError   bool   `json:"is_error,omitempty"`
+	// image
+	Source *wireImageSource `json:"source,omitempty"`
 
 	CacheControl *wireCacheControl `json:"cache_control,omitempty"`
+}
+
+// wireImageSource is an image block's data, inline.
+type wireImageSource struct {
+	Type      string `json:"type"` // "base64"
+	MediaType string `json:"media_type"`
+	Data      string `json:"data"`
 }
 
 type wireTool struct {
@@ -77,6 +86,7 @@ const (
 	blockThinking   = "thinking"
 	blockToolUse    = "tool_use"
 	blockToolResult = "tool_result"
+	blockImage      = "image"
 	roleUser        = "user"
 	roleAssistant   = "assistant"
 )

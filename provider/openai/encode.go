@@ -49,8 +49,9 @@ type wireMessage struct {
 	Role       string `json:"role"`
 	ToolCallID string `json:"tool_call_id,omitempty"`
 	// Content is a pointer only so an assistant turn that is nothing but tool
-	// calls can say "content": null, as the API itself does.
-	Content          *string        `json:"content"`
+	// calls can say "content": null, as the API itself does. A user message
+	// with images sends its parts instead ([]wirePart).
+	Content          any            `json:"content"`
 	ReasoningContent string         `json:"reasoning_content,omitempty"`
 	ToolCalls        []wireToolCall `json:"tool_calls,omitempty"`
 }
@@ -137,9 +138,17 @@ func (d dialect) wireBody(req provider.Request, long *provider.LongTexts) (wireR
 // holdLongTexts puts m's long texts apart, to be written a chunk at a
 // time.
 func holdLongTexts(m *wireMessage, long *provider.LongTexts) {
-	if m.Content != nil {
-		held := long.Hold(*m.Content)
+	switch c := m.Content.(type) {
+	case *string:
+		held := long.Hold(*c)
 		m.Content = &held
+	case []wirePart:
+		for i := range c {
+			c[i].Text = long.Hold(c[i].Text)
+			if c[i].ImageURL != nil {
+				c[i].ImageURL.URL = long.Hold(c[i].ImageURL.URL)
+			}
+		}
 	}
 	m.ReasoningContent = long.Hold(m.ReasoningContent)
 	for i := range m.ToolCalls {
@@ -152,8 +161,13 @@ func holdLongTexts(m *wireMessage, long *provider.LongTexts) {
 // allows that, unlike the Messages dialect.
 func encodeMessage(m *provider.Message, withTools bool) (wireMessage, error) {
 	switch m.Role {
-	case provider.RoleSystem, provider.RoleUser:
-		return wireMessage{Role: string(m.Role), Content: &m.Text}, nil
+	case provider.RoleUser:
+		if len(m.Images) > 0 {
+			return wireMessage{Role: "user", Content: imageParts(m)}, nil
+		}
+		return wireMessage{Role: "user", Content: &m.Text}, nil
+	case provider.RoleSystem:
+		return wireMessage{Role: "system", Content: &m.Text}, nil
 	case provider.RoleTool:
 		if m.ToolCallID == "" {
 			return wireMessage{}, fmt.Errorf("tool message without tool_call_id")

@@ -13,6 +13,8 @@ type memory struct {
 	// unsigned: the server signs no thinking and reads thinking blocks
 	// sent back as plain reasoning, whatever their signature (llama.cpp).
 	unsigned bool
+	// noVision: the model takes no image (WithoutVision).
+	noVision bool
 }
 
 type producedTurn struct {

@@ -33,6 +33,9 @@ type Received struct {
 	// PromptTokens is the fake's count of the request (PromptTokens of the
 	// body, see WithContextLimit); 0 when refused before validation.
 	PromptTokens int
+	// CachedTokens is the part of PromptTokens the simulated prompt cache
+	// held (WithPrefixCache); 0 without it or when refused.
+	CachedTokens int
 	// FIM is the decoded fill-in-the-middle request, when Dialect is a FIM
 	// one ("fim-deepseek", …) and the request was accepted (fim_server.go).
 	FIM *FIMRequest
@@ -61,6 +64,7 @@ type Server struct {
 	messagesLayout MessagesLayout
 	window         *Window       // WithWindow: context-window discovery answers
 	limit          *contextLimit // WithContextLimit (context_limit.go); under mu
+	cache          *PrefixCache  // WithPrefixCache (prefix_cache.go)
 	llama          *llamaCpp     // WithLlamaCpp (llamacpp.go); nil: not llama.cpp
 	closing        chan struct{}
 
@@ -309,11 +313,18 @@ func (s *Server) decide(rec *Received, early *rejection) (*answer, *rejection) {
 // prepare builds the answer of a turn and remembers what it produces.
 func (s *Server) prepare(rec *Received, turn Turn) *answer {
 	ans := &answer{dialect: rec.Dialect, fault: turn.Fault}
-	if s.limit != nil && turn.Usage.PromptTokens == 0 {
+	unscripted := turn.Usage.PromptTokens == 0 // the fake's own counts go into usage
+	if s.limit != nil && unscripted {
 		turn.Usage.PromptTokens = rec.PromptTokens // WithContextLimit: usage agrees with the window's count
 	}
 	if turn.Fault != nil && turn.Fault.Status != 0 {
 		return ans
+	}
+	if s.cache != nil { // a request answered with an error status was never read into a cache
+		rec.CachedTokens = s.cache.take(rec.Body, rec.PromptTokens)
+		if unscripted {
+			turn.Usage.PromptTokens, turn.Usage.CachedTokens = rec.PromptTokens, rec.CachedTokens
+		}
 	}
 	var model string
 	if req, ok := decodeObject(rec.Body); ok {

@@ -169,6 +169,9 @@ func validateChatMessages(messages []json.RawMessage, needReasoning bool, mem *m
 			}
 			run = nil
 		}
+		if rej := checkChatImages(msg, i, role, mem); rej != nil {
+			return rej
+		}
 		switch role {
 		case "system", "user":
 			if rej := checkChatContent(msg, i, false); rej != nil {

@@ -38,6 +38,9 @@ func validateMessagesList(messages []json.RawMessage, thinking bool, mem *memory
 		if rej != nil {
 			return rej
 		}
+		if rej := checkMessagesImages(blocks, i, role, mem); rej != nil {
+			return rej
+		}
 		if role == "user" {
 			if rej := validateUserBlocks(blocks, i, st); rej != nil {
 				return rej

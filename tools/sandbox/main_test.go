@@ -19,6 +19,10 @@ const envLoopbackHelper = "AGENT_LSP_SANDBOX_TEST_LOOPBACK"
 // cmd/agent-lsp makes the daemon (procenv.Protect).
 const envProtectHelper = "AGENT_LSP_SANDBOX_TEST_PROTECT"
 
+// helperMain is set by a system's tests that start the test binary as a
+// helper of their own (sockets_helper_linux_test.go: the socket dialer).
+var helperMain func()
+
 // TestMain lets the test binary be the sandbox launcher (Command starts
 // /proc/self/exe with the launcher argument) and the loopback helper.
 func TestMain(m *testing.M) {
@@ -35,8 +39,8 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 	}
-	if target := os.Getenv(envDialHelper); target != "" {
-		os.Exit(dialHelper(target))
+	if helperMain != nil {
+		helperMain() // exits when the test binary was started as a helper
 	}
 	if os.Getenv(envLoopbackHelper) == "1" {
 		if err := loopbackRoundTrip(); err != nil {

@@ -33,6 +33,8 @@ export interface ModelPreset {
   /** The server costs nothing (a local one): its calls cost $0. */
   free?: boolean;
   contextWindow?: number;
+  /** Whether the model takes images (absent: every model but DeepSeek's). */
+  vision?: boolean;
   prices?: ModelPrices;
   source?: string;
 }

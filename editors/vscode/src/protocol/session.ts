@@ -74,6 +74,14 @@ export interface PromptParams {
   prompt: string;
   context?: PromptContext;
   workDoneToken?: string;
+  /** Images for a model that takes them: base64 data, or a workspace file's URI. */
+  images?: PromptImage[];
+}
+
+export interface PromptImage {
+  mimeType?: string;
+  data?: string;
+  uri?: string;
 }
 
 export type StopReason = 'end_turn' | 'max_tokens' | 'max_rounds' | 'answer_cut' | 'tool_call_limit' | 'cancelled' | 'error';

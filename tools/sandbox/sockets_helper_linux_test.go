@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"net"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -21,6 +22,14 @@ import (
 // an io_uring, or "self:" and one of the others to serve the address
 // itself first) and prints the server's greeting or why it could not.
 const envDialHelper = "AGENT_LSP_SANDBOX_TEST_DIAL"
+
+func init() {
+	helperMain = func() {
+		if target := os.Getenv(envDialHelper); target != "" {
+			os.Exit(dialHelper(target))
+		}
+	}
+}
 
 // The call is made from a thread that does not lead its thread group (the
 // main goroutine holds the main thread), as a multi-threaded client's
