@@ -201,6 +201,10 @@ func ruleFor(a Action) string {
 			return "" // a glob character would widen the rule beyond this path
 		}
 		return a.Tool + ": " + a.Path
+	case a.Scope != "" && a.Scope != a.Tool:
+		// The session answer is narrower than the whole tool (web_fetch
+		// remembers a host): a rule on the tool would widen it.
+		return ""
 	}
 	return a.Tool
 }

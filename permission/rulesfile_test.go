@@ -85,7 +85,8 @@ func TestRuleForWritesWhatMatchesOnlyThisCall(t *testing.T) {
 		{bashCall("echo 'a\rb'", Low), ""},
 		{Action{Tool: "edit_file", Path: "src/a.go"}, "edit_file: src/a.go"},
 		{Action{Tool: "edit_file", Path: "src/*.go"}, ""},
-		{Action{Tool: "mcp__github__create_issue"}, "mcp__github__create_issue"},
+		{Action{Tool: "mcp__github__create_issue", Scope: "mcp__github__create_issue"}, "mcp__github__create_issue"},
+		{Action{Tool: "web_fetch", Scope: "web_fetch:example.com"}, ""},
 	} {
 		got := RuleFor(c.a)
 		if got != c.want {
