@@ -14,7 +14,17 @@ const (
 	optAllowOnce   = "allow_once"
 	optAllowAlways = "allow_always"
 	optRejectOnce  = "reject_once"
+	// "Always allow" (ACP's kind allow_always too) saves the action's rule
+	// to the workspace's or the user's rules file.
+	optAlwaysWorkspace = "allow_always_workspace"
+	optAlwaysUser      = "allow_always_user"
 )
+
+// alwaysOffered reports whether the "Always allow" options are offered:
+// with the session option, when the policy wrote the rule they save.
+func alwaysOffered(act permission.Action, offerSession bool) bool {
+	return offerSession && act.AlwaysRule != "" && act.Risk < permission.High
+}
 
 // approver asks the client with session/request_permission. The policy
 // (permission.Policy) decides what is asked at all: CRITICAL actions are
@@ -31,6 +41,11 @@ func (a *approver) Approve(ctx context.Context, act permission.Action, offerSess
 	opts := []sdk.PermissionOption{{OptionId: optAllowOnce, Name: "Allow", Kind: sdk.PermissionOptionKindAllowOnce}}
 	if offerSession && act.Risk < permission.High {
 		opts = append(opts, sdk.PermissionOption{OptionId: optAllowAlways, Name: "Allow for this session", Kind: sdk.PermissionOptionKindAllowAlways})
+	}
+	if alwaysOffered(act, offerSession) {
+		opts = append(opts,
+			sdk.PermissionOption{OptionId: optAlwaysWorkspace, Name: "Always allow in this workspace", Kind: sdk.PermissionOptionKindAllowAlways},
+			sdk.PermissionOption{OptionId: optAlwaysUser, Name: "Always allow for me", Kind: sdk.PermissionOptionKindAllowAlways})
 	}
 	opts = append(opts, sdk.PermissionOption{OptionId: optRejectOnce, Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce})
 	// The title and the texts are shown as permission.Visible renders them:
@@ -70,6 +85,14 @@ func (a *approver) Approve(ctx context.Context, act permission.Action, offerSess
 			return permission.AllowSession, nil
 		}
 		return permission.AllowOnce, nil
+	case optAlwaysWorkspace, optAlwaysUser:
+		if !alwaysOffered(act, offerSession) {
+			return permission.Deny, nil // not offered: never guess a yes
+		}
+		if resp.Outcome.Selected.OptionId == optAlwaysWorkspace {
+			return permission.AllowAlwaysWorkspace, nil
+		}
+		return permission.AllowAlwaysUser, nil
 	default:
 		return permission.Deny, nil
 	}
@@ -112,6 +135,9 @@ func actionData(act permission.Action) map[string]any {
 	}
 	if len(act.Reasons) > 0 {
 		m["reasons"] = act.Reasons
+	}
+	if act.AlwaysRule != "" && act.Risk < permission.High {
+		m["rule"] = act.AlwaysRule // what an "Always allow" saves
 	}
 	return m
 }

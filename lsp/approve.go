@@ -17,6 +17,11 @@ const (
 	optionAllowOnce    = "allow_once"
 	optionAllowSession = "allow_session"
 	optionDeny         = "deny"
+	// The two "Always allow" answers (kind allow_always): the rule is
+	// saved to the workspace's rules file or to the user's.
+	optionAlwaysWorkspace = "allow_always_workspace"
+	optionAlwaysUser      = "allow_always_user"
+	kindAllowAlways       = "allow_always"
 )
 
 // approveParams is agent/approve: the structured form of the popup, for
@@ -38,7 +43,10 @@ type approveParams struct {
 	URI            string `json:"uri,omitempty"`
 	// Hunks are an edit's change, as in agent/review; absent for other
 	// actions and for binary content.
-	Hunks   []reviewHunk    `json:"hunks,omitempty"`
+	Hunks []reviewHunk `json:"hunks,omitempty"`
+	// Rule is what an "Always allow" answer saves ("run_bash: go test
+	// ./..."); present exactly when those options are.
+	Rule    string          `json:"rule,omitempty"`
 	Options []approveOption `json:"options"`
 }
 
@@ -46,7 +54,7 @@ type approveParams struct {
 type approveOption struct {
 	ID    string `json:"id"`
 	Title string `json:"title"`
-	Kind  string `json:"kind"` // allow_once, allow_session or deny
+	Kind  string `json:"kind"` // allow_once, allow_session, allow_always or deny
 }
 
 // approveAnswer is the editor's answer to agent/approve.
@@ -70,6 +78,10 @@ func (a editorApprover) approveRequest(ctx context.Context, act permission.Actio
 		return permission.AllowOnce, nil
 	case answer.OptionID == optionAllowSession && offerSession:
 		return permission.AllowSession, nil
+	case answer.OptionID == optionAlwaysWorkspace && offersAlways(act, offerSession):
+		return permission.AllowAlwaysWorkspace, nil
+	case answer.OptionID == optionAlwaysUser && offersAlways(act, offerSession):
+		return permission.AllowAlwaysUser, nil
 	case answer.OptionID != optionDeny:
 		a.s.log.Info("unknown approval option; denying", zap.String("optionId", answer.OptionID))
 	}
@@ -98,6 +110,12 @@ func approveRequestParams(ctx context.Context, act permission.Action, offerSessi
 	p.Options = []approveOption{{ID: optionAllowOnce, Title: actionAllow, Kind: optionAllowOnce}}
 	if offerSession {
 		p.Options = append(p.Options, approveOption{ID: optionAllowSession, Title: actionAllowSession, Kind: optionAllowSession})
+	}
+	if offersAlways(act, offerSession) {
+		p.Rule = permission.VisibleLine(act.AlwaysRule, 0)
+		p.Options = append(p.Options,
+			approveOption{ID: optionAlwaysWorkspace, Title: actionAlwaysWorkspace, Kind: kindAllowAlways},
+			approveOption{ID: optionAlwaysUser, Title: actionAlwaysUser, Kind: kindAllowAlways})
 	}
 	p.Options = append(p.Options, approveOption{ID: optionDeny, Title: actionDeny, Kind: optionDeny})
 	return p

@@ -24,7 +24,9 @@ var approveCaps = func() lsptest.Capabilities { c := fullCaps; c.AgentApprove = 
 // The options of agent/approve, with and without "for this session".
 var (
 	optionsWithSession = []lsptest.ApproveOption{{ID: "allow_once", Title: "Allow", Kind: "allow_once"},
-		{ID: "allow_session", Title: "Allow for this session", Kind: "allow_session"}, {ID: "deny", Title: "Deny", Kind: "deny"}}
+		{ID: "allow_session", Title: "Allow for this session", Kind: "allow_session"},
+		{ID: "allow_always_workspace", Title: "Always allow in this workspace", Kind: "allow_always"},
+		{ID: "allow_always_user", Title: "Always allow for me", Kind: "allow_always"}, {ID: "deny", Title: "Deny", Kind: "deny"}}
 	optionsOnce = []lsptest.ApproveOption{{ID: "allow_once", Title: "Allow", Kind: "allow_once"}, {ID: "deny", Title: "Deny", Kind: "deny"}}
 )
 

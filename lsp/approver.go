@@ -18,7 +18,17 @@ const (
 	actionAllow        = "Allow"
 	actionAllowSession = "Allow for this session"
 	actionDeny         = "Deny"
+	// "Always allow" saves Action.AlwaysRule to a rules file (never
+	// offered for HIGH risk).
+	actionAlwaysWorkspace = "Always allow in this workspace"
+	actionAlwaysUser      = "Always allow for me"
 )
+
+// offersAlways reports whether the "Always allow" answers are offered:
+// with the session answer, when the policy wrote the rule they save.
+func offersAlways(act permission.Action, offerSession bool) bool {
+	return offerSession && act.AlwaysRule != "" && act.Risk < permission.High
+}
 
 // maxDiffLines bounds the diff shown in a popup: popups are small, and the
 // approval is about the gist; the model's tool_call carries the rest.
@@ -69,6 +79,9 @@ func (a editorApprover) popup(ctx context.Context, act permission.Action, offerS
 	if offerSession {
 		actions = append(actions, protocol.MessageActionItem{Title: actionAllowSession})
 	}
+	if offersAlways(act, offerSession) {
+		actions = append(actions, protocol.MessageActionItem{Title: actionAlwaysWorkspace}, protocol.MessageActionItem{Title: actionAlwaysUser})
+	}
 	actions = append(actions, protocol.MessageActionItem{Title: actionDeny})
 	params := protocol.ShowMessageRequestParams{
 		Type:    protocol.MessageTypeWarning,
@@ -86,6 +99,10 @@ func (a editorApprover) popup(ctx context.Context, act permission.Action, offerS
 		return permission.AllowOnce, nil
 	case answer.Title == actionAllowSession && offerSession:
 		return permission.AllowSession, nil
+	case answer.Title == actionAlwaysWorkspace && offersAlways(act, offerSession):
+		return permission.AllowAlwaysWorkspace, nil
+	case answer.Title == actionAlwaysUser && offersAlways(act, offerSession):
+		return permission.AllowAlwaysUser, nil
 	}
 	return permission.Deny, nil
 }
@@ -107,6 +124,9 @@ func approvalMessage(a permission.Action) string {
 	}
 	if len(a.Reasons) > 0 {
 		fmt.Fprintf(&b, "\nWhy %s: %s", a.Risk, strings.Join(visibleLines(a.Reasons), "; "))
+	}
+	if a.AlwaysRule != "" && a.Risk < permission.High {
+		fmt.Fprintf(&b, "\nAlways allow saves the rule: %s", permission.VisibleLine(a.AlwaysRule, 0))
 	}
 	return b.String()
 }

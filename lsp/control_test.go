@@ -504,7 +504,7 @@ func TestSlashCommands(t *testing.T) {
 	for _, c := range cmds.Commands {
 		names = append(names, c.Name)
 	}
-	if strings.Join(names, ",") != "/compact,/clear,/mode,/model,/rewind,/skills,/worktree,/budget" {
+	if strings.Join(names, ",") != "/compact,/clear,/mode,/model,/rewind,/skills,/worktree,/budget,/permissions" {
 		t.Errorf("commands = %v", names)
 	}
 

@@ -56,6 +56,9 @@ type setupOptions struct {
 	model       *providertest.Server // reuse this fake model (a daemon restarted against the same one)
 	windows     bool                 // ask the model server for unknown models' context windows
 	quiet       bool                 // no daemon logs (benchmarks: logging is not the daemon's overhead)
+	// rulesFile is the user's permission rules file ("": one in a
+	// fresh temporary directory).
+	rulesFile string
 }
 
 // pipeRW joins the editor's two pipe ends into one connection.
@@ -136,6 +139,9 @@ func start(t testing.TB, script providertest.Script, o setupOptions) *setup {
 			Logger:      logger,
 			AutoApprove: o.autoApprove,
 			StateDir:    o.stateDir,
+			// Never the real user's rules file: a test's "Always allow"
+			// stays in the test.
+			PermissionsFile: o.permissionsFile(t),
 		})
 		srvOut.Close()
 		s.served <- served{code, err}
@@ -262,4 +268,11 @@ func joinText(us []update, kind string) string {
 		}
 	}
 	return b.String()
+}
+
+func (o setupOptions) permissionsFile(t testing.TB) string {
+	if o.rulesFile != "" {
+		return o.rulesFile
+	}
+	return filepath.Join(t.TempDir(), "permissions.json")
 }

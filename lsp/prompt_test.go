@@ -157,7 +157,7 @@ func TestApprovedEditLandsInOpenBuffer(t *testing.T) {
 	for _, a := range popup.Actions {
 		titles = append(titles, a.Title)
 	}
-	if strings.Join(titles, "|") != "Allow|Allow for this session|Deny" {
+	if strings.Join(titles, "|") != "Allow|Allow for this session|Always allow in this workspace|Always allow for me|Deny" {
 		t.Errorf("popup actions = %v", titles)
 	}
 

@@ -172,6 +172,8 @@ var routes = map[string]route{
 	"textDocument/codeLens": typed((*server).codeLens),
 
 	"textDocument/inlineCompletion": async(typed((*server).inlineCompletion)), // inline_completion.go
+
+	"agent/permissions": typed((*server).permissions), // permissions.go: the saved permission rules
 }
 
 func ignore(*server, context.Context) (noResult, error) { return noResult{}, nil }

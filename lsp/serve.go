@@ -44,6 +44,10 @@ type Options struct {
 	// they survive a restart ("": agent.DefaultStateDir()). When it cannot
 	// be created the daemon logs a warning and keeps sessions in memory.
 	StateDir string
+	// PermissionsFile is the user's permission rules file ("":
+	// <user config dir>/agent-lsp/permissions.json); see docs/protocol.md,
+	// "Permission rules".
+	PermissionsFile string
 	// MCP are `--mcp` values (a command line, `name=command line`, or
 	// `demo`), merged after .mcp.json and initializationOptions.mcpServers.
 	MCP []string

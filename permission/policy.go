@@ -26,6 +26,8 @@ const ReasonDenied = "denied by the user"
 // cannot decide alone:
 //
 //   - CRITICAL is refused without asking, whatever the approver (even --yes);
+//   - a deny rule of a rules file refuses without asking; an allow rule
+//     runs an action below HIGH without asking (SetRules);
 //   - read-only actions below HIGH run without asking;
 //   - with SetAutoAllowWorkspaceEdits(true), edits inside the workspace
 //     below HIGH run without asking;
@@ -35,7 +37,8 @@ const ReasonDenied = "denied by the user"
 //     without asking, unless it is HIGH;
 //   - HIGH is asked every time and "allow for this session" is not offered
 //     (an AllowSession answer counts as AllowOnce);
-//   - anything else is asked with "allow for this session" offered.
+//   - anything else is asked with "allow for this session" offered, and
+//     "Always allow" (Action.AlwaysRule) when rules are in use.
 //
 // Questions are serialized: parallel tool calls never show two prompts at
 // once. A Policy is safe for concurrent use.
@@ -48,6 +51,9 @@ type Policy struct {
 	// autoSandboxed lets sandboxed commands below HIGH through without
 	// asking.
 	autoSandboxed bool
+
+	rules       *Rules      // persistent rules (policy_rules.go); nil: none
+	onSaveError func(error) // told when an "Always allow" was not saved
 
 	asking chan struct{} // holds a token while a question is open
 	// queued, set only by tests, is told each time a Check starts waiting
@@ -124,6 +130,9 @@ func (p *Policy) Check(ctx context.Context, a Action) (Verdict, error) {
 		}
 		return Verdict{Reason: "refused: CRITICAL risk: " + why}, nil
 	}
+	if v, ok := p.byRule(a); ok {
+		return v, nil
+	}
 	if a.ReadOnly && a.Risk < High {
 		return Verdict{Allowed: true}, nil
 	}
@@ -156,6 +165,7 @@ func (p *Policy) Check(ctx context.Context, a Action) (Verdict, error) {
 		return Verdict{Reason: "approval failed: no approver configured"}, nil
 	}
 	offer := a.Risk < High
+	a.AlwaysRule = p.alwaysRule(a, offer)
 	if rv, ok := approver.(Reviewer); ok && a.Edit != nil && len(a.Edit.Hunks) > 0 {
 		return p.review(ctx, rv, a, offer)
 	}
@@ -167,8 +177,9 @@ func (p *Policy) Check(ctx context.Context, a Action) (Verdict, error) {
 		return Verdict{Reason: "approval failed: " + err.Error()}, nil
 	}
 	switch d {
-	case AllowSession:
+	case AllowSession, AllowAlwaysWorkspace, AllowAlwaysUser:
 		if offer {
+			p.saveAlways(a, d)
 			p.mu.Lock()
 			p.granted[grantKey(a)] = true
 			p.mu.Unlock()

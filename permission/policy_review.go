@@ -29,7 +29,8 @@ func (p *Policy) review(ctx context.Context, rv Reviewer, a Action, offer bool) 
 	}
 	// "Allow for this session" remembers the whole edit tool, so only an
 	// answer that took every hunk may grant it.
-	if r.Decision == AllowSession && offer && accepted == nil {
+	if _, always := r.Decision.Always(); (r.Decision == AllowSession || always) && offer && accepted == nil {
+		p.saveAlways(a, r.Decision)
 		p.mu.Lock()
 		p.granted[grantKey(a)] = true
 		p.mu.Unlock()

@@ -59,6 +59,11 @@ type Action struct {
 	// Edit is the proposed change of an edit action, hunk by hunk, for a
 	// Reviewer; nil for other actions.
 	Edit *EditProposal
+	// AlwaysRule is the rule an "Always allow" answer saves ("run_bash: go
+	// test ./..."), set by the policy when it offers that answer: only
+	// when the session answer is offered too and rules files are in use.
+	// "" means the "Always allow" choices must not be shown.
+	AlwaysRule string
 }
 
 // Decision is a person's answer to an approval request.
@@ -68,7 +73,23 @@ const (
 	Deny Decision = iota
 	AllowOnce
 	AllowSession
+	// AllowAlwaysWorkspace saves Action.AlwaysRule to the workspace's
+	// rules file (and allows for this session).
+	AllowAlwaysWorkspace
+	// AllowAlwaysUser saves Action.AlwaysRule to the user's rules file.
+	AllowAlwaysUser
 )
+
+// Always reports whether d saves a rule, and to whose file.
+func (d Decision) Always() (RuleSource, bool) {
+	switch d {
+	case AllowAlwaysWorkspace:
+		return SourceWorkspace, true
+	case AllowAlwaysUser:
+		return SourceUser, true
+	}
+	return "", false
+}
 
 func (d Decision) String() string {
 	switch d {
@@ -76,6 +97,10 @@ func (d Decision) String() string {
 		return "allow once"
 	case AllowSession:
 		return "allow for this session"
+	case AllowAlwaysWorkspace:
+		return "always allow in this workspace"
+	case AllowAlwaysUser:
+		return "always allow for me"
 	}
 	return "deny"
 }

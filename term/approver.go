@@ -19,7 +19,8 @@ const maxDiffLines = 40
 const maxAttempts = 3
 
 // Approver asks on a terminal: it prints a box describing the
-// action and reads y / a / n.
+// action and reads y / a / w / u / n (w and u: "Always allow", saved to
+// the workspace's or the user's rules file, when the policy offers it).
 //
 // It owns In from its first question on: one goroutine, started lazily,
 // reads In line by line for the approver's lifetime and hands lines over a
@@ -89,7 +90,7 @@ func (t *Approver) Approve(ctx context.Context, a permission.Action, offerSessio
 		return permission.Deny, err
 	}
 	for range maxAttempts {
-		if err := t.write(t.choices(offerSession)); err != nil {
+		if err := t.write(t.choices(a, offerSession)); err != nil {
 			return permission.Deny, err
 		}
 		line, err := t.ReadLine(ctx)
@@ -102,7 +103,8 @@ func (t *Approver) Approve(ctx context.Context, a permission.Action, offerSessio
 			}
 			return permission.Deny, fmt.Errorf("read answer: %w", err)
 		}
-		switch strings.ToLower(strings.TrimSpace(line)) {
+		answer := strings.ToLower(strings.TrimSpace(line))
+		switch answer {
 		case "y", "yes":
 			return permission.AllowOnce, nil
 		case "a":
@@ -112,10 +114,21 @@ func (t *Approver) Approve(ctx context.Context, a permission.Action, offerSessio
 			if err := t.write("allow for this session is not offered for " + a.Risk.String() + " risk\n"); err != nil {
 				return permission.Deny, err
 			}
+		case "w", "u":
+			if alwaysOffered(a, offerSession) {
+				return map[bool]permission.Decision{true: permission.AllowAlwaysWorkspace, false: permission.AllowAlwaysUser}[answer == "w"], nil
+			}
+			if err := t.write("always allow is not offered for this action\n"); err != nil {
+				return permission.Deny, err
+			}
 		case "n", "no", "":
 			return permission.Deny, nil
 		default:
-			if err := t.write("please answer y or n" + map[bool]string{true: " (or a)", false: ""}[offerSession] + "\n"); err != nil {
+			others := map[bool]string{true: " (or a)", false: ""}[offerSession]
+			if alwaysOffered(a, offerSession) {
+				others = " (or a, w, u)"
+			}
+			if err := t.write("please answer y or n" + others + "\n"); err != nil {
 				return permission.Deny, err
 			}
 		}
@@ -180,6 +193,9 @@ func (t *Approver) box(a permission.Action) string {
 			fmt.Fprintf(&b, "│ … %d more diff lines not shown\n", more)
 		}
 	}
+	if a.AlwaysRule != "" && a.Risk < permission.High {
+		b.WriteString("│ always allow saves the rule: " + permission.VisibleLine(a.AlwaysRule, 0) + "\n")
+	}
 	b.WriteString("╰─\n")
 	return b.String()
 }
@@ -198,7 +214,16 @@ func (t *Approver) diffLine(l string) string {
 	return l
 }
 
-func (t *Approver) choices(offerSession bool) string {
+// alwaysOffered reports whether the "Always allow" answers are offered:
+// with the session answer, when the policy wrote the rule they save.
+func alwaysOffered(a permission.Action, offerSession bool) bool {
+	return offerSession && a.AlwaysRule != "" && a.Risk < permission.High
+}
+
+func (t *Approver) choices(a permission.Action, offerSession bool) string {
+	if alwaysOffered(a, offerSession) {
+		return "[y] allow  [a] allow for this session  [w] Always allow in this workspace  [u] Always allow for me  [n] deny > "
+	}
 	if offerSession {
 		return "[y] allow  [a] allow for this session  [n] deny > "
 	}

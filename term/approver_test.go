@@ -228,3 +228,37 @@ func TestApproverShowsHiddenCharacters(t *testing.T) {
 func bash(scope string, r permission.Risk) permission.Action {
 	return permission.Action{Tool: "run_bash", Summary: "run: " + scope, Scope: scope, Risk: r, Command: scope}
 }
+
+// "Always allow" is offered (w, u) only with the session answer, when the
+// policy wrote the rule it saves; the box shows that rule.
+func TestApproverAlwaysAllow(t *testing.T) {
+	withRule := bash("go test ./...", permission.Medium)
+	withRule.AlwaysRule = "run_bash: go test ./..."
+	for _, tc := range []struct {
+		name  string
+		input string
+		a     permission.Action
+		offer bool
+		want  permission.Decision
+	}{
+		{"w saves to the workspace", "w\n", withRule, true, permission.AllowAlwaysWorkspace},
+		{"u saves to the user's file", "U\n", withRule, true, permission.AllowAlwaysUser},
+		{"no rule: w is not offered", "w\nn\n", bash("go test ./...", permission.Medium), true, permission.Deny},
+		{"no session answer: u is not offered", "u\ny\n", withRule, false, permission.AllowOnce},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out strings.Builder
+			d, err := NewApprover(strings.NewReader(tc.input), &out, false).Approve(context.Background(), tc.a, tc.offer)
+			if err != nil || d != tc.want {
+				t.Fatalf("decision %v (%v), want %v; transcript:\n%s", d, err, tc.want, out.String())
+			}
+			offered := strings.Contains(out.String(), "[w] Always allow in this workspace  [u] Always allow for me")
+			if want := tc.a.AlwaysRule != "" && tc.offer; offered != want {
+				t.Errorf("Always offered: %v, want %v:\n%s", offered, want, out.String())
+			}
+			if offered && !strings.Contains(out.String(), "always allow saves the rule: run_bash: go test ./...") {
+				t.Errorf("the box does not say what is saved:\n%s", out.String())
+			}
+		})
+	}
+}

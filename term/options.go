@@ -76,6 +76,10 @@ type Options struct {
 	// SpendLimit is the sessions' spend caps (--max-usd, --max-usd-day,
 	// --max-tokens-session).
 	SpendLimit agent.SpendLimit
+
+	// PermissionsFile is the user's permission rules file ("": in the
+	// user's config directory).
+	PermissionsFile string
 }
 
 // List is `agent-lsp chat --list`: the stored sessions as the controller

@@ -100,6 +100,7 @@ func (t *terminal) openWorld(ctx context.Context) (chatWorld, error) {
 		Keep:      o.Keep,
 		// --max-usd, --max-usd-day, --max-tokens-session
 		SpendLimit: o.SpendLimit,
+		Rules:      world.RuleFiles(o.PermissionsFile, o.StateDir, log),
 		OnStoreError: func(_ string, err error) {
 			fmt.Fprintf(stderr, "agent-lsp chat: warning: %v; the session goes on unsaved\n", err)
 		},

@@ -55,6 +55,9 @@ type Options struct {
 	SystemPrompt func(ws *tools.Workspace) string
 	// Worktrees: sessions in their own git worktree (worktree_session.go).
 	Worktrees WorktreeOptions
+	// Rules are the persistent permission rules files (nil: none, and
+	// "Always allow" is not offered); see permissions.go.
+	Rules *permission.RuleFiles
 }
 
 // Binding is what a front end gives one session: where its files live and
@@ -142,6 +145,7 @@ func (c *Controller) agentConfig(b Binding) (agent.Config, error) {
 	}
 	gate := permission.NewPolicy(b.Approver)
 	gate.SetAutoAllowSandboxedCommands(b.AutoAllowSandboxed)
+	c.applyRules(gate, b.Workspace)
 	docs := b.Docs
 	if docs == nil {
 		docs = &tools.DiskDocuments{Workspace: b.Workspace}

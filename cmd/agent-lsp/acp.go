@@ -107,6 +107,7 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Connect: models.Connector(),
 		Mode:    mode, Budget: *budget, Keep: *keep, Windows: m.windows(),
 		SpendLimit: spend,
+		Rules:      world.RuleFiles("", *stateDir, log),
 	})
 	defer func() {
 		if err := ctl.Close(); err != nil {

@@ -140,7 +140,7 @@ func TestNeovimApprovesAndDeniesEdit(t *testing.T) {
 					t.Errorf("new.txt on disk: %v", err)
 				}
 				if len(rep.Popups) != 1 || !strings.Contains(rep.Popups[0].Message, tt.call.Name) ||
-					strings.Join(rep.Popups[0].Actions, "|") != "Allow|Allow for this session|Deny" {
+					strings.Join(rep.Popups[0].Actions, "|") != "Allow|Allow for this session|Always allow in this workspace|Always allow for me|Deny" {
 					t.Errorf("popups = %+v", rep.Popups)
 				}
 				var status, text string

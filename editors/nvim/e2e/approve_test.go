@@ -57,7 +57,7 @@ func TestApproveCommandForTheSession(t *testing.T) {
 		for _, o := range a.Params.Options {
 			kinds = append(kinds, o.ID+"="+o.Kind)
 		}
-		if strings.Join(kinds, " ") != "allow_once=allow_once allow_session=allow_session deny=deny" {
+		if strings.Join(kinds, " ") != "allow_once=allow_once allow_session=allow_session allow_always_workspace=allow_always allow_always_user=allow_always deny=deny" {
 			t.Errorf("options offered = %v", a.Params.Options)
 		}
 		if a.Answer == nil || a.Answer.OptionID != "allow_session" {
@@ -65,7 +65,7 @@ func TestApproveCommandForTheSession(t *testing.T) {
 		}
 		p := rep.Popups[0]
 		question := "agent-lsp wants to run run_bash (risk " + strings.ToUpper(a.Params.Risk) + "): " + a.Params.Summary
-		if p.Prompt != question || p.Kind != "agent_lsp_approval" || strings.Join(p.Items, "|") != "Allow|Allow for this session|Deny" {
+		if p.Prompt != question || p.Kind != "agent_lsp_approval" || strings.Join(p.Items, "|") != "Allow|Allow for this session|Always allow in this workspace|Always allow for me|Deny" {
 			t.Errorf("approval asked %q (kind %q) with %q, want %q", p.Prompt, p.Kind, p.Items, question)
 		}
 		want := []string{question, "$ touch one.txt"}

@@ -158,7 +158,7 @@ func TestInlineEdit(t *testing.T) {
 				}
 				p := rep.Popups[0]
 				question := "agent-lsp wants to run edit_file (risk " + strings.ToUpper(a.Params.Risk) + "): " + a.Params.Summary
-				if p.Prompt != question || p.Kind != "agent_lsp_approval" || strings.Join(p.Items, "|") != "Allow|Allow for this session|Deny" {
+				if p.Prompt != question || p.Kind != "agent_lsp_approval" || strings.Join(p.Items, "|") != "Allow|Allow for this session|Always allow in this workspace|Always allow for me|Deny" {
 					t.Errorf("approval asked %q (kind %q) with %q, want %q", p.Prompt, p.Kind, p.Items, question)
 				}
 				if len(p.Floats) != 1 || p.Floats[0].Filetype != "diff" || !isEditDiff(p.Floats[0].Lines, "main.go",

@@ -14,6 +14,7 @@ import { ReviewUi } from './review';
 import { applyCodeBlock } from './applyCode';
 import { rewind } from './rewind';
 import { raiseSpendCap } from './spendCap';
+import { managePermissions } from './permissions';
 import { InlineAnswers, inlineEdit } from './inlineAsk';
 import { FolderNotices, apiKeyVariable, completionOptions, needsRestart, secretKey } from './logic/settings';
 import { restrictedBanner, trustedNotice } from './logic/trust';
@@ -120,6 +121,7 @@ export function activate(context: vscode.ExtensionContext): void {
     command('agentLsp.switchModel', () => pickModel(d, session)),
     command('agentLsp.rewind', () => rewind(d, session)),
     command('agentLsp.raiseSpendCap', () => raiseSpendCap(view, session)),
+    command('agentLsp.permissions', () => managePermissions(d)),
     command('agentLsp.setApiKey', async () => {
       if (await setApiKey(context, d)) await session.keySet();
     }),

@@ -67,6 +67,9 @@ function M.create()
   command('AgentTools', function()
     api().tools()
   end, { desc = "agent-lsp: list the agent's tools" })
+  command('AgentPermissions', function()
+    api().permissions()
+  end, { desc = 'agent-lsp: list, remove or trust the saved permission rules' })
 end
 
 return M

@@ -132,6 +132,12 @@ function M.rewind(n)
   rewind.rewind(roots.adopt_current(), n)
 end
 
+---Lists the saved permission rules (agent/permissions) to remove one, or
+---to trust the workspace's rules file (vim.ui.select).
+function M.permissions()
+  require('agent_lsp.permissions').show(roots.adopt_current())
+end
+
 ---The chat session's plan as last shown.
 ---@return agent_lsp.PlanItem[]
 function M.plan()

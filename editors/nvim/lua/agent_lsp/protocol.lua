@@ -117,6 +117,13 @@ M.methods = {
       droppedCheckpoints = 'number',
     },
   },
+  ['agent/permissions'] = {
+    params = { remove = 'string', trust = 'string' },
+    result = {
+      rules = list({ id = 'string', tool = 'string', pattern = 'string', decision = 'string', source = 'string' }),
+      files = list({ source = 'string', path = 'string', exists = 'boolean', trusted = 'boolean' }),
+    },
+  },
   -- From the daemon.
   ['agent/approve'] = {
     params = {

@@ -13,7 +13,7 @@ export interface ShowMessageRequestParams {
 }
 
 /** The kinds (and ids) of agent/approve's options (docs/protocol.md, Structured approval). */
-export type ApproveOptionKind = 'allow_once' | 'allow_session' | 'deny';
+export type ApproveOptionKind = 'allow_once' | 'allow_session' | 'allow_always' | 'deny';
 
 /** One answer agent/approve offers: the button's title and what it does. */
 export interface ApproveOption {
@@ -40,6 +40,8 @@ export interface ApproveParams {
   uri?: string;
   /** An edit's change, as in agent/review. */
   hunks?: ReviewHunk[];
+  /** What an "Always allow" option saves to a rules file ("run_bash: go test ./..."); present with those options. */
+  rule?: string;
   options: ApproveOption[];
 }
 

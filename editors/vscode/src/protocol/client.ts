@@ -2,6 +2,7 @@
 
 import { Methods } from './methods';
 import type { Checkpoint, RewindParams, RewindResult } from './checkpoints';
+import type { PermissionsParams, PermissionsResult } from './permissions';
 import type { CommandInfo, CurrentModel, ModelsResult, SetModelParams } from './models';
 import type { CompactResult, Mode, PromptContext, PromptParams, PromptResult, SessionInfo, SessionState, ToolInfo } from './session';
 import type { TranscriptResult } from './updates';
@@ -81,6 +82,12 @@ export class AgentClient {
   async rewind(params: RewindParams): Promise<RewindResult> {
     const r = await this.request(Methods.rewind, params);
     return { ...r, restored: r.restored ?? [], conflicts: r.conflicts ?? [] };
+  }
+
+  /** agent/permissions: the saved rules after removing one or trusting the workspace's file (params empty: just list). */
+  async permissions(params: PermissionsParams = {}): Promise<PermissionsResult> {
+    const r = await this.request(Methods.permissions, params);
+    return { rules: r.rules ?? [], files: (r.files ?? []).map((f) => ({ ...f, errors: f.errors ?? [] })) };
   }
 
   async transcript(sessionId: string): Promise<TranscriptResult> {

@@ -16,5 +16,6 @@ export * from './approvals';
 export * from './checkpoints';
 export * from './client';
 export * from './mcp';
+export * from './permissions';
 export * from './wire';
 export * from './spend';

@@ -19,6 +19,7 @@ export const Methods = {
   approve: 'agent/approve',
   checkpoints: 'agent/checkpoints',
   rewind: 'agent/rewind',
+  permissions: 'agent/permissions',
   transcript: 'agent/transcript',
   showMessageRequest: 'window/showMessageRequest',
 } as const;

@@ -10,6 +10,7 @@ import type { CompletionStatus } from '../logic/inline';
 import type { ApproveAnswer, ApproveParams, ReviewAnswer, ReviewParams } from './approvals';
 import type { CheckpointsResult, RewindParams, RewindResult } from './checkpoints';
 import type { McpStatusResult, McpTrustParams } from './mcp';
+import type { PermissionsParams, PermissionsResult } from './permissions';
 import type { CommandsResult, CurrentModel, ModelsParams, ModelsResult, SetModelParams } from './models';
 import type {
   CancelParams,
@@ -52,6 +53,7 @@ export interface WireTypes {
   'agent/checkpoints': { params: SessionParams; result: CheckpointsResult };
   'agent/rewind': { params: RewindParams; result: RewindResult };
   'agent/worktree': { params: WorktreeParams; result: WorktreeResult };
+  'agent/permissions': { params: PermissionsParams; result: PermissionsResult };
   // The daemon's notifications and requests.
   'agent/update': { params: Update };
   'agent/approve': { params: ApproveParams; result: ApproveAnswer };
