@@ -3,6 +3,7 @@ package acp
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -51,7 +52,8 @@ func (a *approver) Approve(ctx context.Context, act permission.Action, offerSess
 	// The title and the texts are shown as permission.Visible renders them:
 	// what the user reads is what runs (no raw carriage return, escape,
 	// bidi control or zero-width character).
-	title := fmt.Sprintf("%s [%s risk]", permission.VisibleLine(act.Summary, 0), act.Risk)
+	plain := plainTitle(act)
+	title := fmt.Sprintf("%s [%s risk]", plain, act.Risk)
 	if act.Tool == "run_bash" && a.s.term != nil {
 		title += " (" + a.s.term.where(act.Sandboxed) + ")"
 	}
@@ -68,6 +70,9 @@ func (a *approver) Approve(ctx context.Context, act permission.Action, offerSess
 		tc.Locations = []sdk.ToolCallLocation{{Path: act.Path}}
 	}
 	resp, err := a.s.peer.RequestPermission(ctx, sdk.RequestPermissionRequest{SessionId: a.s.id, Options: opts, ToolCall: tc})
+	// A client keeps the request's title as the call's: once answered, the
+	// call is titled plainly again, the risk having been the question's.
+	a.s.send(context.WithoutCancel(ctx), sdk.UpdateToolCall(sdk.ToolCallId(act.CallID), sdk.WithUpdateTitle(plain)))
 	if err != nil {
 		if ctx.Err() != nil {
 			return permission.Deny, ctx.Err()
@@ -96,6 +101,15 @@ func (a *approver) Approve(ctx context.Context, act permission.Action, offerSess
 	default:
 		return permission.Deny, nil
 	}
+}
+
+// plainTitle is an action's title without its risk: a command as itself
+// (clients prefix it with the kind, "Execute"), else the summary.
+func plainTitle(act permission.Action) string {
+	if act.Tool == "run_bash" && act.Command != "" {
+		return permission.VisibleLine(strings.TrimSpace(act.Command), titleRunes)
+	}
+	return permission.VisibleLine(act.Summary, 0)
 }
 
 // approvalContent is what the user reads in the question: the diff of an

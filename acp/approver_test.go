@@ -17,6 +17,12 @@ type askPeer struct {
 	got     sdk.RequestPermissionRequest
 	outcome sdk.RequestPermissionOutcome
 	err     error
+	updates []sdk.SessionNotification
+}
+
+func (p *askPeer) SessionUpdate(_ context.Context, n sdk.SessionNotification) error {
+	p.updates = append(p.updates, n)
+	return nil
 }
 
 func (p *askPeer) RequestPermission(_ context.Context, r sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
@@ -61,6 +67,14 @@ func TestApprover(t *testing.T) {
 			}
 			if k := p.got.ToolCall.Kind; k == nil || *k != sdk.ToolKindExecute {
 				t.Fatalf("kind %v", k)
+			}
+			// The question names the risk; once answered, the call's
+			// title is the command alone (a client keeps the last title).
+			if title := p.got.ToolCall.Title; title == nil || *title != "make ["+tc.risk.String()+" risk]" {
+				t.Errorf("question title %v", title)
+			}
+			if n := len(p.updates); n != 1 || p.updates[0].Update.ToolCallUpdate == nil || *p.updates[0].Update.ToolCallUpdate.Title != "make" {
+				t.Errorf("after the answer: %+v", p.updates)
 			}
 		})
 	}

@@ -66,7 +66,9 @@ func describeCall(ws *tools.Workspace, name string, raw json.RawMessage) (string
 	// command loses its middle, never its tail.
 	switch {
 	case a.Command != "":
-		return "run: " + permission.VisibleLine(strings.TrimSpace(a.Command), titleRunes), locs
+		// The command itself: a client names the kind (CodeCompanion's
+		// "Execute: go test ./..."), a "run:" prefix would read as the command.
+		return permission.VisibleLine(strings.TrimSpace(a.Command), titleRunes), locs
 	case a.URL != "":
 		return "fetch " + permission.VisibleLine(a.URL, titleRunes), locs
 	case a.Pattern != "" && a.Path != "":
