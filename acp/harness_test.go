@@ -61,6 +61,7 @@ type harnessOptions struct {
 	record, replay string
 	presets        []control.Preset // the user's model presets
 	webFetch       tools.WebFetchOptions
+	storeErr       error // sessions cannot be saved (acp.Options.StoreErr)
 }
 
 // worldModels are the models as the binary builds them (agent/world),
@@ -145,7 +146,7 @@ func startAgent(t *testing.T, o harnessOptions) *harness {
 	go func() { // owner: the harness; ends when the pipes close
 		h.done <- acp.Serve(ctx, toAgentR, fromAgentW, acp.Options{
 			Control: ctl, Logger: log, Version: "test",
-			KeyEnv: o.keyEnv, KeyMissing: o.keyEnv != "", WebFetch: o.webFetch,
+			KeyEnv: o.keyEnv, KeyMissing: o.keyEnv != "", WebFetch: o.webFetch, StoreErr: o.storeErr,
 			// The runner the binary uses: ours, in the OS sandbox (or its
 			// fallback where the kernel has none).
 			LocalRunner: func(ws *tools.Workspace) (tools.CommandRunner, bool, func() error, error) {

@@ -24,12 +24,19 @@ func (a *server) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Ini
 		AgentCapabilities: sdk.AgentCapabilities{
 			LoadSession:        true,
 			PromptCapabilities: sdk.PromptCapabilities{EmbeddedContext: true, Image: true},
-			McpCapabilities:    sdk.McpCapabilities{Http: true},
+			McpCapabilities:    sdk.McpCapabilities{Http: true, Sse: true},
 			SessionCapabilities: sdk.SessionCapabilities{
 				List: &sdk.SessionListCapabilities{}, Resume: &sdk.SessionResumeCapabilities{}, Close: &sdk.SessionCloseCapabilities{},
 			},
 		},
 		AuthMethods: []sdk.AuthMethod{},
+	}
+	if a.o.StoreErr != nil {
+		// Nothing is stored: offering load, list or resume would lose a
+		// session the client means to come back to.
+		resp.AgentCapabilities.LoadSession = false
+		resp.AgentCapabilities.SessionCapabilities.List, resp.AgentCapabilities.SessionCapabilities.Resume = nil, nil
+		resp.Meta = map[string]any{metaKey: map[string]any{"sessionsNotSaved": notSaved(a.o.StoreErr)}}
 	}
 	if a.o.KeyMissing {
 		desc := fmt.Sprintf("Set %s in the environment agent-lsp is started with (or name another variable with --api-key-env), then restart it.", a.o.KeyEnv)
@@ -69,7 +76,21 @@ func (a *server) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.N
 	}
 	a.attach(s, ctl)
 	s.announceCommands()
+	if a.o.StoreErr != nil {
+		s.announceNotSaved(notSaved(a.o.StoreErr))
+	}
 	return sdk.NewSessionResponse{SessionId: s.id, Modes: modeState(ctl.Mode()), ConfigOptions: s.configOptions()}, nil
+}
+
+// notSaved is what the user reads when sessions cannot be saved.
+func notSaved(err error) string {
+	return "agent-lsp: sessions are not saved (" + err.Error() + "): set XDG_STATE_HOME or HOME in the agent's environment, or pass --state-dir"
+}
+
+// announceNotSaved tells the user, as the session's first message, that
+// it will not be saved.
+func (s *session) announceNotSaved(msg string) {
+	go s.send(context.Background(), sdk.UpdateAgentMessageText(msg+"\n\n")) // owner: the session; returns once sent
 }
 
 // announceCommands sends the session's slash commands once its id is the

@@ -31,6 +31,10 @@ type Options struct {
 	// AutoApprove answers every question the policy asks with yes
 	// (--yes); CRITICAL actions are still refused.
 	AutoApprove bool
+	// StoreErr says why sessions cannot be saved (no state directory):
+	// load, list and resume are then not offered, and each new session
+	// says so first. nil: saved (or kept in memory by choice, --no-save).
+	StoreErr error
 	// WebFetch is web_fetch's settings (--web-fetch-private-network).
 	WebFetch tools.WebFetchOptions
 	// LocalRunner runs commands for a client without terminal support:

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -66,7 +67,13 @@ func DefaultStateDir() (string, error) {
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
-		return "", fmt.Errorf("session store: no state directory: %w", err)
+		// No $HOME (avante starts its agents with PATH and little else):
+		// the account's home from the user database is the same place.
+		u, uerr := user.Current()
+		if uerr != nil || !filepath.IsAbs(u.HomeDir) {
+			return "", fmt.Errorf("no state directory: neither XDG_STATE_HOME nor HOME is set, and the account has no home directory (%v)", err)
+		}
+		home = u.HomeDir
 	}
 	return filepath.Join(home, ".local", "state", "agent-lsp", "sessions"), nil
 }

@@ -96,9 +96,11 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 
 	var store *agent.Store
+	var storeErr error // the client is told (acp.Options.StoreErr)
 	if !*noSave {
 		if store, err = world.OpenStore(*stateDir, log); err != nil {
 			log.Warn("sessions are not saved (use --state-dir or --no-save)", zap.Error(err))
+			storeErr = err
 		}
 	}
 	box.ForceUnavailable = os.Getenv(envForceNoSandbox) == "1"
@@ -122,7 +124,7 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	err = acp.Serve(ctx, stdin, stdout, acp.Options{
 		Control: ctl, Logger: log, Version: buildVersion(),
 		KeyEnv: cfg.APIKeyEnv, KeyMissing: keyErr != nil && m.replay == "",
-		AutoApprove: *yes, ProtectedFiles: protected, WebFetch: web,
+		AutoApprove: *yes, ProtectedFiles: protected, WebFetch: web, StoreErr: storeErr,
 		MCP: func(root string) []mcp.ServerConfig {
 			// Only the command line's servers: the workspace's .mcp.json is
 			// untrusted and ACP has no way to ask about it before a prompt.
