@@ -7,6 +7,8 @@ import type { MentionReport, Mode, PlanItem, Totals, Usage } from './session';
 interface UpdateBase {
   sessionId: string;
   seq: number;
+  /** Set on a subagent's updates: the id of the task call that started it. */
+  parentToolCallId?: string;
 }
 
 export type ToolStatus = 'completed' | 'failed' | 'denied';
