@@ -60,6 +60,8 @@ type Session struct {
 	switched bool            // model was switched (or restored): the configured model's error does not apply
 
 	window windowState // the context window the budget follows (window.go)
+
+	subagentModels map[string]agent.ModelSettings // custom subagents' presets, connected (subagent_model.go)
 }
 
 func newSession(c *Controller, a *agent.Session, b Binding, title string, created, updated time.Time) *Session {
