@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/provider/anthropic"
 	"github.com/agent-lsp/agent-lsp/provider/openai"
 	"github.com/agent-lsp/agent-lsp/provider/providertest"
@@ -73,6 +74,61 @@ func TestCustomSubagentFromTheWorkspace(t *testing.T) {
 			}
 			if got := decodeWire(t, child).toolNames(); got != "read_file,grep" {
 				t.Errorf("the child offers %s, want its file's read_file,grep", got)
+			}
+		})
+	}
+}
+
+// TestCustomSubagentTalksToItsPreset: a custom subagent whose front matter
+// names a model preset talks to that model (its requests name it), and is
+// priced as the preset is (free: a known $0), while the session keeps its
+// own model.
+func TestCustomSubagentTalksToItsPreset(t *testing.T) {
+	for _, dialect := range []string{openai.Name, anthropic.Name} {
+		t.Run(dialect, func(t *testing.T) {
+			s := start(t, providertest.Script{
+				{ToolCalls: []providertest.Call{{ID: "call_cheap", Name: "task",
+					Arguments: `{"description":"look","prompt":"look around","agent":"scout"}`}}},
+				{Text: "Looked.", Usage: provider.Usage{PromptTokens: 100, CompletionTokens: 5}},
+				{Text: "Done."},
+			}, setupOptions{dialect: dialect, caps: fullCaps, autoApprove: true,
+				files: map[string]string{".agents/agents/scout.md": "---\ndescription: Looks around cheaply\nmodel: cheap\n---\nBe brief.\n"}})
+			baseURL := s.model.OpenAIBaseURL()
+			if dialect == anthropic.Name {
+				baseURL = s.model.AnthropicBaseURL()
+			}
+			s.initialize(map[string]any{"models": []map[string]any{
+				{"id": "cheap", "provider": dialect, "model": "cheap-model", "baseURL": baseURL, "apiKeyEnv": "none", "free": true},
+			}})
+			var list subagentList
+			s.call("agent/subagents", map[string]any{}, &list)
+			s.call("agent/subagentTrust", map[string]any{"name": "scout", "hash": list.Subagents[0].Hash, "trust": "always"}, &list)
+			r := s.controlPrompt(map[string]any{"prompt": "scout it"})
+			if r.StopReason != "end_turn" {
+				t.Fatalf("result %+v", r)
+			}
+			var models []string
+			for _, req := range s.model.Requests() {
+				var body struct{ Model string }
+				if err := req.Decode(&body); err != nil {
+					t.Fatal(err)
+				}
+				models = append(models, body.Model)
+			}
+			if len(models) != 3 || models[1] != "cheap-model" || models[0] == "cheap-model" || models[2] != models[0] {
+				t.Errorf("the requests' models %v: want the child's on the preset's", models)
+			}
+			childRounds := 0
+			for _, u := range s.subagentUpdates(r.SessionID) {
+				if u.Kind == "round_end" && u.ParentToolCallID != "" {
+					childRounds++
+					if u.Cost != 0 || u.CostKnown == nil || !*u.CostKnown {
+						t.Errorf("the free preset's call: cost %v, known %v", u.Cost, u.CostKnown)
+					}
+				}
+			}
+			if childRounds != 1 {
+				t.Errorf("%d round_end updates of the child", childRounds)
 			}
 		})
 	}
