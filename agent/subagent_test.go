@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -368,5 +369,38 @@ func TestSubagentTranscriptAndTotalsSurviveAResume(t *testing.T) {
 	}
 	if childTotals.Usage != (provider.Usage{PromptTokens: 50, CompletionTokens: 5}) {
 		t.Errorf("resumed child totals %+v", childTotals.Usage)
+	}
+}
+
+// TestSubagentsPerPromptAreCapped: a prompt starts at most
+// MaxSubagentsPerPrompt children; the call past it fails without a child.
+func TestSubagentsPerPromptAreCapped(t *testing.T) {
+	n := agent.MaxSubagentsPerPrompt + 1
+	var calls []providertest.Call
+	for i := range n {
+		calls = append(calls, providertest.Call{ID: fmt.Sprintf("call_%02d", i), Name: "task",
+			Arguments: fmt.Sprintf(`{"description":"d%d","prompt":"question %d"}`, i, i)})
+	}
+	script := providertest.Script{{ToolCalls: calls}}
+	for range agent.MaxSubagentsPerPrompt {
+		script = append(script, providertest.Turn{Text: "answer"})
+	}
+	script = append(script, providertest.Turn{Text: "done"})
+	srv := providertest.NewServer(t, script, providertest.WithSeed(12))
+	s := sessionWith(t, openai.Name, srv, javaProject(t), withTaskTool(t))
+	if o := s.Prompt(t.Context(), "many", nil); o.StopReason != agent.StopEndTurn {
+		t.Fatalf("outcome %+v", o)
+	}
+	refused := 0
+	for _, m := range s.History() {
+		if m.Role == provider.RoleTool && m.IsError {
+			refused++
+			if !strings.Contains(m.Text, "already started 12 subagents") {
+				t.Errorf("refusal %q", m.Text)
+			}
+		}
+	}
+	if refused != 1 || len(srv.Requests()) != agent.MaxSubagentsPerPrompt+2 {
+		t.Errorf("%d refused, %d requests", refused, len(srv.Requests()))
 	}
 }
