@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -267,6 +268,17 @@ func TestSubagentEditAsksTheParentsApprover(t *testing.T) {
 		result := h[len(h)-2]
 		if result.Role != provider.RoleTool || result.Text != "Wrote NOTES.md.\n\nFiles touched: NOTES.md" {
 			t.Errorf("task result %+v", result)
+		}
+		// The child's edit is in the prompt's checkpoint: a rewind takes it back.
+		cps := s.Checkpoints()
+		if len(cps) != 1 || len(cps[0].Files) != 1 || cps[0].Files[0].Path != filepath.Join(root, "NOTES.md") || cps[0].Files[0].Existed {
+			t.Fatalf("checkpoints %+v", cps)
+		}
+		if _, err := s.Rewind(t.Context(), cps[0].ID, agent.RewindOptions{RestoreFiles: true}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(filepath.Join(root, "NOTES.md")); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("NOTES.md after the rewind: %v", err)
 		}
 	})
 }
