@@ -69,6 +69,9 @@ func (a *approver) Approve(ctx context.Context, act permission.Action, offerSess
 	if act.Path != "" {
 		tc.Locations = []sdk.ToolCallLocation{{Path: act.Path}}
 	}
+	if act.ParentCallID != "" { // a subagent asks (updates_subagent.go)
+		tc.Meta = map[string]any{metaParentToolCall: act.ParentCallID}
+	}
 	resp, err := a.s.peer.RequestPermission(ctx, sdk.RequestPermissionRequest{SessionId: a.s.id, Options: opts, ToolCall: tc})
 	// A client keeps the request's title as the call's: once answered, the
 	// call is titled plainly again, the risk having been the question's.

@@ -43,6 +43,8 @@ type callArgs struct {
 	URL     string `json:"url"`
 	Offset  int    `json:"offset"`
 	Query   string `json:"query"` // tool_search
+	// Description is a task call's (agent.TaskTool).
+	Description string `json:"description"`
 }
 
 // describeCall is a tool call's title and locations, from its arguments.
@@ -65,6 +67,8 @@ func describeCall(ws *tools.Workspace, name string, raw json.RawMessage) (string
 	// character of the model's arguments is written visibly, and a long
 	// command loses its middle, never its tail.
 	switch {
+	case name == agent.TaskToolName && a.Description != "":
+		return permission.VisibleLine("task: "+a.Description, titleRunes), locs
 	case a.Command != "":
 		// The command itself: a client names the kind (CodeCompanion's
 		// "Execute: go test ./..."), a "run:" prefix would read as the command.
@@ -117,6 +121,8 @@ func planEntries(items []tools.TodoItem) []sdk.PlanEntry {
 type stream struct {
 	s   *session
 	ctx context.Context // the connection's: a notification outlives a cancelled prompt
+
+	children map[string]*childProgress // subagents by task call id (updates_subagent.go)
 }
 
 var _ agent.Listener = (*stream)(nil)
@@ -124,6 +130,10 @@ var _ agent.Listener = (*stream)(nil)
 // OnEvent implements agent.Listener.
 func (st *stream) OnEvent(e agent.Event) {
 	s := st.s
+	if e.ParentToolCallID != "" {
+		st.onChildEvent(e)
+		return
+	}
 	switch e.Kind {
 	case agent.EventText:
 		s.send(st.ctx, sdk.UpdateAgentMessageText(e.Text))

@@ -74,3 +74,17 @@ func (s *Session) stopHook(ctx context.Context, continues *int) bool {
 	s.commit()
 	return true
 }
+
+// childHooks are a subagent's hooks: the parent's around its tool calls
+// and compactions; a Stop hook speaks of the main agent's turn, so a
+// child's end never asks it.
+func childHooks(h Hooks) Hooks {
+	if h == nil {
+		return nil
+	}
+	return noStop{h}
+}
+
+type noStop struct{ Hooks }
+
+func (noStop) Stop(context.Context, string, bool) string { return "" }

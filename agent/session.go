@@ -80,6 +80,9 @@ type Config struct {
 	// Worktree is the git worktree the session was made in, stored in
 	// its header (store_worktree.go); nil: none.
 	Worktree *Worktree
+	// SubagentModel connects the model a custom subagent names; nil: a
+	// custom subagent naming a model talks to the session's.
+	SubagentModel SubagentModelFunc
 }
 
 // Session is one conversation. Its history starts with the system prompt
@@ -137,6 +140,8 @@ type Session struct {
 	spendPrev      []provider.Message
 	spendPrevModel string
 	capped         bool // the last prompt stopped at a spend cap
+
+	children subagentLog // the task calls' children (subagent_store.go)
 }
 
 // NewSession starts a conversation whose first message is the system
@@ -174,6 +179,7 @@ func ResumeSession(cfg Config, id string) (*Session, error) {
 	s := newSession(cfg)
 	s.id, s.history, s.totals, s.calib, s.started = id, l.history, l.totals, l.calib, true
 	s.plan, s.found = l.plan, l.found
+	s.children.ended = l.children
 	s.content = l.texts.content
 	if l.texts.err != nil {
 		s.storeFailure(l.texts.err)
@@ -330,7 +336,10 @@ func (s *Session) prompt(ctx context.Context, text string, images []provider.Ima
 	s.mu.Lock()
 	s.out = out
 	s.mu.Unlock()
+	// The prompt's task calls run children (subagent_run.go): their usage is the prompt's too.
+	ctx, children := s.withSubagentTurn(ctx, out)
 	o := s.run(ctx, out)
+	o.Usage = o.Usage.Add(children.usage())
 	s.mu.Lock()
 	s.out = nil
 	s.mu.Unlock()

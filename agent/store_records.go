@@ -26,6 +26,7 @@ import (
 //	{"type":"toolsFound","found":["mcp__github__create_issue",…]}  (tool_search.go; appended to the earlier ones)
 //	{"type":"checkpoint","checkpoint":{"id":…,"prompt":…,"createdAt":…,"historyLen":N,"files":[…]}}
 //	{"type":"rewind","checkpointId":…}
+//	{"type":"subagent","toolCallId":…,"history":[…]}  a child's conversation, with its task call's result
 //	{"type":"commit"}
 //
 // Records are written ahead, in batches each ended by a commit record and
@@ -55,6 +56,7 @@ const (
 	recCheckpoint = "checkpoint"
 	recRewind     = "rewind"
 	recToolsFound = "toolsFound"
+	recSubagent   = "subagent" // a child's history (subagent_store.go)
 )
 
 // record is one line of a session file; Type says which fields are set.
@@ -92,6 +94,8 @@ type record struct {
 	CheckpointID string `json:"checkpointId,omitempty"`
 	// toolsFound: the tools a tool_search found that none before had
 	Found []string `json:"found,omitempty"`
+	// subagent: the task call whose child's History it is
+	ToolCallID string `json:"toolCallId,omitempty"`
 }
 
 // appendBatch writes records and a commit record to the session file,

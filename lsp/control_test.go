@@ -131,7 +131,7 @@ func TestAskModeOffersOnlyReadOnlyTools(t *testing.T) {
 	}
 	reqs := s.model.Requests()
 	for i, req := range reqs[:2] {
-		if got := decodeWire(t, req).toolNames(); got != "read_file,glob,grep,skill" {
+		if got := decodeWire(t, req).toolNames(); got != "read_file,glob,grep,skill,task" {
 			t.Errorf("request %d offers %s", i, got)
 		}
 	}
@@ -170,7 +170,7 @@ func TestAskModeOffersOnlyReadOnlyTools(t *testing.T) {
 		t.Errorf("mode updates = %v", modes)
 	}
 	s.controlPrompt(map[string]any{"sessionId": r.SessionID, "prompt": "again"})
-	if got := decodeWire(t, s.model.Requests()[2]).toolNames(); got != "read_file,glob,grep,write_file,edit_file,run_bash,todo_write,web_fetch,skill" {
+	if got := decodeWire(t, s.model.Requests()[2]).toolNames(); got != "read_file,glob,grep,write_file,edit_file,run_bash,todo_write,web_fetch,skill,task" {
 		t.Errorf("default mode offers %s", got)
 	}
 	var bad json.RawMessage
@@ -381,7 +381,7 @@ func TestPlanUpdatesSurviveARestart(t *testing.T) {
 	if r.StopReason != "end_turn" {
 		t.Fatalf("result = %+v", r)
 	}
-	if got := decodeWire(t, s.model.Requests()[0]).toolNames(); got != "read_file,glob,grep,todo_write,skill" {
+	if got := decodeWire(t, s.model.Requests()[0]).toolNames(); got != "read_file,glob,grep,todo_write,skill,task" {
 		t.Errorf("plan mode offers %s", got)
 	}
 	var order []string
@@ -504,7 +504,7 @@ func TestSlashCommands(t *testing.T) {
 	for _, c := range cmds.Commands {
 		names = append(names, c.Name)
 	}
-	if strings.Join(names, ",") != "/compact,/clear,/mode,/model,/rewind,/skills,/worktree,/budget,/permissions" {
+	if strings.Join(names, ",") != "/compact,/clear,/mode,/model,/rewind,/skills,/worktree,/budget,/agents,/permissions" {
 		t.Errorf("commands = %v", names)
 	}
 

@@ -111,7 +111,7 @@ var wireExamples = []wireExample{
 		result: sessionStateResult{SessionID: "s1", Title: "fix the parser", Mode: "plan", Provider: "openai", Model: "gpt-x",
 			BaseURL: exampleURL, Plan: examplePlan}},
 	{name: "agent.transcript", method: "agent/transcript", from: "editor",
-		params: sessionStateParams{sessionRef: sessionRef{SessionID: "s1"}},
+		params: transcriptParams{sessionRef: sessionRef{SessionID: "s1"}, ParentToolCallID: "call_task1"},
 		result: transcriptResult{SessionID: "s1", Title: "fix the parser", Mode: "default", Plan: examplePlan, Totals: exampleTotals,
 			Entries: []any{
 				userEntry{entryKind: entryKind{Kind: "user"}, textBody: textBody{Text: "fix it"}, CheckpointID: "cp1"},
@@ -169,7 +169,7 @@ var wireExamples = []wireExample{
 			Summary: "run: go test ./...", Command: "go test ./...", VisibleCommand: "go test ./...", Path: "main.go",
 			URI: "file:///w/main.go", Hunks: []reviewHunk{exampleHunk}, Rule: "run_bash: go test ./...",
 			Options: []approveOption{{ID: "allow_once", Title: "Allow once", Kind: "allow_once"},
-				{ID: "allow_always_user", Title: "Always allow for me", Kind: "allow_always"}}},
+				{ID: "allow_always_user", Title: "Always allow for me", Kind: "allow_always"}}, ParentToolCallID: "call_task1"},
 		result: approveAnswer{OptionID: "allow_always_user"}},
 	{name: "agent.review", method: "agent/review", from: "daemon",
 		params: reviewParams{SessionID: "s1", ToolCallID: "call_2", Tool: "edit_file", Summary: "edit main.go", Path: "main.go",

@@ -53,7 +53,8 @@ func (t *terminal) openWorld(ctx context.Context) (chatWorld, error) {
 		return chatWorld{}, err
 	}
 	ws.SetProtectedFiles(protected)
-	reg, err := world.NewRegistry(o.WebFetch)
+	subagents := world.Subagents(ws.Roots(), o.StateDir)
+	reg, err := world.NewRegistry(o.WebFetch, subagents)
 	if err != nil {
 		_ = closeModel()
 		return chatWorld{}, err
@@ -113,6 +114,7 @@ func (t *terminal) openWorld(ctx context.Context) (chatWorld, error) {
 		AutoAllowSandboxed: o.SandboxAutoAllow && (box.Current().Active || box.Current().Checking), // applied only to commands known contained
 		Tools:              reg,
 		Prompts:            prompts,
+		Subagents:          subagents,
 	}
 	if len(o.Hooks) > 0 {
 		r := hooks.NewRunner(o.Hooks, ws.Roots()[0], tools.NewProcessRunner(box), log)

@@ -53,6 +53,9 @@ var builtinCommands = []builtinCommand{
 	{Command: Command{Name: "/budget", Description: "Show the spend and its caps, set them, and go on with a turn stopped at a cap",
 		Arguments: []tools.PromptArgument{{Name: "caps", Description: "a dollar amount for this session, or sessionUsd= dayUsd= workspaceDayUsd= sessionTokens= warnAt="}}},
 		run: (*Session).slashBudget},
+	{Command: Command{Name: "/agents", Description: "List the custom subagents, or trust a workspace's: /agents trust <name> <hash> [always]",
+		Arguments: []tools.PromptArgument{{Name: "decision", Description: "trust <name> <hash> [always] | deny <name>"}}},
+		run: (*Session).slashAgents}, // subagents_command.go
 }
 
 // IsBuiltin reports whether name ("/mode") is a built-in command: it

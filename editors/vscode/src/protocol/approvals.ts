@@ -43,6 +43,8 @@ export interface ApproveParams {
   /** What an "Always allow" option saves to a rules file ("run_bash: go test ./..."); present with those options. */
   rule?: string;
   options: ApproveOption[];
+  /** Set when a subagent asks: the id of the task call that started it. */
+  parentToolCallId?: string;
 }
 
 /** The answer to agent/approve: an offered option's id (null: Deny). */

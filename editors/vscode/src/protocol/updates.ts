@@ -9,6 +9,8 @@ import type { Spend } from './spend';
 interface UpdateBase {
   sessionId: string;
   seq: number;
+  /** Set on a subagent's updates: the id of the task call that started it. */
+  parentToolCallId?: string;
 }
 
 export type ToolStatus = 'completed' | 'failed' | 'denied';

@@ -11,6 +11,7 @@ import type { ApproveAnswer, ApproveParams, ReviewAnswer, ReviewParams } from '.
 import type { CheckpointsResult, RewindParams, RewindResult } from './checkpoints';
 import type { McpStatusResult, McpTrustParams } from './mcp';
 import type { PermissionsParams, PermissionsResult } from './permissions';
+import type { SubagentsResult, SubagentTrustParams } from './subagents';
 import type { CommandsResult, CurrentModel, ModelsParams, ModelsResult, SetModelParams } from './models';
 import type {
   CancelParams,
@@ -44,12 +45,14 @@ export interface WireTypes {
   'agent/compact': { params: CompactParams; result: CompactResult };
   'agent/mcpStatus': { params: NoParams; result: McpStatusResult };
   'agent/mcpTrust': { params: McpTrustParams; result: McpStatusResult };
+  'agent/subagents': { params: NoParams; result: SubagentsResult };
+  'agent/subagentTrust': { params: SubagentTrustParams; result: SubagentsResult };
   'agent/setMode': { params: SetModeParams; result: ModeResult };
   'agent/setModel': { params: SetModelParams; result: CurrentModel };
   'agent/models': { params: ModelsParams; result: ModelsResult };
   'agent/commands': { params: NoParams; result: CommandsResult };
   'agent/session': { params: SessionParams; result: SessionState };
-  'agent/transcript': { params: SessionParams; result: TranscriptResult };
+  'agent/transcript': { params: SessionParams & { parentToolCallId?: string }; result: TranscriptResult };
   'agent/checkpoints': { params: SessionParams; result: CheckpointsResult };
   'agent/rewind': { params: RewindParams; result: RewindResult };
   'agent/worktree': { params: WorktreeParams; result: WorktreeResult };
