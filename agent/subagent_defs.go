@@ -3,11 +3,12 @@ package agent
 import (
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/agent-lsp/agent-lsp/tools"
 )
 
 // MaxSubagentFile bounds a custom subagent's file: its body goes into
@@ -36,21 +37,14 @@ func ParseSubagentFile(data []byte, fallbackName string) (SubagentDef, error) {
 	if len(data) > MaxSubagentFile {
 		return SubagentDef{}, fmt.Errorf("larger than %d bytes", MaxSubagentFile)
 	}
-	text := strings.ReplaceAll(string(data), "\r\n", "\n")
-	if !strings.HasPrefix(text, "---\n") {
+	if !strings.HasPrefix(strings.TrimPrefix(strings.ReplaceAll(string(data), "\r\n", "\n"), "\ufeff"), "---\n") {
 		return SubagentDef{}, errors.New(`no front matter (the file must start with a "---" line)`)
 	}
-	front, body, ok := strings.Cut(text[4:], "\n---")
-	if !ok {
-		return SubagentDef{}, errors.New(`the front matter has no closing "---" line`)
-	}
-	body = strings.TrimPrefix(body, "\n")
 	var f subagentFront
-	// Fields of the peers' own (color, ...) are ignored; io.EOF is an
-	// empty front matter.
-	dec := yaml.NewDecoder(strings.NewReader(front))
-	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
-		return SubagentDef{}, fmt.Errorf("front matter: %w", err)
+	// Fields of the peers' own (color, ...) are ignored.
+	body, err := tools.ReadFrontMatter(data, &f)
+	if err != nil {
+		return SubagentDef{}, err
 	}
 	d := SubagentDef{Name: strings.TrimSpace(f.Name), Description: strings.TrimSpace(f.Description),
 		Model: strings.TrimSpace(f.Model), Prompt: strings.TrimSpace(body)}
