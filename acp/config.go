@@ -27,19 +27,8 @@ func modeState(current agent.Mode) *sdk.SessionModeState {
 	return st
 }
 
-// currentPreset is the preset the session's model is, or "" when it is
-// none of them (a model configured by flags).
-func currentPreset(presets []control.Preset, m control.ModelInfo) string {
-	for _, p := range presets {
-		if strings.EqualFold(p.Provider, m.Provider) && p.Model == m.Model && strings.TrimRight(p.BaseURL, "/") == strings.TrimRight(m.BaseURL, "/") {
-			return p.ID
-		}
-	}
-	return ""
-}
-
-// configuredValue is the model option's value for a model that is no
-// preset: choosing it changes nothing.
+// configuredValue is the model option's value for the model the agent
+// started with when it is no preset: choosing it goes back to that model.
 const configuredValue = "configured"
 
 // configOptions are the session's options: its mode, and its model among
@@ -52,12 +41,16 @@ func (s *session) configOptions() []sdk.SessionConfigOption {
 	}
 	presets := s.srv.o.Control.Presets()
 	model := s.ctl.Model()
-	current := currentPreset(presets, model)
+	current := model.Preset
 	models := sdk.SessionConfigSelectOptionsUngrouped{}
+	// The model the agent started with stays a choice, whatever the
+	// session switched to: a picker can always go back to it.
+	if started := s.srv.o.Control.Configured(); started.Preset == "" {
+		models = append(models, sdk.SessionConfigSelectOption{Value: configuredValue, Name: started.Model,
+			Description: sdk.Ptr(started.Provider + " at " + started.BaseURL + " (from the command line)")})
+	}
 	if current == "" {
-		current = configuredValue
-		models = append(models, sdk.SessionConfigSelectOption{Value: configuredValue, Name: model.Model,
-			Description: sdk.Ptr(model.Provider + " at " + model.BaseURL + " (from the command line)")})
+		current = configuredValue // no preset: the started-with model, or one a /model switch named
 	}
 	for _, p := range presets {
 		models = append(models, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(p.ID), Name: p.ID,

@@ -228,9 +228,11 @@ func (a *server) SetSessionConfigOption(_ context.Context, p sdk.SetSessionConfi
 	case configMode:
 		_, err = s.ctl.SetMode(string(v.Value))
 	case configModel:
-		if v.Value != configuredValue {
-			_, err = s.ctl.SetModel(control.ModelChoice{Preset: string(v.Value)})
+		choice := control.ModelChoice{Preset: string(v.Value)}
+		if v.Value == configuredValue {
+			choice = control.ModelChoice{Configured: true}
 		}
+		_, err = s.ctl.SetModel(choice)
 	default:
 		err = invalidParams(fmt.Errorf("unknown config option %q (mode, model)", v.ConfigId))
 	}

@@ -53,9 +53,8 @@ func (s *session) contextSize() int {
 	if w := s.ctl.ContextWindow(); w.Tokens > 0 {
 		return w.Tokens
 	}
-	presets := s.srv.o.Control.Presets()
-	if id := currentPreset(presets, s.ctl.Model()); id != "" {
-		for _, p := range presets {
+	if id := s.ctl.Model().Preset; id != "" {
+		for _, p := range s.srv.o.Control.Presets() {
 			if p.ID == id && p.ContextWindow > 0 {
 				return p.ContextWindow
 			}

@@ -93,12 +93,20 @@ func infoOf(cfg provider.Config) ModelInfo {
 // ModelChoice is a model switch: a preset, or a model (of the current
 // dialect, or of Provider's), with optional endpoint and key variable.
 type ModelChoice struct {
-	Preset    string
+	// Configured goes back to the model the front end started with (its
+	// flags and settings), as it was configured; the other fields are
+	// ignored.
+	Configured bool
+	Preset     string
 	Provider  *string
 	Model     string
 	BaseURL   *string
 	APIKeyEnv *string
 }
+
+// Configured is the model the front end started with: a session can
+// always go back to it (ModelChoice.Configured).
+func (c *Controller) Configured() ModelInfo { return c.withPreset(infoOf(c.o.Model)) }
 
 // Model is the model the session talks to.
 func (s *Session) Model() ModelInfo { return s.c.withPreset(infoOf(s.modelConfig())) }
@@ -170,6 +178,8 @@ func (s *Session) SetModel(ch ModelChoice) (ModelInfo, error) {
 	freeURL := cfg.BaseURL // the endpoint cfg.Free speaks of
 	var preset *Preset
 	switch {
+	case ch.Configured:
+		cfg, freeURL = s.c.o.Model, s.c.o.Model.BaseURL
 	case ch.Preset != "":
 		ps, ok := s.c.preset(ch.Preset)
 		if !ok {
@@ -188,16 +198,16 @@ func (s *Session) SetModel(ch ModelChoice) (ModelInfo, error) {
 		}
 		cfg.Model = strings.TrimSpace(ch.Model)
 	}
-	if ch.BaseURL != nil {
+	if ch.BaseURL != nil && !ch.Configured {
 		cfg.BaseURL = *ch.BaseURL
 	}
-	if ch.APIKeyEnv != nil {
+	if ch.APIKeyEnv != nil && !ch.Configured {
 		cfg.APIKeyEnv = *ch.APIKeyEnv
 	}
 	if cfg.BaseURL != freeURL {
 		cfg.Free = false
 	}
-	if old := s.modelConfig(); cfg.Model != old.Model || cfg.BaseURL != old.BaseURL {
+	if old := s.modelConfig(); !ch.Configured && (cfg.Model != old.Model || cfg.BaseURL != old.BaseURL) {
 		cfg.ContextWindow = 0 // the setting is the configured model's
 	}
 	if err := cfg.Validate(); err != nil {
