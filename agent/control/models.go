@@ -98,10 +98,10 @@ type ModelChoice struct {
 	// ignored.
 	Configured bool
 	Preset     string
-	Provider  *string
-	Model     string
-	BaseURL   *string
-	APIKeyEnv *string
+	Provider   *string
+	Model      string
+	BaseURL    *string
+	APIKeyEnv  *string
 }
 
 // Configured is the model the front end started with: a session can
