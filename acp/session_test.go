@@ -162,6 +162,11 @@ func testSessionWithClientCapabilities(t *testing.T, dialect string) {
 	}
 	replayed, _ := h2.client.snapshot() // before the answer, so here now
 	checkReplay(t, replayed)
+	// The cancelled prompt is replayed with its answer marked cancelled,
+	// not as a question left unanswered.
+	if !strings.Contains(agentText(replayed), "[cancelled by the user]") {
+		t.Errorf("the cancelled prompt is replayed without its mark:\n%s", agentText(replayed))
+	}
 	h2.stop()
 
 	// Resume: the same session, no replay.
@@ -203,6 +208,10 @@ func testCancel(t *testing.T, h *harness, id sdk.SessionId) {
 	r := await.Event(t, done, "session/cancel to end the prompt")
 	if r.err != nil || r.resp.StopReason != sdk.StopReasonCancelled {
 		t.Fatalf("cancelled prompt: %v %+v", r.err, r.resp)
+	}
+	// What the model read before the cancel is counted, not reported as 0.
+	if r.resp.Usage == nil || r.resp.Usage.InputTokens == 0 {
+		t.Errorf("cancelled prompt's usage %+v, want what the model read", r.resp.Usage)
 	}
 	if n := len(h.model.Requests()); n != before+1 {
 		t.Errorf("%d model requests after the cancel, want %d: no retry", n, before+1)

@@ -388,8 +388,8 @@ func TestBadArgumentsAndCancelThroughBothDialects(t *testing.T) {
 			if o.StopReason != agent.StopCancelled {
 				t.Errorf("outcome = %+v", o)
 			}
-			if got := len(s.History()); got != len(h)+1 {
-				t.Errorf("history grew by %d, want just the user message", got-len(h))
+			if got := s.History(); len(got) != len(h)+2 || got[len(got)-1].Text != "[cancelled by the user]" {
+				t.Errorf("history grew by %d, want the user message and the cancelled answer", len(got)-len(h))
 			}
 			for i, rq := range srv.Requests() {
 				if rq.Rejected != "" {

@@ -26,6 +26,7 @@ func (s *Session) run(ctx context.Context, out *serialListener) Outcome {
 		if err := s.checkBudget(ctx, specs, round, out); err != nil {
 			if !spendStopped(err, &o) {
 				o.StopReason, o.Err = StopCancelled, err
+				s.closeCancelled(nil, round, nil, 0, &o, out)
 			}
 			return o
 		}
@@ -53,6 +54,7 @@ func (s *Session) run(ctx context.Context, out *serialListener) Outcome {
 			}
 			if ctx.Err() != nil {
 				o.StopReason, o.Err = StopCancelled, context.Cause(ctx)
+				s.closeCancelled(t, round, msgs, toolTokens, &o, out)
 				return o
 			}
 			o.StopReason, o.Err = StopError, err
@@ -158,6 +160,9 @@ func (s *Session) stream(ctx context.Context, round int, msgs []provider.Message
 		}
 	}
 	if err := t.finish(); err != nil {
+		if ctx.Err() != nil {
+			return t, fmt.Errorf("round %d: %w", round, err) // what streamed before the cancel (cancelled.go)
+		}
 		return nil, fmt.Errorf("round %d: %w", round, err)
 	}
 	return t, nil

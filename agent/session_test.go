@@ -37,8 +37,13 @@ func TestCancelMidStream(t *testing.T) {
 		}
 		h := s.History()
 		assertValidHistory(t, h)
-		if got := roles(h); got != "system,user" {
-			t.Errorf("roles = %s: the partial turn must be dropped", got)
+		// The answer so far is kept, marked cancelled, and its call is
+		// dropped: nothing with an unanswered tool call enters the history.
+		if got := roles(h); got != "system,user,assistant" || h[2].Text != "partial\n\n"+cancelledMarker || len(h[2].ToolCalls) != 0 {
+			t.Errorf("history %+v: want the partial answer marked cancelled, without its call", h)
+		}
+		if o.Usage.CompletionTokens == 0 || o.Usage.PromptTokens == 0 {
+			t.Errorf("usage %+v: a cancelled prompt keeps what the model read and wrote", o.Usage)
 		}
 		if len(rec.ofKind(EventError)) != 0 {
 			t.Error("a cancellation is not an error event")
@@ -159,7 +164,7 @@ func TestOnePromptAtATime(t *testing.T) {
 			t.Errorf("second = %+v", o)
 		}
 		h := s.History()
-		if got := roles(h); got != "system,user,user,assistant" || h[1].Text != "first" || h[2].Text != "second" {
+		if got := roles(h); got != "system,user,assistant,user,assistant" || h[1].Text != "first" || h[2].Text != "a\n\n"+cancelledMarker || h[3].Text != "second" {
 			t.Errorf("history = %+v", h)
 		}
 	})
