@@ -48,8 +48,11 @@ export function activate(context: vscode.ExtensionContext): void {
 
   const completion = new ChatCompletion(() => d);
   const view = new ChatView(context.extensionUri, session.transcript, {
-    prompt: (text) => void session.ask(text),
+    prompt: (text, steer) => void session.send(text, steer),
     cancel: () => void session.cancel(),
+    queueAction: (action, id) => void session.queueAction(action, id),
+    childTranscript: (toolCallId) => void session.childTranscript(toolCallId).catch((err: unknown) =>
+      void vscode.window.showErrorMessage(`agent-lsp: ${err instanceof Error ? err.message : String(err)}`)),
     complete: (text, cursor) => completion.complete(text, cursor),
     apply: (code) => applyCodeBlock(code, reviews),
   });

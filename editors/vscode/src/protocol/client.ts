@@ -3,7 +3,8 @@
 import { Methods } from './methods';
 import type { Checkpoint, RewindParams, RewindResult } from './checkpoints';
 import type { CommandInfo, CurrentModel, ModelsResult, SetModelParams } from './models';
-import type { CompactResult, Mode, PromptContext, PromptParams, PromptResult, SessionInfo, SessionState, ToolInfo } from './session';
+import type { CompactResult, Delivery, Mode, PromptContext, PromptParams, PromptResult, SessionInfo, SessionState, ToolInfo } from './session';
+import type { QueueItem, QueueParams, QueueResult } from './queue';
 import type { TranscriptResult } from './updates';
 import type { WireTypes } from './wire';
 
@@ -83,14 +84,26 @@ export class AgentClient {
     return { ...r, restored: r.restored ?? [], conflicts: r.conflicts ?? [] };
   }
 
-  async transcript(sessionId: string): Promise<TranscriptResult> {
-    const r = await this.request(Methods.transcript, { sessionId });
+  /** transcript is a session's conversation, or with parentToolCallId the conversation of the subagent that `task` call ran. */
+  async transcript(sessionId: string, parentToolCallId?: string): Promise<TranscriptResult> {
+    const r = await this.request(Methods.transcript, parentToolCallId ? { sessionId, parentToolCallId } : { sessionId });
     return { ...r, entries: r.entries ?? [], plan: r.plan ?? [] };
   }
 
-  /** Cancels every running or queued prompt of the session (a notification: no answer). */
-  cancel(sessionId: string): Promise<void> {
-    const params: WireTypes[typeof Methods.cancel]['params'] = { sessionId };
+  /** queue lists the session's queued and steer messages; with remove or edit it changes one and answers the list after. */
+  async queue(params: QueueParams): Promise<QueueItem[]> {
+    // Not in WireTypes until the daemon's golden agent.queue.json exists (src/test/wire.test.ts requires one per method).
+    const r = await this.conn.sendRequest<QueueResult>(Methods.queue, params);
+    return r.items ?? [];
+  }
+
+  /**
+   * Cancels the session's running prompt (a notification: no answer).
+   * Prompts queued with delivery "queue" then run in order, unless
+   * dropQueue; prompts sent without a delivery are cancelled too.
+   */
+  cancel(sessionId: string, dropQueue = false): Promise<void> {
+    const params: WireTypes[typeof Methods.cancel]['params'] = dropQueue ? { sessionId, dropQueue } : { sessionId };
     return this.conn.sendNotification(Methods.cancel, params);
   }
 }
@@ -99,8 +112,12 @@ export class AgentClient {
 type RequestMethod = { [M in keyof WireTypes]: WireTypes[M] extends { result: unknown } ? M : never }[keyof WireTypes];
 
 /** promptParams builds agent/prompt's params, leaving out what is not set. */
-export function promptParams(prompt: string, opts: { sessionId?: string; context?: PromptContext; workDoneToken?: string } = {}): PromptParams {
+export function promptParams(
+  prompt: string,
+  opts: { sessionId?: string; context?: PromptContext; workDoneToken?: string; delivery?: Delivery } = {},
+): PromptParams {
   const p: PromptParams = { prompt };
+  if (opts.delivery) p.delivery = opts.delivery;
   if (opts.sessionId) p.sessionId = opts.sessionId;
   if (opts.context) p.context = opts.context.range ? { uri: opts.context.uri, range: opts.context.range } : { uri: opts.context.uri };
   if (opts.workDoneToken) p.workDoneToken = opts.workDoneToken;

@@ -20,5 +20,6 @@ export const Methods = {
   checkpoints: 'agent/checkpoints',
   rewind: 'agent/rewind',
   transcript: 'agent/transcript',
+  queue: 'agent/queue',
   showMessageRequest: 'window/showMessageRequest',
 } as const;

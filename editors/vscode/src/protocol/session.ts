@@ -69,14 +69,24 @@ export interface Totals extends Usage {
   costKnown?: boolean;
 }
 
+/**
+ * How a prompt sent while another runs is delivered (docs/protocol.md,
+ * "Queue and steer"): "queue" waits its turn in the session's queue,
+ * "steer" reaches the running turn at its next safe point. Absent: the
+ * prompt waits, invisible (older clients).
+ */
+export type Delivery = 'queue' | 'steer';
+
 export interface PromptParams {
   sessionId?: string;
   prompt: string;
   context?: PromptContext;
   workDoneToken?: string;
+  delivery?: Delivery;
 }
 
-export type StopReason = 'end_turn' | 'max_tokens' | 'max_rounds' | 'answer_cut' | 'tool_call_limit' | 'cancelled' | 'error';
+/** steered: a steer message was delivered to the running turn (its answer is that turn's). */
+export type StopReason = 'end_turn' | 'max_tokens' | 'max_rounds' | 'answer_cut' | 'tool_call_limit' | 'cancelled' | 'steered' | 'error';
 
 export interface PromptResult {
   sessionId: string;
@@ -129,8 +139,10 @@ export interface ToolsResult {
   prompts: PromptInfo[] | null;
 }
 
-/** agent/cancel's params (a notification). */
-export type CancelParams = SessionParams;
+/** agent/cancel's params (a notification); dropQueue also removes the prompts queued with delivery "queue". */
+export interface CancelParams extends SessionParams {
+  dropQueue?: boolean;
+}
 
 export interface CompactParams extends SessionParams {
   workDoneToken?: string | number;

@@ -27,7 +27,7 @@ import type {
   SetModeParams,
   ToolsResult,
 } from './session';
-import type { TranscriptResult, Update } from './updates';
+import type { TranscriptParams, TranscriptResult, Update } from './updates';
 
 export interface WireTypes {
   // The editor's requests and notifications.
@@ -44,7 +44,7 @@ export interface WireTypes {
   'agent/models': { params: ModelsParams; result: ModelsResult };
   'agent/commands': { params: NoParams; result: CommandsResult };
   'agent/session': { params: SessionParams; result: SessionState };
-  'agent/transcript': { params: SessionParams; result: TranscriptResult };
+  'agent/transcript': { params: TranscriptParams; result: TranscriptResult };
   'agent/checkpoints': { params: SessionParams; result: CheckpointsResult };
   'agent/rewind': { params: RewindParams; result: RewindResult };
   // The daemon's notifications and requests.
