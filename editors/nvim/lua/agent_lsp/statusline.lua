@@ -15,6 +15,7 @@ local M = {}
 ---@field cost number? the last model call's cost in dollars
 ---@field totals table? the session's totals {cost, …}
 ---@field completion string? the inline completion's part (statusline() only)
+---@field queued integer? how many messages wait in the session's queue
 
 ---@type agent_lsp.ChatStatus
 local status = { state = 'idle' }
@@ -40,6 +41,9 @@ end
 function M.text(s, width)
   local label = 'agent-lsp: '
   local head = s.state
+  if s.queued and s.queued > 0 then
+    head = head .. ' │ ' .. s.queued .. ' queued'
+  end
   if s.mode then
     head = head .. ' │ mode ' .. s.mode
   end
@@ -156,6 +160,13 @@ function M.set_totals(totals)
     status.totals = totals
     M.refresh()
   end
+end
+
+---Shows how many messages wait in the session's queue.
+---@param n integer
+function M.set_queued(n)
+  status.queued = n
+  M.refresh()
 end
 
 ---Forgets everything shown but the idle state (another session was picked).
