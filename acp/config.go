@@ -108,6 +108,8 @@ func (s *session) notify(u control.Update) {
 	case control.UpdateTitle:
 		now := time.Now().UTC().Format(time.RFC3339)
 		s.send(ctx, sdk.SessionUpdate{SessionInfoUpdate: &sdk.SessionSessionInfoUpdate{SessionUpdate: "session_info_update", Title: sdk.Ptr(u.Title), UpdatedAt: &now}})
+	case control.UpdateQueue:
+		s.sendQueue(ctx, u.Queue) // queue.go
 	case control.UpdateCommands:
 		s.send(ctx, sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{SessionUpdate: "available_commands_update", AvailableCommands: availableCommands(u.Commands)}})
 	default:

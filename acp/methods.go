@@ -150,11 +150,16 @@ func (a *server) CloseSession(_ context.Context, p sdk.CloseSessionRequest) (sdk
 	return sdk.CloseSessionResponse{}, reqErr(err)
 }
 
-// Cancel implements sdk.Agent. The SDK has already cancelled the running
-// session/prompt's context; this also stops what the controller runs for
-// the session outside it (a queued prompt, a compaction).
+// Cancel implements sdk.Agent: the running prompt, its steer messages and
+// a compaction end; the queued prompts run next, unless
+// _meta["agent-lsp"].dropQueue removes them (queue.go). Prompts run
+// detached from the SDK's request context (Prompt), so this is what
+// cancels them.
 func (a *server) Cancel(_ context.Context, p sdk.CancelNotification) error {
 	if s, err := a.session(p.SessionId); err == nil {
+		if cancelDropsQueue(p.Meta) {
+			s.ctl.DropQueue()
+		}
 		s.ctl.Cancel(errCancelled)
 	}
 	return nil

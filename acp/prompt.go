@@ -32,6 +32,13 @@ func (a *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 	if err != nil {
 		return sdk.PromptResponse{}, invalidParams(err)
 	}
+	if in.Delivery, err = promptDelivery(p.Meta); err != nil {
+		return sdk.PromptResponse{}, invalidParams(err)
+	}
+	// The SDK cancels a session's running prompt when the next
+	// session/prompt arrives (sdk_gaps.go, 6): the prompt runs on the
+	// connection's lifetime instead, and session/cancel (Cancel) cancels it.
+	ctx = a.ctx
 	res, err := s.ctl.Prompt(ctx, in, &stream{s: s, ctx: a.ctx})
 	switch {
 	case err != nil && (errors.Is(err, control.ErrCancelled) || ctx.Err() != nil):
@@ -41,6 +48,12 @@ func (a *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 		return sdk.PromptResponse{}, reqErr(err)
 	}
 	o := res.Outcome
+	switch {
+	case o.StopReason == agent.StopSteered:
+		return leftResponse(string(o.StopReason), ""), nil
+	case o.StopReason == agent.StopCancelled && o.Notice == control.RemovedNotice:
+		return leftResponse(string(o.StopReason), o.Notice), nil
+	}
 	if res.Command != "" && o.Rounds == 0 && o.Text != "" {
 		// A built-in command answers without the model: its text is the reply.
 		s.send(a.ctx, sdk.UpdateAgentMessageText(o.Text))

@@ -27,6 +27,12 @@ import (
 //     available_commands_update that follows session/new, load and resume
 //     is sent by a goroutine started just before returning, so it
 //     normally (not certainly) follows the answer that names the session.
+//  6. A session/prompt cancels the context of the session's prompt still
+//     running (the SDK keeps one cancel function per session), and
+//     session/cancel cancels only the newest one: a second prompt would
+//     cancel the first instead of waiting in its queue. Prompts run on the
+//     connection's context instead (Prompt), and Cancel cancels them
+//     through the controller.
 
 // codeResourceNotFound is ACP's error code for a resource (a session)
 // that does not exist.

@@ -131,6 +131,8 @@ func (st *stream) OnEvent(e agent.Event) {
 		s.send(st.ctx, s.resultUpdate(e.ToolCallID, e.Status, e.Output))
 	case agent.EventPlan:
 		s.send(st.ctx, sdk.UpdatePlan(planEntries(e.Plan)...))
+	case agent.EventSteer: // the user's message entered the history, as a replay shows one
+		s.send(st.ctx, sdk.UpdateUserMessageText(e.Text))
 	case agent.EventRoundEnd, agent.EventCompacted:
 		s.send(st.ctx, s.usageUpdate(e.Usage, e.Totals))
 	case agent.EventRetry: // ACP has no update for it; the prompt's end tells the outcome

@@ -110,7 +110,9 @@ type Event struct {
 	// Notice is set on prompt_end when the prompt ended at a limit: the
 	// line to show (Outcome.Notice).
 	Notice string
-	Err    error
+	// SteerID is set on steer (steer.go).
+	SteerID string
+	Err     error
 }
 
 // Listener receives a prompt's events.

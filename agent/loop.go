@@ -102,6 +102,9 @@ func (s *Session) run(ctx context.Context, out *serialListener) Outcome {
 			o.StopReason, o.Err = StopCancelled, context.Cause(ctx)
 			return o
 		}
+		if o.Rounds < s.cfg.MaxRounds { // a safe point with a request to follow (steer.go)
+			s.deliverSteers(round+1, out)
+		}
 	}
 	o.StopReason = StopMaxRounds
 	return o

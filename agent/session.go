@@ -106,6 +106,7 @@ type Session struct {
 	mode    Mode
 	plan    []tools.TodoItem
 	out     *serialListener // the running prompt's listener, for plan events
+	steer   SteerSource     // where the running prompt's steer messages come from (steer.go)
 	history []provider.Message
 	cp      checkpoints         // per-prompt file states, for rewind (checkpoint.go)
 	content *contentstore.Store // the checkpoints' texts (checkpoint_content.go); set once

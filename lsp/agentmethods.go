@@ -65,10 +65,15 @@ func (s *server) listTools(context.Context, noParams) (toolsResult, error) {
 
 type cancelParams struct {
 	SessionID string `json:"sessionId"`
+	// DropQueue also removes the session's queued prompts (each answered
+	// as removed); without it they run after the cancelled one.
+	DropQueue bool `json:"dropQueue,omitempty"`
 }
 
-// cancelSession handles the agent/cancel notification: every running or
-// queued prompt of the session ends with stopReason "cancelled".
+// cancelSession handles the agent/cancel notification: the running
+// prompt, the prompts waiting without a delivery and the steer messages
+// end with stopReason "cancelled"; the prompts queued with delivery
+// "queue" run next, unless dropQueue removes them too.
 func (s *server) cancelSession(_ context.Context, p cancelParams) (noResult, error) {
 	sess, ok := s.sessions.get(p.SessionID)
 	if !ok {
@@ -76,6 +81,9 @@ func (s *server) cancelSession(_ context.Context, p cancelParams) (noResult, err
 			return noResult{}, nil // stored, not loaded: nothing of it runs
 		}
 		return noResult{}, unknownSession(p.SessionID)
+	}
+	if p.DropQueue {
+		sess.ctl.DropQueue() // first: the cancelled prompt's end starts no queued one
 	}
 	sess.ctl.Cancel(errCancelledByClient)
 	return noResult{}, nil

@@ -90,5 +90,7 @@ func (s *server) sendControl(u control.Update) {
 		sess.sendUpdate(s, &planUpdate{updateHeader: kind("plan"), Items: items})
 	case control.UpdateMention:
 		sess.sendUpdate(s, &mentionUpdate{updateHeader: kind("mention"), MentionReport: u.Mention})
+	case control.UpdateQueue:
+		sess.sendUpdate(s, &queueUpdate{updateHeader: kind("queue"), Items: queueItems(u.Queue)})
 	}
 }

@@ -25,6 +25,9 @@ type promptParams struct {
 	Prompt        string          `json:"prompt"`
 	Context       *promptContext  `json:"context"`
 	WorkDoneToken json.RawMessage `json:"workDoneToken"`
+	// Delivery is "queue" or "steer" (control.Delivery); absent, a prompt
+	// of a busy session waits unlisted.
+	Delivery string `json:"delivery,omitempty"`
 }
 
 // promptContext points at what the user is looking at: a document and,
@@ -86,8 +89,11 @@ func (s *server) prompt(ctx context.Context, p promptParams) (promptResult, erro
 	if strings.TrimSpace(p.Prompt) == "" {
 		return promptResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: prompt is empty")
 	}
+	delivery, err := control.ParseDelivery(p.Delivery)
+	if err != nil {
+		return promptResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
+	}
 	var sess *session
-	var err error
 	if p.SessionID != "" {
 		sess, err = s.sessions.lookup(p.SessionID)
 	} else {
@@ -96,7 +102,7 @@ func (s *server) prompt(ctx context.Context, p promptParams) (promptResult, erro
 	if err != nil {
 		return promptResult{}, err
 	}
-	in := control.PromptInput{Text: p.Prompt}
+	in := control.PromptInput{Text: p.Prompt, Delivery: delivery}
 	name, _, command := control.ParseCommand(p.Prompt)
 	if !command {
 		if p.Context != nil {
@@ -183,6 +189,8 @@ func endMessage(o agent.Outcome) string {
 		return "Done"
 	case agent.StopCancelled:
 		return "Cancelled"
+	case agent.StopSteered:
+		return "Delivered to the running prompt"
 	case agent.StopError:
 		if o.Err != nil {
 			return "Failed: " + o.Err.Error()

@@ -154,6 +154,7 @@ var routes = map[string]route{
 	"agent/sessions":   typed((*server).listSessions),
 	"agent/tools":      typed((*server).listTools),
 	"agent/cancel":     typed((*server).cancelSession),
+	"agent/queue":      inSession((*server).queue), // queue.go
 	"agent/compact":    async(inSession((*server).compact)),
 	"agent/mcpStatus":  typed((*server).mcpStatus),
 	"agent/mcpTrust":   async(typed((*server).mcpTrust)), // mcp_trust_decide.go

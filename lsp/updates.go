@@ -222,6 +222,8 @@ func (l *updateListener) OnEvent(e agent.Event) {
 			msg = e.Err.Error()
 		}
 		l.sendLocked(&errorUpdate{updateHeader: kind("error"), Message: msg})
+	case agent.EventSteer:
+		l.sendLocked(&steerUpdate{updateHeader: kind("steer"), ID: e.SteerID, Prompt: e.Text})
 	case agent.EventPromptEnd:
 		l.closeLocked()
 	}

@@ -104,6 +104,13 @@ func TestEveryUpdateKindsFieldsAndOrder(t *testing.T) {
 		{func() {
 			l.s.sendControl(control.Update{SessionID: "s1", Kind: control.UpdateMention, Mention: agent.MentionReport{Path: "b.go", Status: "refused", Message: "outside the workspace"}})
 		}, `{"sessionId":"s1","seq":16,"kind":"mention","path":"b.go","status":"refused","message":"outside the workspace"}`},
+		{func() {
+			l.s.sendControl(control.Update{SessionID: "s1", Kind: control.UpdateQueue, Queue: []control.QueueItem{{ID: "q1", Prompt: "then this", Delivery: control.DeliverQueue}}})
+		}, `{"sessionId":"s1","seq":17,"kind":"queue","items":[{"id":"q1","prompt":"then this","delivery":"queue"}]}`},
+		{func() { l.s.sendControl(control.Update{SessionID: "s1", Kind: control.UpdateQueue}) },
+			`{"sessionId":"s1","seq":18,"kind":"queue","items":[]}`},
+		{func() { l.OnEvent(agent.Event{Kind: agent.EventSteer, SteerID: "q2", Text: "also check the tests"}) },
+			`{"sessionId":"s1","seq":19,"kind":"steer","id":"q2","prompt":"also check the tests"}`},
 	}
 	for _, c := range cases {
 		go c.send() // the write blocks until the editor reads it

@@ -39,7 +39,9 @@ var (
 	exampleRange  = protocol.Range{Start: protocol.Position{Line: 2, Character: 0}, End: protocol.Position{Line: 4, Character: 1}}
 	exampleModel  = currentModel{Provider: "openai", Model: "gpt-x", BaseURL: exampleURL, ContextWindow: 128000,
 		ContextWindowSource: "preset"}
-	exampleHeader = func(k string) updateHeader { return updateHeader{SessionID: "s1", Seq: 7, Kind: k} }
+	exampleHeader  = func(k string) updateHeader { return updateHeader{SessionID: "s1", Seq: 7, Kind: k} }
+	exampleQueueID = "q1"
+	exampleQueued  = queueItem{ID: exampleQueueID, Prompt: "then update the changelog", Delivery: "queue"}
 )
 
 // wireExamples are every agent/* method and notification, both ways: the
@@ -52,7 +54,7 @@ var wireExamples = []wireExample{
 	{name: "agent.newSession", method: "agent/newSession", from: "editor",
 		params: newSessionParams{Title: "fix the parser"}, result: newSessionResult{SessionID: "s1"}},
 	{name: "agent.prompt", method: "agent/prompt", from: "editor",
-		params: promptParams{SessionID: "s1", Prompt: "explain @main.go", WorkDoneToken: json.RawMessage(`"tok-1"`),
+		params: promptParams{SessionID: "s1", Prompt: "explain @main.go", WorkDoneToken: json.RawMessage(`"tok-1"`), Delivery: "queue",
 			Context: &promptContext{URI: "file:///w/main.go", Range: &exampleRange, Files: []string{"file:///w/util.go"}}},
 		result: promptResult{promptResultHead: promptResultHead{SessionID: "s1", StopReason: "max_rounds"}, Text: "It parses.",
 			promptResultTail: promptResultTail{Usage: exampleUsage, Error: "model API answered 529 Overloaded",
@@ -64,7 +66,11 @@ var wireExamples = []wireExample{
 		result: toolsResult{Tools: []toolInfo{{Name: "read_file", Description: "Read a file.", Source: "builtin"}},
 			Prompts: []tools.PromptInfo{{Server: "docs", Name: "review", Title: "Review", Description: "Review a change.",
 				Arguments: []tools.PromptArgument{{Name: "focus", Description: "what to look at", Required: true}}}}}},
-	{name: "agent.cancel", method: "agent/cancel", from: "editor", params: cancelParams{SessionID: "s1"}},
+	{name: "agent.cancel", method: "agent/cancel", from: "editor", params: cancelParams{SessionID: "s1", DropQueue: true}},
+	// One example shows every field: a request has either remove, or edit with prompt.
+	{name: "agent.queue", method: "agent/queue", from: "editor",
+		params: queueParams{sessionRef: sessionRef{SessionID: "s1"}, Remove: &exampleQueueID, Edit: &exampleQueueID, Prompt: &exampleQueued.Prompt},
+		result: queueResult{Items: []queueItem{exampleQueued}}},
 	{name: "agent.compact", method: "agent/compact", from: "editor",
 		params: compactParams{sessionRef: sessionRef{SessionID: "s1"}, WorkDoneToken: json.RawMessage(`"tok-2"`)},
 		result: compactResult{BeforeTokens: 9000, AfterTokens: 1200, Elided: 3, Summarised: 12, Error: "nothing to compact"}},
@@ -134,6 +140,10 @@ var wireExamples = []wireExample{
 	{name: "agent.update.model", method: "agent/update", from: "daemon",
 		params: modelUpdate{updateHeader: exampleHeader("model"), Provider: "openai", Model: "gpt-x", BaseURL: exampleURL,
 			Message: "the stored model could not be reached"}},
+	{name: "agent.update.queue", method: "agent/update", from: "daemon",
+		params: queueUpdate{updateHeader: exampleHeader("queue"), Items: []queueItem{exampleQueued}}},
+	{name: "agent.update.steer", method: "agent/update", from: "daemon",
+		params: steerUpdate{updateHeader: exampleHeader("steer"), ID: "q2", Prompt: "also check the tests"}},
 	{name: "agent.update.plan", method: "agent/update", from: "daemon",
 		params: planUpdate{updateHeader: exampleHeader("plan"), Items: examplePlan}},
 	{name: "agent.update.mention", method: "agent/update", from: "daemon",

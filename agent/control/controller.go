@@ -335,6 +335,7 @@ func (c *Controller) CloseSession(id string) error {
 	if !ok {
 		return unknownSession(id)
 	}
+	s.DropQueue()
 	s.Cancel(errors.New("session closed"))
 	return nil
 }

@@ -21,6 +21,9 @@ type PromptInput struct {
 	// Verbatim runs Text+Context as it is: no slash command, no @mention
 	// (a fixed prompt of the front end's, like a code action's).
 	Verbatim bool
+	// Delivery says what becomes of the prompt while another one runs
+	// (queue.go); the default waits unlisted.
+	Delivery Delivery
 }
 
 // Resource is a file's contents the client sent with the prompt.
@@ -48,6 +51,14 @@ type Result struct {
 func (s *Session) Prompt(ctx context.Context, in PromptInput, l agent.Listener) (Result, error) {
 	if strings.TrimSpace(in.Text) == "" {
 		return Result{}, invalidf("prompt is empty")
+	}
+	if in.Delivery != DeliverWait {
+		var release func()
+		var left *Result
+		if ctx, in, release, left = s.takeTurn(ctx, in); left != nil {
+			return *left, nil // removed from the queue, or delivered into the running prompt
+		}
+		defer release()
 	}
 	if in.Verbatim {
 		return Result{Outcome: s.run(ctx, in.Text+in.Context, l)}, nil
@@ -100,6 +111,12 @@ func (s *Session) attach(ctx context.Context, text string, files []string, res [
 func (s *Session) run(ctx context.Context, text string, l agent.Listener) agent.Outcome {
 	ctx, done := s.tracked(ctx)
 	defer done()
+	if !holdsTurn(ctx, &s.queue) {
+		if e := s.queue.enter(text, "", DeliverWait); e != nil && !s.queue.wait(ctx, e) {
+			return s.agent.Prompt(ctx, text, l) // cancelled while it waited: ends at once, as cancelled
+		}
+		defer func() { s.queue.release(ctx.Err() != nil) }()
+	}
 	s.touch(text)
 	defer s.touch(text)
 	if err := s.ModelErr(); err != nil {

@@ -40,6 +40,7 @@ type Update struct {
 	Title     string
 	Mention   agent.MentionReport
 	Commands  []Command
+	Queue     []QueueItem // never nil for UpdateQueue (queue.go)
 }
 
 // Session is one conversation with its own binding, permission grants
@@ -60,11 +61,15 @@ type Session struct {
 	switched bool            // model was switched (or restored): the configured model's error does not apply
 
 	window windowState // the context window the budget follows (window.go)
+	queue  promptQueue // the prompts waiting for their turn and the steer messages (queue.go)
 }
 
 func newSession(c *Controller, a *agent.Session, b Binding, title string, created, updated time.Time) *Session {
-	return &Session{c: c, id: a.ID(), agent: a, b: b, title: title, created: created, updated: updated,
+	s := &Session{c: c, id: a.ID(), agent: a, b: b, title: title, created: created, updated: updated,
 		running: map[int]context.CancelCauseFunc{}, model: c.o.Model}
+	s.queue.notify = s.notify
+	a.SetSteerSource(&s.queue)
+	return s
 }
 
 // ID is the session's id, the one its file in the store is named after.
@@ -125,9 +130,12 @@ func (s *Session) tracked(ctx context.Context) (context.Context, func()) {
 	return ctx, func() { untrack(); cancel(nil) }
 }
 
-// Cancel cancels every running or queued prompt and operation of the
-// session and returns how many there were.
+// Cancel cancels every running or waiting prompt and operation of the
+// session and returns how many there were. The steer messages for the
+// running prompt are removed with it; the prompts queued with DeliverQueue
+// stay and run next (DropQueue removes them).
 func (s *Session) Cancel(cause error) int {
+	s.queue.drop(DeliverSteer)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, c := range s.running {

@@ -46,6 +46,8 @@ M.update_kinds = {
   mode = { mode = 'string' },
   model = { model = 'string', provider = 'string' },
   mention = { path = 'string', startLine = 'number', endLine = 'number', status = 'string', message = 'string' },
+  queue = { items = list({ id = 'string', prompt = 'string', delivery = 'string' }) }, -- queue.lua
+  steer = { id = 'string', prompt = 'string' },
 }
 
 -- The other methods: params are what the plugin sends (for a request from
@@ -54,7 +56,12 @@ M.update_kinds = {
 M.methods = {
   ['agent/newSession'] = { params = {}, result = { sessionId = 'string' } },
   ['agent/prompt'] = {
-    params = { sessionId = 'string', prompt = 'string', context = { uri = 'string', range = 'table' } },
+    params = {
+      sessionId = 'string',
+      prompt = 'string',
+      context = { uri = 'string', range = 'table' },
+      delivery = 'string',
+    },
     result = { sessionId = 'string', stopReason = 'string', text = 'string', error = 'string', notice = 'string' },
   },
   ['agent/sessions'] = {
@@ -65,7 +72,12 @@ M.methods = {
     params = {},
     result = { tools = list({ name = 'string', description = 'string', source = 'string' }) },
   },
-  ['agent/cancel'] = { params = { sessionId = 'string' } },
+  ['agent/cancel'] = { params = { sessionId = 'string', dropQueue = 'boolean' } },
+  -- :AgentQueue; its answer is not read (the queue update redraws the queue).
+  ['agent/queue'] = {
+    params = { sessionId = 'string', remove = 'string', edit = 'string', prompt = 'string' },
+    result = {},
+  },
   ['agent/compact'] = { params = {}, result = {} }, -- :AgentCompact is not in the plugin
   ['agent/mcpStatus'] = { params = {}, result = {} }, -- not in the plugin
   ['agent/mcpTrust'] = { params = {}, result = {} }, -- not in the plugin

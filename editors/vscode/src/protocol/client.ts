@@ -3,8 +3,8 @@
 import { Methods } from './methods';
 import type { Checkpoint, RewindParams, RewindResult } from './checkpoints';
 import type { CommandInfo, CurrentModel, ModelsResult, SetModelParams } from './models';
-import type { CompactResult, Delivery, Mode, PromptContext, PromptParams, PromptResult, SessionInfo, SessionState, ToolInfo } from './session';
-import type { QueueItem, QueueParams, QueueResult } from './queue';
+import type { CompactResult, Mode, PromptContext, PromptParams, PromptResult, SessionInfo, SessionState, ToolInfo } from './session';
+import type { Delivery, QueueItem, QueueParams } from './queue';
 import type { TranscriptResult } from './updates';
 import type { WireTypes } from './wire';
 
@@ -92,8 +92,7 @@ export class AgentClient {
 
   /** queue lists the session's queued and steer messages; with remove or edit it changes one and answers the list after. */
   async queue(params: QueueParams): Promise<QueueItem[]> {
-    // Not in WireTypes until the daemon's golden agent.queue.json exists (src/test/wire.test.ts requires one per method).
-    const r = await this.conn.sendRequest<QueueResult>(Methods.queue, params);
+    const r = await this.request(Methods.queue, params);
     return r.items ?? [];
   }
 

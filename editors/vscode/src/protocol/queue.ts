@@ -1,10 +1,13 @@
 // The wire types of a session's queue (docs/protocol.md, "Queue and
-// steer"): agent/queue's params and answer, and the items the queue and
-// steer updates carry.
+// steer"): agent/prompt's delivery, agent/queue, and the queue's items as
+// agent/queue answers them and agent/update kind "queue" sends them.
 
-import type { Delivery } from './session';
+import type { SessionParams } from './session';
 
-/** One message waiting in a session: a queued prompt, or a steer message not yet delivered. */
+/** What becomes of a prompt sent while another one of the session runs. */
+export type Delivery = 'queue' | 'steer';
+
+/** A queued prompt not yet started, or a steer message not yet delivered. */
 export interface QueueItem {
   /** Unique in the session; what agent/queue's remove and edit name. */
   id: string;
@@ -12,9 +15,8 @@ export interface QueueItem {
   delivery: Delivery;
 }
 
-/** agent/queue's params: the list alone, or one removal, or one edit (with the new prompt). */
-export interface QueueParams {
-  sessionId: string;
+/** agent/queue: the session alone lists; remove, or edit with prompt, changes one item. */
+export interface QueueParams extends SessionParams {
   remove?: string;
   edit?: string;
   prompt?: string;

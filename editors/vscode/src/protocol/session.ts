@@ -4,6 +4,7 @@
 
 import type { CurrentModel } from './models';
 import type { PromptInfo } from './mcp';
+import type { Delivery } from './queue';
 
 export interface Position {
   line: number;
@@ -69,19 +70,12 @@ export interface Totals extends Usage {
   costKnown?: boolean;
 }
 
-/**
- * How a prompt sent while another runs is delivered (docs/protocol.md,
- * "Queue and steer"): "queue" waits its turn in the session's queue,
- * "steer" reaches the running turn at its next safe point. Absent: the
- * prompt waits, invisible (older clients).
- */
-export type Delivery = 'queue' | 'steer';
-
 export interface PromptParams {
   sessionId?: string;
   prompt: string;
   context?: PromptContext;
   workDoneToken?: string;
+  /** While another prompt runs: "queue" joins the session's queue, "steer" goes into the running prompt (docs/protocol.md, "Queue and steer"). Absent: it waits, unlisted. */
   delivery?: Delivery;
 }
 
@@ -139,8 +133,9 @@ export interface ToolsResult {
   prompts: PromptInfo[] | null;
 }
 
-/** agent/cancel's params (a notification); dropQueue also removes the prompts queued with delivery "queue". */
+/** agent/cancel's params (a notification). */
 export interface CancelParams extends SessionParams {
+  /** Also remove the prompts queued with delivery "queue". */
   dropQueue?: boolean;
 }
 

@@ -27,6 +27,7 @@ import type {
   SetModeParams,
   ToolsResult,
 } from './session';
+import type { QueueParams, QueueResult } from './queue';
 import type { TranscriptParams, TranscriptResult, Update } from './updates';
 
 export interface WireTypes {
@@ -36,6 +37,7 @@ export interface WireTypes {
   'agent/sessions': { params: NoParams; result: SessionsResult };
   'agent/tools': { params: NoParams; result: ToolsResult };
   'agent/cancel': { params: CancelParams };
+  'agent/queue': { params: QueueParams; result: QueueResult };
   'agent/compact': { params: CompactParams; result: CompactResult };
   'agent/mcpStatus': { params: NoParams; result: McpStatusResult };
   'agent/mcpTrust': { params: McpTrustParams; result: McpStatusResult };
