@@ -39,6 +39,8 @@ type callArgs struct {
 	Pattern string `json:"pattern"`
 	Command string `json:"command"`
 	Offset  int    `json:"offset"`
+	// Description is a task call's (agent.TaskTool).
+	Description string `json:"description"`
 }
 
 // describeCall is a tool call's title and locations, from its arguments.
@@ -61,6 +63,8 @@ func describeCall(ws *tools.Workspace, name string, raw json.RawMessage) (string
 	// character of the model's arguments is written visibly, and a long
 	// command loses its middle, never its tail.
 	switch {
+	case name == agent.TaskToolName && a.Description != "":
+		return permission.VisibleLine("task: "+a.Description, titleRunes), locs
 	case a.Command != "":
 		return "run: " + permission.VisibleLine(strings.TrimSpace(a.Command), titleRunes), locs
 	case a.Pattern != "" && a.Path != "":
@@ -107,6 +111,8 @@ func planEntries(items []tools.TodoItem) []sdk.PlanEntry {
 type stream struct {
 	s   *session
 	ctx context.Context // the connection's: a notification outlives a cancelled prompt
+
+	children map[string]*childProgress // subagents by task call id (updates_subagent.go)
 }
 
 var _ agent.Listener = (*stream)(nil)
@@ -114,6 +120,10 @@ var _ agent.Listener = (*stream)(nil)
 // OnEvent implements agent.Listener.
 func (st *stream) OnEvent(e agent.Event) {
 	s := st.s
+	if e.ParentToolCallID != "" {
+		st.onChildEvent(e)
+		return
+	}
 	switch e.Kind {
 	case agent.EventText:
 		s.send(st.ctx, sdk.UpdateAgentMessageText(e.Text))

@@ -113,6 +113,9 @@ type Event struct {
 	// SteerID is set on steer (steer.go).
 	SteerID string
 	Err     error
+	// ParentToolCallID is set on the events of a subagent: the id of the
+	// task call that started it (its Round counts the child's model calls).
+	ParentToolCallID string
 }
 
 // Listener receives a prompt's events.

@@ -71,6 +71,9 @@ type Config struct {
 	// in memory only. It may run on a tool call's goroutine. nil: the
 	// failure is only logged.
 	OnStoreError func(err error)
+	// SubagentModel connects the model a custom subagent names; nil: a
+	// custom subagent naming a model talks to the session's.
+	SubagentModel SubagentModelFunc
 }
 
 // Session is one conversation. Its history starts with the system prompt
@@ -122,6 +125,8 @@ type Session struct {
 	// storedModel is the model record stored with the session (nil: the
 	// configured model); see ModelSettings.Record. Guarded by mu.
 	storedModel *ModelRecord
+
+	children subagentLog // the task calls' children (subagent_store.go)
 }
 
 // NewSession starts a conversation whose first message is the system
@@ -159,6 +164,7 @@ func ResumeSession(cfg Config, id string) (*Session, error) {
 	s := newSession(cfg)
 	s.id, s.history, s.totals, s.calib, s.started = id, l.history, l.totals, l.calib, true
 	s.plan = l.plan
+	s.children.ended = l.children
 	s.content = l.texts.content
 	if l.texts.err != nil {
 		s.storeFailure(l.texts.err)
@@ -305,7 +311,10 @@ func (s *Session) Prompt(ctx context.Context, text string, l Listener) Outcome {
 	s.mu.Lock()
 	s.out = out
 	s.mu.Unlock()
+	// The prompt's task calls run children (subagent_run.go): their usage is the prompt's too.
+	ctx, children := s.withSubagentTurn(ctx, out)
 	o := s.run(ctx, out)
+	o.Usage = o.Usage.Add(children.usage())
 	s.mu.Lock()
 	s.out = nil
 	s.mu.Unlock()

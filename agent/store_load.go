@@ -25,6 +25,8 @@ type loaded struct {
 	plan    []tools.TodoItem
 	cps     []*Checkpoint
 	texts   checkpointTexts // read lazily (checkpoint_store.go)
+
+	children map[string]endedChild // subagents by task call id (subagent_store.go)
 }
 
 // load reads a session file, applying committed batches only. A line that
@@ -128,5 +130,14 @@ func (l *loaded) apply(r record) {
 		l.plan = slices.Clone(r.Items)
 	case recCheckpoint, recRewind:
 		l.applyCheckpoint(r)
+	case recSubagent:
+		if l.children == nil {
+			l.children = map[string]endedChild{}
+		}
+		var t Totals
+		if r.Usage != nil {
+			t = t.add(*r.Usage, r.Cost, !r.Unpriced)
+		}
+		l.children[r.ToolCallID] = endedChild{history: r.History, totals: t}
 	}
 }

@@ -25,6 +25,7 @@ import (
 //	{"type":"plan","items":[{"content":…,"status":…}]}
 //	{"type":"checkpoint","checkpoint":{"id":…,"prompt":…,"createdAt":…,"historyLen":N,"files":[…]}}
 //	{"type":"rewind","checkpointId":…}
+//	{"type":"subagent","toolCallId":…,"history":[…]}  a child's conversation, with its task call's result
 //	{"type":"commit"}
 //
 // Records are written ahead, in batches each ended by a commit record and
@@ -53,6 +54,7 @@ const (
 	recPlan       = "plan"
 	recCheckpoint = "checkpoint"
 	recRewind     = "rewind"
+	recSubagent   = "subagent" // a child's history (subagent_store.go)
 )
 
 // record is one line of a session file; Type says which fields are set.
@@ -87,6 +89,8 @@ type record struct {
 	Checkpoint *checkpointRecord `json:"checkpoint,omitempty"`
 	// rewind
 	CheckpointID string `json:"checkpointId,omitempty"`
+	// subagent: the task call whose child's History it is
+	ToolCallID string `json:"toolCallId,omitempty"`
 }
 
 // appendBatch writes records and a commit record to the session file,

@@ -72,7 +72,7 @@ func TestSessionsAndTools(t *testing.T) {
 			t.Errorf("tool = %+v", tool)
 		}
 	}
-	if strings.Join(names, ",") != "read_file,glob,grep,write_file,edit_file,run_bash,todo_write" {
+	if strings.Join(names, ",") != "read_file,glob,grep,write_file,edit_file,run_bash,todo_write,task" {
 		t.Errorf("tools = %v", names)
 	}
 

@@ -131,7 +131,7 @@ func TestAskModeOffersOnlyReadOnlyTools(t *testing.T) {
 	}
 	reqs := s.model.Requests()
 	for i, req := range reqs[:2] {
-		if got := decodeWire(t, req).toolNames(); got != "read_file,glob,grep" {
+		if got := decodeWire(t, req).toolNames(); got != "read_file,glob,grep,task" {
 			t.Errorf("request %d offers %s", i, got)
 		}
 	}
@@ -170,7 +170,7 @@ func TestAskModeOffersOnlyReadOnlyTools(t *testing.T) {
 		t.Errorf("mode updates = %v", modes)
 	}
 	s.controlPrompt(map[string]any{"sessionId": r.SessionID, "prompt": "again"})
-	if got := decodeWire(t, s.model.Requests()[2]).toolNames(); got != "read_file,glob,grep,write_file,edit_file,run_bash,todo_write" {
+	if got := decodeWire(t, s.model.Requests()[2]).toolNames(); got != "read_file,glob,grep,write_file,edit_file,run_bash,todo_write,task" {
 		t.Errorf("default mode offers %s", got)
 	}
 	var bad json.RawMessage
@@ -381,7 +381,7 @@ func TestPlanUpdatesSurviveARestart(t *testing.T) {
 	if r.StopReason != "end_turn" {
 		t.Fatalf("result = %+v", r)
 	}
-	if got := decodeWire(t, s.model.Requests()[0]).toolNames(); got != "read_file,glob,grep,todo_write" {
+	if got := decodeWire(t, s.model.Requests()[0]).toolNames(); got != "read_file,glob,grep,todo_write,task" {
 		t.Errorf("plan mode offers %s", got)
 	}
 	var order []string

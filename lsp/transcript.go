@@ -7,6 +7,13 @@ import (
 	"github.com/agent-lsp/agent-lsp/tools"
 )
 
+type transcriptParams struct {
+	sessionRef
+	// ParentToolCallID asks for the transcript of the subagent this task
+	// call started instead of the session's.
+	ParentToolCallID string `json:"parentToolCallId,omitempty"`
+}
+
 type transcriptResult struct {
 	SessionID string           `json:"sessionId"`
 	Title     string           `json:"title"`
@@ -49,7 +56,10 @@ type (
 // transcript serves agent/transcript: a session's conversation for a view
 // to draw when it (re)opens it — after a reload, or a session picked from
 // the list. A stored session is resumed, as by agent/session.
-func (s *server) transcript(_ context.Context, sess *session, _ sessionStateParams) (transcriptResult, error) {
+func (s *server) transcript(_ context.Context, sess *session, p transcriptParams) (transcriptResult, error) {
+	if p.ParentToolCallID != "" {
+		return subagentTranscript(sess, p.ParentToolCallID) // transcript_subagent.go
+	}
 	plan := sess.agent.Plan()
 	if plan == nil {
 		plan = []tools.TodoItem{}

@@ -184,6 +184,10 @@ func (l *updateListener) OnEvent(e agent.Event) {
 	if l.closed {
 		return
 	}
+	if e.ParentToolCallID != "" {
+		l.onChildEventLocked(e) // updates_subagent.go
+		return
+	}
 	switch e.Kind {
 	case agent.EventText, agent.EventReasoning:
 		l.enqueueDeltaLocked(string(e.Kind), e.Text)

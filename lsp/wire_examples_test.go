@@ -97,7 +97,7 @@ var wireExamples = []wireExample{
 		result: sessionStateResult{SessionID: "s1", Title: "fix the parser", Mode: "plan", Provider: "openai", Model: "gpt-x",
 			BaseURL: exampleURL, Plan: examplePlan}},
 	{name: "agent.transcript", method: "agent/transcript", from: "editor",
-		params: sessionStateParams{sessionRef: sessionRef{SessionID: "s1"}},
+		params: transcriptParams{sessionRef: sessionRef{SessionID: "s1"}, ParentToolCallID: "call_task1"},
 		result: transcriptResult{SessionID: "s1", Title: "fix the parser", Mode: "default", Plan: examplePlan, Totals: exampleTotals,
 			Entries: []any{
 				userEntry{entryKind: entryKind{Kind: "user"}, textBody: textBody{Text: "fix it"}, CheckpointID: "cp1"},

@@ -44,6 +44,9 @@ type printer struct {
 	// the next block starts on a fresh one.
 	midLine   bool
 	reasoning bool // inside a run of reasoning deltas
+	// children are the running prompt's subagents by task call id
+	// (printer_subagent.go).
+	children map[string]*childLines
 	// The prompt's model calls so far, for its usage line: their cost
 	// (known while every call's is) and the session's totals after them.
 	rounds    int
@@ -82,6 +85,10 @@ func (p *printer) write(w io.Writer, s string) {
 func (p *printer) OnEvent(e agent.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if e.ParentToolCallID != "" {
+		p.childEventLocked(e) // printer_subagent.go
+		return
+	}
 	if e.Kind != agent.EventText {
 		p.flushMarkdown()
 	}
@@ -120,6 +127,7 @@ func (p *printer) OnEvent(e agent.Event) {
 		p.freshLine(p.answer)
 		p.write(p.progress, p.style(ansiRed, "error: "+permission.VisibleOutput(errText(e.Err)))+"\n")
 	case agent.EventPromptEnd:
+		p.children = nil // the next prompt's subagents are numbered from 1
 		p.freshLine(p.answer)
 		if line := p.usageLine(e.Usage); line != "" {
 			p.write(p.progress, p.style(ansiDim, line)+"\n")

@@ -27,6 +27,9 @@ func toolCallText(name string, raw json.RawMessage) string {
 		Glob       string `json:"glob"`
 		Command    string `json:"command"`
 		Items      []any  `json:"items"`
+		// Description and Prompt are a task call's.
+		Description string `json:"description"`
+		Prompt      string `json:"prompt"`
 	}
 	if json.Unmarshal(raw, &a) != nil {
 		return name + " " + compactArgs(raw)
@@ -62,6 +65,8 @@ func toolCallText(name string, raw json.RawMessage) string {
 		return "run_bash $ " + permission.VisibleLine(strings.TrimSpace(a.Command), 160)
 	case "todo_write":
 		return fmt.Sprintf("todo_write (%s)", plural(len(a.Items), "item"))
+	case "task":
+		return "task: " + a.Description
 	}
 	return name + " " + compactArgs(raw)
 }

@@ -28,12 +28,16 @@ func StartMCP(ctx context.Context, m *mcp.Manager, configs []mcp.ServerConfig) {
 	_ = m.WaitReady(wctx) // a server still starting mounts later
 }
 
-// NewRegistry is a session's tool registry with the built-in tools; MCP
-// tools join it as their servers start.
+// NewRegistry is a session's tool registry with the built-in tools and
+// the subagent tool (agent.TaskTool); MCP tools join it as their servers
+// start.
 func NewRegistry() (*tools.Registry, error) {
 	reg := tools.NewRegistry()
 	if err := tools.RegisterBuiltins(reg); err != nil {
 		return nil, fmt.Errorf("registering the built-in tools: %w", err)
+	}
+	if err := reg.Add(agent.NewTaskTool(nil)); err != nil {
+		return nil, fmt.Errorf("registering the task tool: %w", err)
 	}
 	return reg, nil
 }

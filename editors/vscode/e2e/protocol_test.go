@@ -181,11 +181,12 @@ func TestExtensionProtocolAgainstDaemon(t *testing.T) {
 
 	// What the modes offered the model: plan mode the read-only tools and
 	// the plan, ask mode only the read-only ones; the mention's line went in.
-	readOnly := []string{"read_file", "glob", "grep"}
+	plan := []string{"read_file", "glob", "grep", "todo_write", "task"}
+	ask := []string{"read_file", "glob", "grep", "task"} // the subagent tool is read-only: its children are asked for
 	for i, want := range map[int][]string{
-		3: {"read_file", "glob", "grep", "write_file", "edit_file", "run_bash", "todo_write"},
-		4: append(readOnly, "todo_write"), 5: append(readOnly, "todo_write"), 6: append(readOnly, "todo_write"),
-		7: readOnly, 8: readOnly,
+		3: {"read_file", "glob", "grep", "write_file", "edit_file", "run_bash", "todo_write", "task"},
+		4: plan, 5: plan, 6: plan,
+		7: ask, 8: ask,
 	} {
 		if got := offeredTools(t, reqs[i].Body); strings.Join(got, ",") != strings.Join(want, ",") {
 			t.Errorf("request %d offers %v, want %v", i, got, want)

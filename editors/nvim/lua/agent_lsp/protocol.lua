@@ -33,6 +33,9 @@ local current_model = { provider = 'string', model = 'string', baseURL = 'string
 
 -- Every agent/update carries these; the kinds add theirs (chat.update).
 M.update_header = { sessionId = 'string', seq = 'number', kind = 'string' }
+-- A subagent's updates (agent.update.subagent.*) carry its task call's id
+-- besides (chat_children.lua).
+M.subagent_header = { parentToolCallId = 'string' }
 M.update_kinds = {
   text = { text = 'string' },
   reasoning = { text = 'string' },
@@ -102,7 +105,7 @@ M.methods = {
     result = { mode = 'string', model = 'string', plan = list(plan_item) },
   },
   ['agent/transcript'] = {
-    params = { sessionId = 'string' },
+    params = { sessionId = 'string' }, -- parentToolCallId: a child's transcript, not opened by the plugin
     result = { mode = 'string', entries = list({ kind = 'string' }), plan = list(plan_item) },
   },
   ['agent/checkpoints'] = {

@@ -210,8 +210,7 @@ export class Transcript {
 
 /** storedUpdate is a stored entry as the agent/update it was streamed as (undefined: a kind unknown here). */
 function storedUpdate(e: TranscriptEntry): Update | undefined {
-  const parent = 'parentToolCallId' in e && e.parentToolCallId ? { parentToolCallId: e.parentToolCallId } : {};
-  const base = { sessionId: '', seq: 0, ...parent };
+  const base = { sessionId: '', seq: 0 };
   switch (e.kind) {
     case 'text':
     case 'reasoning':

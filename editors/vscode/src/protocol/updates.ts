@@ -8,14 +8,11 @@ import type { MentionReport, Mode, PlanItem, Totals, Usage } from './session';
 interface UpdateBase {
   sessionId: string;
   seq: number;
-}
-
-/**
- * What a subagent's progress adds: the toolCallId of the parent's `task`
- * call it runs under. Its updates are the parent session's (sessionId,
- * seq); a child's round_end carries the child call's usage and cost.
- */
-interface ChildOf {
+  /**
+   * Set on a subagent's updates: the toolCallId of the `task` call it runs
+   * under. They are the parent session's (sessionId, seq); a child's
+   * round_end carries the child call's usage and cost, totals the session's.
+   */
   parentToolCallId?: string;
 }
 
@@ -23,15 +20,15 @@ export type ToolStatus = 'completed' | 'failed' | 'denied';
 
 /** One agent/update notification, by kind. */
 export type Update =
-  | (UpdateBase & ChildOf & { kind: 'text' | 'reasoning'; text: string })
-  | (UpdateBase & ChildOf & { kind: 'tool_call'; toolCallId: string; name: string; arguments: unknown })
-  | (UpdateBase & ChildOf & { kind: 'tool_result'; toolCallId: string; name: string; status: ToolStatus; output: string })
+  | (UpdateBase & { kind: 'text' | 'reasoning'; text: string })
+  | (UpdateBase & { kind: 'tool_call'; toolCallId: string; name: string; arguments: unknown })
+  | (UpdateBase & { kind: 'tool_result'; toolCallId: string; name: string; status: ToolStatus; output: string })
   /** cost is absent when the model has no price (the daemon sends costKnown false; views read the absence). */
-  | (UpdateBase & ChildOf & { kind: 'round_end'; stopReason: string; usage: Usage; cost?: number; costKnown?: boolean; totals: Totals })
+  | (UpdateBase & { kind: 'round_end'; stopReason: string; usage: Usage; cost?: number; costKnown?: boolean; totals: Totals })
   | (UpdateBase & { kind: 'compacted'; beforeTokens: number; afterTokens: number; cost?: number; costKnown?: boolean; totals: Totals })
   /** A model call failed and is tried again after delayMs. */
-  | (UpdateBase & ChildOf & { kind: 'retry'; attempt: number; maxAttempts: number; delayMs: number; message: string })
-  | (UpdateBase & ChildOf & { kind: 'error'; message: string })
+  | (UpdateBase & { kind: 'retry'; attempt: number; maxAttempts: number; delayMs: number; message: string })
+  | (UpdateBase & { kind: 'error'; message: string })
   /** The session's whole queue after every change (added, edited, removed, started, delivered). */
   | (UpdateBase & { kind: 'queue'; items: QueueItem[] | null })
   /** A steer message entered the running turn's history (just before the model request that carries it). */
@@ -49,9 +46,9 @@ export type Update =
  */
 export type TranscriptEntry =
   | { kind: 'user'; text: string; checkpointId?: string }
-  | (ChildOf & { kind: 'text' | 'reasoning'; text: string })
-  | (ChildOf & { kind: 'tool_call'; toolCallId: string; name: string; arguments: unknown })
-  | (ChildOf & { kind: 'tool_result'; toolCallId: string; name: string; status: ToolStatus; output: string })
+  | ({ kind: 'text' | 'reasoning'; text: string })
+  | ({ kind: 'tool_call'; toolCallId: string; name: string; arguments: unknown })
+  | ({ kind: 'tool_result'; toolCallId: string; name: string; status: ToolStatus; output: string })
   /** The summary that replaced the conversation before it (whose messages are not entries). */
   | { kind: 'compacted'; summary: string };
 

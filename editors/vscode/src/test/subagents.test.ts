@@ -72,20 +72,6 @@ test('a child update whose task call is not shown gets a card; a cancel settles 
   assert.deepEqual(card.child.entries[0], { kind: 'tool', toolCallId: 'c7', name: 'read_file', detail: 'a.go', status: 'denied', output: 'cancelled' });
 });
 
-test('a restored transcript puts stored child entries under their task call', () => {
-  const t = new Transcript();
-  t.load([
-    { kind: 'user', text: 'investigate' },
-    { kind: 'tool_call', toolCallId: 'call_0', name: 'task', arguments: { description: 'Find it', prompt: 'Where?' } },
-    { kind: 'text', text: 'In a.go.', parentToolCallId: 'call_0' },
-    { kind: 'tool_result', toolCallId: 'call_0', name: 'task', status: 'completed', output: 'In a.go.' },
-  ]);
-  assert.equal(t.entries.length, 2);
-  const card = t.entries[1];
-  assert.ok(card.kind === 'tool' && card.child);
-  assert.deepEqual(card.child.entries, [{ kind: 'text', text: 'In a.go.' }]);
-});
-
 test("the child's transcript shows as Markdown whose fences its output cannot close", () => {
   const md = childTranscriptMarkdown({
     entries: [
