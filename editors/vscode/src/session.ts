@@ -9,7 +9,7 @@ import type { Daemon } from './daemon';
 import type { ChatView } from './chatView';
 import type { PlanView } from './planView';
 import { newProgressToken, promptParams, type CurrentModel, type Delivery, type Mode, type PromptContext, type QueueItem, type Update } from './protocol';
-import { MessageQueue, queuedAnswerShown, sendDelivery } from './logic/queue';
+import { MessageQueue, queuedAnswerShown, removedNotice, sendDelivery } from './logic/queue';
 import { Transcript } from './logic/transcript';
 import { statusView, type StatusState } from './logic/status';
 import { applyRestore, restoreOutcome } from './logic/restore';
@@ -72,7 +72,8 @@ export class Session {
     // A prompt's first-hour mistake is told once, by its end (ask).
     else if (u.kind === 'error' && this.running && promptMistake(u.message).kind !== 'other') return;
     else if (u.kind === 'queue') return this.queueChanged(u.items);
-    const changed = this.transcript.apply(u);
+    const changed = this.queueRan(u);
+    changed.push(...this.transcript.apply(u));
     if (this.transcript.totals) this.state.totals = this.transcript.totals;
     this.view?.changed(changed);
     this.render();
@@ -223,7 +224,9 @@ export class Session {
         if (v.kind !== 'end' && v.message) this.setProgress(v.message);
       });
       const result = await agent.prompt(promptParams(prompt, { sessionId: id, workDoneToken: token, delivery }));
-      if (id !== this.id || !queuedAnswerShown(result)) return;
+      if (id !== this.id) return;
+      if (result.notice === removedNotice) this.queue.dropped(prompt);
+      if (!queuedAnswerShown(result)) return;
       this.view?.changed(this.transcript.finish(result));
       if (result.notice) this.view?.changed([this.transcript.addNotice(result.notice)]);
     } catch (err) {
@@ -238,24 +241,28 @@ export class Session {
 
   /**
    * queueChanged takes the session's queue (a queue update): a queued
-   * prompt that left it started, and shows as the user's prompt; a steer
-   * message that left it was delivered, and shows where it reached the
-   * turn (the steer update may say so first: it shows once).
+   * prompt that left it started, and shows as the user's prompt (a steer
+   * message shows by its steer update, or by queueRan).
    */
   private queueChanged(items: QueueItem[] | null): void {
-    const changed: number[] = [];
-    for (const item of this.queue.update(items)) {
-      if (item.delivery === 'steer') {
-        const i = this.transcript.addSteer(item.id, item.prompt);
-        if (i !== undefined) changed.push(i);
-      } else {
-        changed.push(this.transcript.addPrompt(item.prompt));
-      }
-    }
-    this.view?.changed(changed);
+    this.view?.changed(this.queue.update(items).map((item) => this.transcript.addPrompt(item.prompt)));
     this.view?.setQueue(this.queue.items);
     this.state.queued = this.queue.length;
     this.render();
+  }
+
+  /**
+   * queueRan draws, before an update, what it says of the queue: a steer
+   * update ends a steer message's leaving (the transcript shows it); the
+   * session's own output shows that a steer message that left runs as a
+   * prompt (the turn had ended before a safe point).
+   */
+  private queueRan(u: Update): number[] {
+    if (u.kind === 'steer') this.queue.delivered(u.id);
+    else if ((u.kind === 'text' || u.kind === 'reasoning' || u.kind === 'tool_call') && !u.parentToolCallId) {
+      return this.queue.outputStarted().map((item) => this.transcript.addPrompt(item.prompt));
+    }
+    return [];
   }
 
   /** queueAction edits or removes a waiting message (queueUi.ts). */

@@ -87,6 +87,7 @@ function M.on_update(st, params)
     queue.on_update(st, params)
     return
   end
+  queue.before_output(st, params)
   if run and params.kind == 'text' then
     run.streamed = true
   end

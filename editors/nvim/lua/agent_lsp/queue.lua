@@ -1,10 +1,13 @@
 -- Prompts sent while one runs, in Neovim: queued (they run in order when
 -- the running one ends) or steering the running turn (delivered at its
 -- next safe point). The daemon's queue updates list the waiting messages
--- (the chat shows them at its end, the status line counts them); one that
--- leaves the queue without :AgentQueue removing it has started (drawn as
--- the user's prompt) or was delivered (drawn as a steer line, once: the
--- steer update says it too). :AgentQueue edits and removes them.
+-- (the chat shows them at its end, the status line counts them). A queued
+-- prompt that leaves the queue without :AgentQueue removing it has started
+-- (drawn as the user's prompt). A steer message that leaves it was
+-- delivered (the steer update follows: drawn as a steer line), runs as the
+-- next prompt (the turn ended before a safe point: its output follows, and
+-- it is drawn as a prompt before it), or was dropped by a cancel (its
+-- answer says removed). :AgentQueue edits and removes them.
 local chat = require('agent_lsp.chat')
 local compat = require('agent_lsp.compat')
 local daemon = require('agent_lsp.daemon')
@@ -16,12 +19,13 @@ local M = {}
 ---@field items { id: string, prompt: string, delivery: string }[] the last queue update's
 ---@field removing table<string, boolean> ids :AgentQueue asked to remove
 ---@field steers table<string, boolean> steer messages shown, by id
+---@field leaving table[] steer messages that left the queue, not yet known delivered, run or dropped
 ---@field pending integer prompts sent with a delivery, not answered yet
 
 ---@param st agent_lsp.State
 ---@return agent_lsp.Queue
 function M.state(st)
-  st.queue = st.queue or { items = {}, removing = {}, steers = {}, pending = 0 }
+  st.queue = st.queue or { items = {}, removing = {}, steers = {}, leaving = {}, pending = 0 }
   return st.queue
 end
 
@@ -72,7 +76,11 @@ end
 function M.on_update(st, u)
   local q = M.state(st)
   if u.kind == 'steer' then
-    show_steer(q, compat.str(u.id), compat.str(u.prompt))
+    local id = compat.str(u.id)
+    q.leaving = vim.tbl_filter(function(l)
+      return l.id ~= id
+    end, q.leaving)
+    show_steer(q, id, compat.str(u.prompt))
     return
   end
   local items = {}
@@ -84,13 +92,32 @@ function M.on_update(st, u)
   end
   for _, item in ipairs(M.left(q.items, items, q.removing)) do
     if item.delivery == 'steer' then
-      show_steer(q, item.id, item.prompt)
+      table.insert(q.leaving, item)
     else
+      q.leaving = {} -- a steer runs ahead of a queued prompt: those were dropped
       chat.user_prompt(item.prompt)
     end
   end
   q.items = items
   chat.set_queue(items)
+end
+
+---Before the session's own output (text, reasoning, a tool call): a steer
+---message still leaving the queue runs as a prompt, drawn as one first.
+---@param st agent_lsp.State
+---@param u table
+function M.before_output(st, u)
+  local q = st.queue
+  if not q or #q.leaving == 0 or compat.str(u.parentToolCallId) ~= '' then
+    return
+  end
+  if u.kind == 'text' or u.kind == 'reasoning' or u.kind == 'tool_call' then
+    local ran = q.leaving
+    q.leaving = {}
+    for _, item in ipairs(ran) do
+      chat.user_prompt(item.prompt)
+    end
+  end
 end
 
 ---Whether a queued prompt's answer ends a prompt the chat showed run: not

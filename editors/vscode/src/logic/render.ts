@@ -115,7 +115,7 @@ export interface PageOptions {
 export const steerKey = 'Ctrl+Enter (⌘+Enter)';
 
 /** The input's hint: what Enter and the steer key do. */
-const inputHint = `Ask agent-lsp… (/ commands, @ files; Enter sends, or queues while the agent works; ${steerKey} steers it; Shift+Enter: new line)`;
+const inputHint = 'Ask agent-lsp… (/ commands, @ files; Enter sends, or queues while it works; Ctrl+Enter steers; Shift+Enter: new line)';
 
 /** renderPage is the chat view's whole document. */
 export function renderPage(o: PageOptions): string {

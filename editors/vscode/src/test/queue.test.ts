@@ -16,22 +16,47 @@ test('Enter queues and the steer key steers while a prompt runs; idle, both send
   assert.deepEqual(promptParams('next', { sessionId: 's1' }), { prompt: 'next', sessionId: 's1' });
 });
 
-test('an item leaving the queue started or was delivered, unless this editor removed it', () => {
+test('a queued prompt leaving the queue started, unless this editor removed it', () => {
   const q = new MessageQueue();
   const a = { id: 'q1', prompt: 'then add tests', delivery: 'queue' as const };
-  const b = { id: 'q2', prompt: 'use the new API', delivery: 'steer' as const };
   const c = { id: 'q3', prompt: 'and a changelog', delivery: 'queue' as const };
-  assert.deepEqual(q.update([a, b, c]), []);
-  assert.equal(q.length, 3);
+  assert.deepEqual(q.update([a, c]), []);
+  assert.equal(q.length, 2);
   // An edit changes the text, nothing leaves.
-  assert.deepEqual(q.update([{ ...a, prompt: 'then add unit tests' }, b, c]), []);
+  assert.deepEqual(q.update([{ ...a, prompt: 'then add unit tests' }, c]), []);
   assert.equal(q.find('q1')?.prompt, 'then add unit tests');
-  // The steer message was delivered.
-  assert.deepEqual(q.update([{ ...a, prompt: 'then add unit tests' }, c]), [b]);
   // q3 removed from here: its leaving is no start, q1's is.
   q.removed('q3');
   assert.deepEqual(q.update([]), [{ ...a, prompt: 'then add unit tests' }]);
   assert.deepEqual(q.update(null), []);
+});
+
+test('a steer message that left the queue is delivered, runs as the next prompt, or was dropped', () => {
+  const steer = { id: 'q2', prompt: 'use the new API', delivery: 'steer' as const };
+  // Delivered: the steer update follows; the output after it is the turn's own.
+  const delivered = new MessageQueue();
+  delivered.update([steer]);
+  assert.deepEqual(delivered.update([]), [], 'a steer leaving is not a start');
+  delivered.delivered('q2');
+  assert.deepEqual(delivered.outputStarted(), []);
+  // The turn ended before a safe point: the next output is the steer run as a prompt.
+  const ran = new MessageQueue();
+  ran.update([steer]);
+  ran.update([]);
+  assert.deepEqual(ran.outputStarted(), [steer]);
+  assert.deepEqual(ran.outputStarted(), [], 'drawn once');
+  // A cancel dropped it: its answer says removed, or a queued prompt starts (a steer runs first).
+  const dropped = new MessageQueue();
+  dropped.update([steer]);
+  dropped.update([]);
+  dropped.dropped('use the new API');
+  assert.deepEqual(dropped.outputStarted(), []);
+  const overtaken = new MessageQueue();
+  const next = { id: 'q3', prompt: 'next', delivery: 'queue' as const };
+  overtaken.update([steer, next]);
+  overtaken.update([next]);
+  assert.deepEqual(overtaken.update([]), [next]);
+  assert.deepEqual(overtaken.outputStarted(), []);
 });
 
 test('a removed or steered prompt ends nothing shown; any other answer does', () => {
