@@ -156,3 +156,67 @@ func inOrderPrefix(lines []string, want []string) string {
 	}
 	return ""
 }
+
+// :AgentCancel keeps the queue and drops the steer messages, :AgentCancel!
+// drops the queue, against the daemon in both dialects
+// (nvim/cancel_queue.lua): the dropped steer message is never drawn as
+// delivered or run, the queued prompt runs after the cancelled turn, the
+// prompt dropped by :AgentCancel! never reaches the model.
+func TestChatCancelKeepsOrDropsTheQueue(t *testing.T) {
+	eachNvim(t, func(t *testing.T, nvim lsptest.Nvim) {
+		for _, dialect := range []string{"openai", "anthropic"} {
+			t.Run(dialect, func(t *testing.T) {
+				const (
+					steer   = "Never delivered."
+					queued  = "Then the queued one."
+					ran     = "Queued ran."
+					dropped = "Dropped with the queue."
+				)
+				wait := func(id string) providertest.Turn {
+					return providertest.Turn{ToolCalls: []providertest.Call{{ID: id, Name: "run_bash",
+						Arguments: `{"command":"until [ -e never ]; do sleep 0.1; done"}`}}}
+				}
+				model := providertest.NewServer(t, providertest.Script{wait("call_1"), {Text: ran}, wait("call_2")})
+				base := model.OpenAIBaseURL()
+				if dialect == "anthropic" {
+					base = model.AnthropicBaseURL()
+				}
+				root := workspace(t, map[string]string{"main.go": greetBefore})
+				var rep struct {
+					AfterCancel []transcriptLine `json:"after_cancel"`
+					Transcript  []transcriptLine `json:"transcript"`
+				}
+				scenario{nvim: nvim, script: "cancel_queue.lua", root: root, model: model, config: map[string]any{
+					"provider": dialect, "provider_base_url": base, "first": "Run the slow check", "second": "Run it again",
+					"queued": queued, "steer": steer, "queued_answer": ran, "dropped": dropped,
+				}}.run(t, &rep)
+
+				lines := texts(rep.Transcript)
+				// The cancelled prompt's answer and the queued prompt's start race:
+				// "⊘ cancelled" may come either side of the queued prompt's line.
+				want := []string{"▶ Run the slow check", "⚙ run_bash $ until", "▶ " + queued, ran,
+					"▶ Run it again", "⚙ run_bash $ until", "⊘ cancelled"}
+				if miss := inOrderPrefix(lines, want); miss != "" {
+					t.Errorf("the transcript lacks %q (in order):\n%s", miss, strings.Join(lines, "\n"))
+				}
+				for _, l := range lines {
+					if strings.Contains(l, steer) || strings.Contains(l, dropped) {
+						t.Errorf("a dropped message is in the transcript: %q\n%s", l, strings.Join(lines, "\n"))
+					}
+				}
+				reqs := model.Requests()
+				if len(reqs) != 3 {
+					t.Fatalf("%d model requests, want 3", len(reqs))
+				}
+				for i, r := range reqs {
+					if r.Rejected != "" {
+						t.Errorf("request %d rejected: %s", i, r.Rejected)
+					}
+					if strings.Contains(string(r.Body), steer) || strings.Contains(string(r.Body), dropped) {
+						t.Errorf("request %d carries a dropped message", i)
+					}
+				}
+			})
+		}
+	})
+}

@@ -326,6 +326,7 @@ export class Session {
       return;
     }
     const { agent } = await this.daemon().agent();
+    if (dropQueue) for (const item of this.queue.items) this.queue.removed(item.id);
     await agent.cancel(id, dropQueue);
   }
 

@@ -230,6 +230,9 @@ end
 function M.cancel(st, drop_queue)
   local run = st.running
   local params = { sessionId = st.session_id, dropQueue = drop_queue or nil }
+  if drop_queue then
+    queue.dropping(st)
+  end
   if not run then
     local client = daemon.client(st)
     if queue.busy(st) and client and st.session_id then

@@ -120,6 +120,16 @@ function M.before_output(st, u)
   end
 end
 
+---Notes that every waiting message is about to be dropped (:AgentCancel!):
+---their leaving the queue is no start.
+---@param st agent_lsp.State
+function M.dropping(st)
+  local q = M.state(st)
+  for _, item in ipairs(q.items) do
+    q.removing[item.id] = true
+  end
+end
+
 ---Whether a queued prompt's answer ends a prompt the chat showed run: not
 ---a steer message delivered to the running turn, nor one removed before
 ---it started.
