@@ -70,6 +70,7 @@ func TestBadInput(t *testing.T) {
 	wantCode(t, "image prompt", h.call(8, "session/prompt", fmt.Sprintf(`{"sessionId":%q,"prompt":[{"type":"image","data":"AA==","mimeType":"image/png"}]}`, ns.SessionId)), -32602)
 	wantCode(t, "unknown mode", h.call(9, "session/set_mode", fmt.Sprintf(`{"sessionId":%q,"modeId":"yolo"}`, ns.SessionId)), -32602)
 	wantCode(t, "unknown config option", h.call(10, "session/set_config_option", fmt.Sprintf(`{"sessionId":%q,"configId":"color","value":"red"}`, ns.SessionId)), -32602)
+	wantCode(t, "unknown delivery", h.call(20, "session/prompt", fmt.Sprintf(`{"sessionId":%q,"prompt":[{"type":"text","text":"hi"}],"_meta":{"agent-lsp":{"delivery":"later"}}}`, ns.SessionId)), -32602)
 	if r := h.call(11, "session/close", fmt.Sprintf(`{"sessionId":%q}`, ns.SessionId)); r.Error != nil {
 		t.Fatalf("session/close: %+v", r.Error)
 	}

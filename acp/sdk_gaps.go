@@ -32,7 +32,9 @@ import (
 //     session/cancel cancels only the newest one: a second prompt would
 //     cancel the first instead of waiting in its queue. Prompts run on the
 //     connection's context instead (Prompt), and Cancel cancels them
-//     through the controller.
+//     through the controller. So the unstable $/cancel_request of a
+//     session/prompt, which cancels the same context, is not honoured
+//     (the SDK gives no way to tell the two apart): session/cancel is.
 
 // codeResourceNotFound is ACP's error code for a resource (a session)
 // that does not exist.

@@ -110,9 +110,10 @@ type Event struct {
 	// Notice is set on prompt_end when the prompt ended at a limit: the
 	// line to show (Outcome.Notice).
 	Notice string
+	Err    error
+
 	// SteerID is set on steer (steer.go).
 	SteerID string
-	Err     error
 	// ParentToolCallID is set on the events of a subagent: the id of the
 	// task call that started it (its Round counts the child's model calls).
 	ParentToolCallID string

@@ -360,6 +360,7 @@ func (s *server) shutdown(context.Context) (noResult, error) {
 	s.mu.Lock()
 	s.state = stateShutdown
 	s.mu.Unlock()
+	s.sessions.dropQueues() // first: the cancelled prompts' ends start no queued one
 	s.sessions.cancelAll()
 	return noResult{}, nil
 }

@@ -84,3 +84,11 @@ func (s *server) queue(_ context.Context, sess *session, p queueParams) (queueRe
 	}
 	return queueResult{Items: queueItems(items)}, nil
 }
+
+// dropQueues removes every loaded session's queued prompts (shutdown:
+// nothing may start after it).
+func (st *sessionStore) dropQueues() {
+	for _, sess := range st.all() {
+		sess.ctl.DropQueue()
+	}
+}

@@ -148,7 +148,9 @@ func TestSteerDuringAToolCallReachesTheNextRequest(t *testing.T) {
 		for _, u := range s.updates(sid) {
 			switch u.Kind {
 			case "tool_result", "steer", "text":
-				order = append(order, u.Kind)
+				if len(order) == 0 || order[len(order)-1] != u.Kind { // an answer may come in several deltas
+					order = append(order, u.Kind)
+				}
 			}
 		}
 		if strings.Join(order, ",") != "tool_result,steer,text" {
@@ -302,5 +304,56 @@ func TestCancelDropsTheQueueOnlyIfAsked(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+// A steer message that arrives after the running prompt's last safe point
+// (its model call answers without tool calls) runs as the next prompt and
+// is answered as that prompt.
+func TestSteerAfterTheLastSafePointRunsNext(t *testing.T) {
+	bothDialects(t, func(t *testing.T, dialect string) {
+		arrived, answer := make(chan struct{}, 1), make(chan struct{})
+		slow := providertest.Turn{Text: "No tools needed.", Check: func(providertest.Received) error {
+			arrived <- struct{}{}
+			<-answer
+			return nil
+		}}
+		s, _, sid := queueSetup(t, dialect, providertest.Script{slow, {Text: "About the steer."}})
+		_, running := s.ed.CallAsync(ctx(t), "agent/prompt", map[string]any{"sessionId": sid, "prompt": "Quick question."})
+		await.Event(t, arrived, "the model request")
+		_, steer := s.ed.CallAsync(ctx(t), "agent/prompt", map[string]any{"sessionId": sid, "prompt": "And one more.", "delivery": "steer"})
+		s.awaitQueueUpdate(sid, "And one more.")
+		close(answer)
+		if a := promptAnswer(t, running, "the running prompt"); a.Text != "No tools needed." {
+			t.Fatalf("prompt %+v", a)
+		}
+		if a := promptAnswer(t, steer, "the steer run as a prompt"); a.StopReason != "end_turn" || a.Text != "About the steer." {
+			t.Fatalf("steer %+v", a)
+		}
+		if reqs := s.model.Requests(); len(reqs) != 2 || !strings.Contains(string(reqs[1].Body), "And one more.") {
+			t.Fatalf("requests %+v", reqs)
+		}
+	})
+}
+
+// shutdown cancels the running prompt and removes the queued ones:
+// nothing starts after it.
+func TestShutdownDropsTheQueue(t *testing.T) {
+	s, held, sid := queueSetup(t, openai.Name, bashCalls("echo slow"))
+	_, running := s.ed.CallAsync(ctx(t), "agent/prompt", map[string]any{"sessionId": sid, "prompt": "Run it."})
+	await.Event(t, held.asked, "the approval of the tool call")
+	_, queued := s.ed.CallAsync(ctx(t), "agent/prompt", map[string]any{"sessionId": sid, "prompt": "Later.", "delivery": "queue"})
+	s.awaitQueueUpdate(sid, "Later.")
+	if err := s.ed.Call(ctx(t), "shutdown", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if a := promptAnswer(t, running, "the running prompt"); a.StopReason != "cancelled" {
+		t.Fatalf("running %+v", a)
+	}
+	if a := promptAnswer(t, queued, "the queued prompt"); a.StopReason != "cancelled" || a.Notice != "removed from the queue" {
+		t.Fatalf("queued %+v", a)
+	}
+	if n := len(s.model.Requests()); n != 1 {
+		t.Fatalf("%d model requests after shutdown, want the first only", n)
 	}
 }

@@ -35,12 +35,18 @@ type Approver struct {
 	start   sync.Once
 	lines   chan string // closed after the reader stops; readErr then holds why
 	readErr error
+	gate    askGate // a question's answer is never typeahead (typeahead.go)
 }
 
 // NewApprover returns an approver reading answers from in and
 // writing prompts to out.
 func NewApprover(in io.Reader, out io.Writer, color bool) *Approver {
 	return &Approver{In: in, Out: out, Color: color}
+}
+
+func (t *Approver) startReading() {
+	t.lines = make(chan string)
+	go t.readLoop()
 }
 
 func (t *Approver) readLoop() {
@@ -61,10 +67,7 @@ func (t *Approver) readLoop() {
 // ReadLine returns the next line of In, or ctx's error if it ends first,
 // or io.EOF (or the read error) once In is exhausted.
 func (t *Approver) ReadLine(ctx context.Context) (string, error) {
-	t.start.Do(func() {
-		t.lines = make(chan string)
-		go t.readLoop()
-	})
+	t.start.Do(t.startReading)
 	select {
 	case line, ok := <-t.lines:
 		if !ok {
@@ -80,6 +83,8 @@ func (t *Approver) ReadLine(ctx context.Context) (string, error) {
 // once; a allows for the session when offered. Anything else is asked
 // again, at most three times in all, then denied. End of input denies.
 func (t *Approver) Approve(ctx context.Context, a permission.Action, offerSession bool) (permission.Decision, error) {
+	t.gate.begin()
+	defer t.gate.end()
 	if err := t.write(t.box(a)); err != nil {
 		return permission.Deny, err
 	}

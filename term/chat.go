@@ -23,6 +23,7 @@ type terminal struct {
 	p           *printer // the answer on stdout, the rest on the progress output
 	approver    *Approver
 	interactive bool
+	pending     []string // lines typed as a turn ended, read before the next (turn.go)
 }
 
 // newTerminal sets up the terminal: colours and markdown when Stdout is a
@@ -134,6 +135,7 @@ func (t *terminal) repl(ctx context.Context, c *session, sandbox string) int {
 	if t.interactive {
 		fmt.Fprintln(stdout, "agent-lsp chat — Ctrl-C cancels a running answer, Ctrl-D or /exit quits.")
 		fmt.Fprint(stdout, CommandsHelp)
+		fmt.Fprintln(stdout, "  while it works, Enter queues a line and /steer <message> steers the running turn")
 		fmt.Fprintln(stdout, c.windowLine(ctx))
 		fmt.Fprintln(stdout, sandbox)
 	}
@@ -159,7 +161,11 @@ func (t *terminal) repl(ctx context.Context, c *session, sandbox string) int {
 		case "/exit", "/quit":
 			return 0
 		}
-		if _, _, err := t.runLine(ctx, c, line); err != nil {
+		if t.interactive { // what is typed meanwhile is queued or steers (turn.go)
+			if t.turn(ctx, c, line) {
+				return 0
+			}
+		} else if _, _, err := t.runLine(ctx, c, line); err != nil {
 			p.OnEvent(agent.Event{Kind: agent.EventError, Err: err})
 		}
 		if ctx.Err() != nil {
@@ -171,6 +177,11 @@ func (t *terminal) repl(ctx context.Context, c *session, sandbox string) int {
 // readLine reads the next line through the approver (it owns stdin); a
 // Ctrl-C meanwhile shows the hint to quit.
 func (t *terminal) readLine(ctx context.Context, idle <-chan os.Signal) (string, error) {
+	if len(t.pending) > 0 {
+		line := t.pending[0]
+		t.pending = t.pending[1:]
+		return line, nil
+	}
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type result struct {

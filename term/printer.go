@@ -123,6 +123,9 @@ func (p *printer) OnEvent(e agent.Event) {
 		p.freshLine(p.answer)
 		line := fmt.Sprintf("[compacted %d → %d tokens]", e.BeforeTokens, e.AfterTokens)
 		p.write(p.progress, p.style(ansiDim, line)+"\n")
+	case agent.EventSteer: // a line typed with /steer entered the running turn (turn.go)
+		p.freshLine(p.answer)
+		p.write(p.progress, p.style(ansiDim, "↳ steer: "+permission.VisibleOutput(e.Text))+"\n")
 	case agent.EventError:
 		p.freshLine(p.answer)
 		p.write(p.progress, p.style(ansiRed, "error: "+permission.VisibleOutput(errText(e.Err)))+"\n")

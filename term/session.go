@@ -142,6 +142,10 @@ func (c *session) notify(u control.Update) {
 		if len(u.Plan) > 0 || shown { // a plan never shown needs no clearing
 			c.p.plan(u.Plan)
 		}
+	case control.UpdateQueue: // what was typed while a turn runs (turn.go)
+		if len(u.Queue) > 0 {
+			c.p.dim(queueText(u.Queue))
+		}
 	case control.UpdateMention: // before the prompt runs: nothing is dropped in silence
 		if r := u.Mention; r.Status != agent.MentionAttached {
 			c.p.note(fmt.Sprintf("@%s not attached (%s): %s", r.Path, r.Status, r.Message))
@@ -154,13 +158,19 @@ func (c *session) notify(u control.Update) {
 // answered is true when a command was answered without the model's
 // turn; its answer is shown.
 func (c *session) run(ctx context.Context, line string) (o agent.Outcome, answered bool, err error) {
+	return c.runAs(ctx, line, control.DeliverWait)
+}
+
+// runAs is run with the prompt's delivery while another one runs
+// (turn.go).
+func (c *session) runAs(ctx context.Context, line string, d control.Delivery) (o agent.Outcome, answered bool, err error) {
 	name, _, isCommand := control.ParseCommand(line)
 	if isCommand {
 		if handled, err := c.terminalCommand(name); handled {
 			return agent.Outcome{}, true, err
 		}
 	}
-	res, err := c.sess.Prompt(ctx, control.PromptInput{Text: line}, c.p)
+	res, err := c.sess.Prompt(ctx, control.PromptInput{Text: line, Delivery: d}, c.p)
 	if err != nil {
 		if isCommand && errors.Is(err, control.ErrInvalid) && !c.known(name) {
 			// The controller refused it, as the daemon does (-32602):
@@ -205,6 +215,7 @@ func (c *session) help() {
 	for _, t := range terminalCommands {
 		fmt.Fprintf(&b, "\n  %-24s %s", t.name, t.desc)
 	}
+	b.WriteString("\n" + TypeaheadHelp)
 	c.p.line(b.String())
 }
 

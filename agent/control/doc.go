@@ -1,8 +1,8 @@
 // Package control owns what a user can ask of conversations, whatever the
 // front end: sessions (new, list, load/resume, close), prompts with context
-// and mentions, modes, models (presets, switching, restore after a
-// restart), slash commands (built-in and MCP prompts), checkpoints and
-// rewind, compaction, usage totals. The LSP daemon, the terminal chat and
+// and mentions, the queue of prompts and steer messages, modes, models
+// (presets, switching, restore after a restart), slash commands (built-in
+// and MCP prompts), checkpoints and rewind, compaction, usage totals. The LSP daemon, the terminal chat and
 // ACP are adapters over it: they keep their wire formats and presentation
 // (popups, progress, streaming), and this package knows none of them.
 //

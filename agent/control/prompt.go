@@ -45,7 +45,10 @@ type Result struct {
 // Prompt runs one prompt of the session: a slash command, or the text with
 // its context and mentions attached (a mention update is sent for each),
 // with the session's events going to l (a plan event becomes an
-// UpdatePlan instead). It can be cancelled by ctx and by Cancel. The error
+// UpdatePlan instead). While another prompt runs it waits for its turn,
+// as in.Delivery says: unlisted, in the queue, or as a steer message for
+// the running prompt (queue.go). It can be cancelled by ctx and by Cancel
+// (a queued prompt only by ctx, RemoveQueued and DropQueue). The error
 // is for a command or input that cannot run (ErrInvalid, ErrCancelled, or a
 // failure); a prompt that ran reports its own failure in Outcome.
 func (s *Session) Prompt(ctx context.Context, in PromptInput, l agent.Listener) (Result, error) {

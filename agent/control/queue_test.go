@@ -310,3 +310,33 @@ func TestQueuedPromptRemovedByItsContext(t *testing.T) {
 	close(hold.release)
 	await.Event(t, first, "the first prompt")
 }
+
+// A running prompt cancelled through its own context ($/cancelRequest, a
+// client gone) takes its steer messages with it, as Cancel does; the
+// queued prompts run next.
+func TestCancelledContextDropsItsSteers(t *testing.T) {
+	f := newFixture(t, providertest.Script{holdCall, {Text: "queued ran"}}, fixtureOptions{})
+	hold := newHoldTool()
+	s, queues := queueSession(t, f, hold)
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan promptDone, 1)
+	go func() {
+		res, err := s.Prompt(ctx, control.PromptInput{Text: "long job", Delivery: control.DeliverQueue}, discard)
+		first <- promptDone{res, err}
+	}()
+	await.Event(t, hold.started, "the tool call")
+	queued := promptAsync(s, control.PromptInput{Text: "next job", Delivery: control.DeliverQueue}, discard)
+	awaitQueue(t, queues, "next job")
+	steer := promptAsync(s, control.PromptInput{Text: "hurry", Delivery: control.DeliverSteer}, discard)
+	awaitQueue(t, queues, "hurry", "next job")
+	cancel()
+	if r := await.Event(t, first, "the cancelled prompt"); r.res.Outcome.StopReason != agent.StopCancelled {
+		t.Fatalf("first: %+v", r.res.Outcome)
+	}
+	if r := await.Event(t, steer, "the steer"); r.res.Outcome.Notice != control.RemovedNotice {
+		t.Fatalf("steer: %+v", r.res.Outcome)
+	}
+	if r := await.Event(t, queued, "the queued prompt"); r.res.Outcome.Text != "queued ran" {
+		t.Fatalf("queued: %+v %v", r.res.Outcome, r.err)
+	}
+}
