@@ -16,6 +16,7 @@ require (
 	go.lsp.dev/protocol v0.12.0
 	go.lsp.dev/uri v0.3.0
 	go.uber.org/zap v1.28.0
+	go.yaml.in/yaml/v3 v3.0.4
 	golang.org/x/mod v0.43.0
 	golang.org/x/net v0.57.0
 	golang.org/x/sys v0.50.0

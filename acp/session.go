@@ -108,7 +108,7 @@ func (a *server) bind(cwd string, servers []sdk.McpServer) (*session, control.Bi
 	}
 	p, caps := a.clientCaps()
 	s := &session{srv: a, peer: p, ws: ws, log: a.log}
-	reg, err := world.NewRegistry()
+	reg, err := world.NewRegistry(world.Subagents(ws.Roots(), ""))
 	if err != nil {
 		_ = ws.Close()
 		return nil, control.Binding{}, err

@@ -139,7 +139,11 @@ func (s *server) initialize(_ context.Context, p initializeParams) (*initializeR
 		return nil, err
 	}
 
-	reg, err := world.NewRegistry()
+	subagents := world.Subagents(ws.Roots(), s.opts.StateDir)
+	if st.restricted {
+		subagents = world.Subagents(nil, s.opts.StateDir) // the workspace's files are not even listed
+	}
+	reg, err := world.NewRegistry(subagents)
 	if err != nil {
 		return nil, err
 	}
@@ -169,6 +173,7 @@ func (s *server) initialize(_ context.Context, p initializeParams) (*initializeR
 	s.settings = st
 	s.ws = ws
 	s.registry = reg
+	s.subagents = subagents
 	s.modelErr = modelErr
 	s.ctl = ctl
 	s.docs = newEditorDocuments(s, ws, sb.runner)

@@ -165,6 +165,10 @@ var routes = map[string]route{
 	"agent/session":    inSession((*server).sessionState),
 	"agent/transcript": inSession((*server).transcript), // transcript.go
 
+	// Custom subagents (subagents.go).
+	"agent/subagents":     typed((*server).listSubagents),
+	"agent/subagentTrust": typed((*server).subagentTrust),
+
 	// Checkpoints (checkpoint.go, codelens.go).
 	"agent/checkpoints":     inSession((*server).listCheckpoints),
 	"agent/rewind":          async(inSession((*server).rewind)),

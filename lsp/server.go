@@ -60,6 +60,7 @@ type server struct {
 	overlays        *overlays
 	docs            *editorDocuments
 	registry        *tools.Registry
+	subagents       *control.SubagentCatalog // the custom subagents, made at initialize (subagents.go)
 	sessions        *sessionStore
 	store           *agent.Store        // nil: sessions live in memory only
 	storeErr        error               // why store is nil, shown at initialized

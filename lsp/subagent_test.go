@@ -21,6 +21,7 @@ import (
 type subagentUpdate struct {
 	update
 	ParentToolCallID string `json:"parentToolCallId"`
+	CostKnown        *bool  `json:"costKnown"`
 }
 
 func (s *setup) subagentUpdates(sessionID string) []subagentUpdate {

@@ -6,7 +6,13 @@ func init() {
 	h := func(k string) subagentHeader {
 		return subagentHeader{updateHeader: exampleHeader(k), ParentToolCallID: "call_task1"}
 	}
+	files := subagentsResult{Subagents: []subagentInfo{{Name: "reviewer", Description: "Reviews a diff",
+		Tools: []string{"read_file", "grep"}, Model: "deepseek", Prompt: "Review the change.", Path: "/w/.agents/agents/reviewer.md",
+		Source: "workspace", Hash: "9f2c", Trust: "untrusted", Problem: "the name \"reviewer\" is taken by an earlier file"}}}
 	wireExamples = append(wireExamples,
+		wireExample{name: "agent.subagents", method: "agent/subagents", from: "editor", params: noParams{}, result: files},
+		wireExample{name: "agent.subagentTrust", method: "agent/subagentTrust", from: "editor",
+			params: subagentTrustParams{Name: "reviewer", Hash: "9f2c", Trust: "always"}, result: files},
 		wireExample{name: "agent.update.subagent.text", method: "agent/update", from: "daemon",
 			params: subagentTextUpdate{subagentHeader: h("text"), textBody: textBody{Text: "parser.go has two"}}},
 		wireExample{name: "agent.update.subagent.tool_call", method: "agent/update", from: "daemon",

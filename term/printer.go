@@ -85,8 +85,7 @@ func (p *printer) write(w io.Writer, s string) {
 func (p *printer) OnEvent(e agent.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if e.ParentToolCallID != "" {
-		p.childEventLocked(e) // printer_subagent.go
+	if p.subagentEventLocked(e) { // printer_subagent.go
 		return
 	}
 	if e.Kind != agent.EventText {

@@ -52,7 +52,7 @@ func (t *terminal) openWorld(ctx context.Context) (chatWorld, error) {
 		return chatWorld{}, err
 	}
 	ws.SetProtectedFiles(protected)
-	reg, err := world.NewRegistry()
+	reg, err := world.NewRegistry(world.Subagents(ws.Roots(), o.StateDir))
 	if err != nil {
 		_ = closeModel()
 		return chatWorld{}, err

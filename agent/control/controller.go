@@ -193,10 +193,12 @@ func (c *Controller) NewSession(b Binding, title string) (*Session, error) {
 	// round), so id is set before any write can fail.
 	var id string
 	c.onStoreError(&cfg, &id)
+	var s *Session
+	bindSubagentModel(&cfg, &s)
 	a := agent.NewSession(cfg, c.systemPrompt(b.Workspace))
 	id = a.ID()
 	now := time.Now()
-	s := newSession(c, a, b, strings.TrimSpace(title), now, now)
+	s = newSession(c, a, b, strings.TrimSpace(title), now, now)
 	s.learnWindow(c.o.Model, 0)
 	c.add(s)
 	return s, nil
@@ -227,6 +229,8 @@ func (c *Controller) Open(id string, b Binding) (*Session, error) {
 		return nil, err
 	}
 	c.onStoreError(&cfg, &id)
+	var s *Session
+	bindSubagentModel(&cfg, &s)
 	a, err := agent.ResumeSession(cfg, id)
 	if err != nil {
 		return nil, &kindError{kind: ErrInvalid, msg: fmt.Sprintf("session %q cannot be resumed: %v", id, err), err: err}
@@ -235,7 +239,7 @@ func (c *Controller) Open(id string, b Binding) (*Session, error) {
 	if created.IsZero() {
 		created = info.UpdatedAt
 	}
-	s := newSession(c, a, b, info.Title, created, info.UpdatedAt)
+	s = newSession(c, a, b, info.Title, created, info.UpdatedAt)
 	s.restoreModel() // before any request can reach it
 	s.learnWindow(s.modelConfig(), s.agent.Model().ContextWindow)
 	c.add(s)

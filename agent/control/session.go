@@ -62,6 +62,8 @@ type Session struct {
 
 	window windowState // the context window the budget follows (window.go)
 	queue  promptQueue // the prompts waiting for their turn and the steer messages (queue.go)
+
+	subagentModels map[string]agent.ModelSettings // custom subagents' presets, connected (subagent_model.go)
 }
 
 func newSession(c *Controller, a *agent.Session, b Binding, title string, created, updated time.Time) *Session {

@@ -3,6 +3,7 @@ package world
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"go.uber.org/zap"
@@ -29,14 +30,18 @@ func StartMCP(ctx context.Context, m *mcp.Manager, configs []mcp.ServerConfig) {
 }
 
 // NewRegistry is a session's tool registry with the built-in tools and
-// the subagent tool (agent.TaskTool); MCP tools join it as their servers
-// start.
-func NewRegistry() (*tools.Registry, error) {
+// the subagent tool (agent.TaskTool) offering the custom subagents of
+// subagents (nil: none); MCP tools join it as their servers start.
+func NewRegistry(subagents *control.SubagentCatalog) (*tools.Registry, error) {
 	reg := tools.NewRegistry()
 	if err := tools.RegisterBuiltins(reg); err != nil {
 		return nil, fmt.Errorf("registering the built-in tools: %w", err)
 	}
-	if err := reg.Add(agent.NewTaskTool(nil)); err != nil {
+	var catalog func() []agent.SubagentDef
+	if subagents != nil {
+		catalog = subagents.Subagents
+	}
+	if err := reg.Add(agent.NewTaskTool(catalog)); err != nil {
 		return nil, fmt.Errorf("registering the task tool: %w", err)
 	}
 	return reg, nil
@@ -59,4 +64,20 @@ func OpenStore(dir string, log *zap.Logger) (*agent.Store, error) {
 		dir = d
 	}
 	return agent.NewStore(dir, log)
+}
+
+// Subagents is the custom subagents' catalog of a workspace: its own
+// files (none when roots is empty: a restricted workspace), the user's
+// (~/.agents/agents, ~/.claude/agents), the decisions stored under
+// stateDir ("": the user's state directory).
+func Subagents(roots []string, stateDir string) *control.SubagentCatalog {
+	home, _ := os.UserHomeDir() // none: no user files
+	if stateDir == "" {
+		stateDir, _ = agent.DefaultStateDir()
+	}
+	var store *control.SubagentTrustStore
+	if stateDir != "" {
+		store = control.NewSubagentTrustStore(stateDir)
+	}
+	return control.NewSubagentCatalog(roots, home, store)
 }

@@ -84,6 +84,8 @@ M.methods = {
   ['agent/compact'] = { params = {}, result = {} }, -- :AgentCompact is not in the plugin
   ['agent/mcpStatus'] = { params = {}, result = {} }, -- not in the plugin
   ['agent/mcpTrust'] = { params = {}, result = {} }, -- not in the plugin
+  ['agent/subagents'] = { params = {}, result = {} }, -- not in the plugin
+  ['agent/subagentTrust'] = { params = {}, result = {} }, -- not in the plugin
   ['agent/setMode'] = { params = { sessionId = 'string', mode = 'string' }, result = { mode = 'string' } },
   ['agent/setModel'] = {
     params = { sessionId = 'string', preset = 'string', model = 'string', provider = 'string' },

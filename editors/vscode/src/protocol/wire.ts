@@ -10,6 +10,7 @@ import type { CompletionStatus } from '../logic/inline';
 import type { ApproveAnswer, ApproveParams, ReviewAnswer, ReviewParams } from './approvals';
 import type { CheckpointsResult, RewindParams, RewindResult } from './checkpoints';
 import type { McpStatusResult, McpTrustParams } from './mcp';
+import type { SubagentsResult, SubagentTrustParams } from './subagents';
 import type { CommandsResult, CurrentModel, ModelsParams, ModelsResult, SetModelParams } from './models';
 import type {
   CancelParams,
@@ -41,6 +42,8 @@ export interface WireTypes {
   'agent/compact': { params: CompactParams; result: CompactResult };
   'agent/mcpStatus': { params: NoParams; result: McpStatusResult };
   'agent/mcpTrust': { params: McpTrustParams; result: McpStatusResult };
+  'agent/subagents': { params: NoParams; result: SubagentsResult };
+  'agent/subagentTrust': { params: SubagentTrustParams; result: SubagentsResult };
   'agent/setMode': { params: SetModeParams; result: ModeResult };
   'agent/setModel': { params: SetModelParams; result: CurrentModel };
   'agent/models': { params: ModelsParams; result: ModelsResult };
