@@ -259,7 +259,8 @@ func TestChatModeModelAndCompletion(t *testing.T) {
 		if len(reqs) != 3 {
 			t.Fatalf("%d model requests, want 3 (/mode makes none)", len(reqs))
 		}
-		readOnly := []string{"glob", "grep", "read_file"}
+		// The subagent tool is read-only: its children's edits are asked for.
+		readOnly := []string{"glob", "grep", "read_file", "task"}
 		if got := reqs[0].toolNames(); !slices.Equal(got, readOnly) {
 			t.Errorf("tools offered in ask mode = %q, want %q", got, readOnly)
 		}
@@ -269,7 +270,7 @@ func TestChatModeModelAndCompletion(t *testing.T) {
 		if got := reqs[1].toolNames(); !slices.Equal(got, readOnly) {
 			t.Errorf("tools offered after the model switch = %q, want %q (still ask)", got, readOnly)
 		}
-		if got, want := reqs[2].toolNames(), []string{"glob", "grep", "read_file", "todo_write"}; !slices.Equal(got, want) {
+		if got, want := reqs[2].toolNames(), []string{"glob", "grep", "read_file", "task", "todo_write"}; !slices.Equal(got, want) {
 			t.Errorf("tools offered after /mode plan = %q, want %q", got, want)
 		}
 
