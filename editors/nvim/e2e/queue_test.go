@@ -22,6 +22,8 @@ type queueReport struct {
 	Transcript      []transcriptLine `json:"transcript"`
 	InputStatusline string           `json:"input_statusline"`
 	Last            promptEnd        `json:"last"`
+	Subagents       []string         `json:"subagents_offered"`
+	Subagent        []string         `json:"subagent"`
 }
 
 // Queue, steer and a subagent in the chat, against the daemon in both
@@ -119,6 +121,13 @@ func queueScenario(t *testing.T, nvim lsptest.Nvim, dialect string) {
 	}
 	if !strings.Contains(rep.InputStatusline, "<M-CR> steers") {
 		t.Errorf("the prompt line's status line does not name the steer key: %q", rep.InputStatusline)
+	}
+
+	sub := strings.Join(rep.Subagent, "\n")
+	if strings.Join(rep.Subagents, "|") != "Find the greeting" || !strings.HasPrefix(sub, "Subagent: Find the greeting\n") ||
+		!strings.Contains(sub, "▶ Where does main.go greet?") || !strings.Contains(sub, "⚙ grep func greet") ||
+		!strings.Contains(sub, child) || strings.Contains(sub, prompt) {
+		t.Errorf(":AgentSubagent offered %q and showed:\n%s", rep.Subagents, sub)
 	}
 
 	reqs := model.Requests()

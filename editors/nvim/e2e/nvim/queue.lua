@@ -4,7 +4,8 @@
 -- steers, :AgentQueue edits the queued one; the report takes the chat then
 -- (its waiting messages as drawn, the status line), and after both prompts
 -- ended. Last, a line typed into the prompt line and sent with the steer
--- key while nothing runs goes as an ordinary prompt.
+-- key while nothing runs goes as an ordinary prompt; :AgentSubagent shows
+-- the child's conversation.
 local H = dofile(os.getenv('E2E_HARNESS'))
 
 -- queue_lines is the text of the virtual lines below the chat's end.
@@ -82,6 +83,11 @@ H.run(function()
       return
     end
     local shown = vim.tbl_map(opts.format_item or tostring, items)
+    if opts.prompt == 'Subagent' then
+      H.report.subagents_offered = shown
+      on_choice(items[1], 1)
+      return
+    end
     table.insert(H.report.popups, { prompt = opts.prompt, items = shown })
     if opts.prompt == 'Waiting messages' then
       for i, item in ipairs(items) do
@@ -113,4 +119,11 @@ H.run(function()
   H.report.input_statusline = vim.wo[H.window_of(input_buf)].statusline
   vim.cmd('stopinsert')
   vim.cmd('wincmd t')
+
+  -- :AgentSubagent: the child's conversation in a scratch buffer.
+  vim.cmd('AgentSubagent')
+  H.wait(10000, function()
+    return H.buffer_named('agent-lsp://subagent') ~= nil
+  end, "the subagent's conversation")
+  H.report.subagent = vim.api.nvim_buf_get_lines(H.buffer_named('agent-lsp://subagent'), 0, -1, true)
 end)

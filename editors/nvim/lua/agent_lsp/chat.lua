@@ -241,7 +241,7 @@ function M.update(u, quiet)
     transcript.tool_lines[compat.str(u.toolCallId)] = { mark = mark, head = head }
     set_tool_status(compat.str(u.toolCallId), 'running')
     if u.name == 'task' then
-      chat_children.open(M, compat.str(u.toolCallId))
+      chat_children.open(M, compat.str(u.toolCallId), compat.str(compat.get(u.arguments, 'description')))
     end
     M.set_state('running ' .. tostring(u.name))
   elseif u.kind == 'tool_result' then

@@ -27,6 +27,14 @@ local indent = '  │ '
 
 ---@type table<string, agent_lsp.ChildBlock> by the task call's toolCallId
 local blocks = {}
+---@type { id: string, description: string }[] the task calls shown, in order
+local tasks = {}
+
+---The task calls the chat shows (for :AgentSubagent), oldest first.
+---@return { id: string, description: string }[]
+function M.tasks()
+  return tasks
+end
 
 ---The usage line's text.
 ---@param b agent_lsp.ChildBlock
@@ -55,7 +63,9 @@ end
 ---line was just added): only its usage line, for now.
 ---@param chat table the chat module
 ---@param id string
-function M.open(chat, id)
+---@param description string? the task's description argument
+function M.open(chat, id, description)
+  table.insert(tasks, { id = id, description = description or '' })
   local b = {
     tools = {},
     usage = { promptTokens = 0, completionTokens = 0, cachedTokens = 0 },
@@ -196,7 +206,7 @@ function M.forget(buf)
   if buf then
     vim.api.nvim_buf_clear_namespace(buf, marks, 0, -1)
   end
-  blocks = {}
+  blocks, tasks = {}, {}
 end
 
 return M

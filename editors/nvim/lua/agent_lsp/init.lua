@@ -59,6 +59,12 @@ function M.steer(text)
   M.ask(text, true)
 end
 
+---Picks a task call of the chat (vim.ui.select) and shows its subagent's
+---conversation in a scratch buffer.
+function M.subagent()
+  require('agent_lsp.subagent').open(roots.adopt_current())
+end
+
 ---Lists the waiting messages (vim.ui.select) to edit or remove one.
 function M.queue()
   queue.pick(roots.adopt_current())

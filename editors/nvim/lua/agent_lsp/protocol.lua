@@ -107,7 +107,7 @@ M.methods = {
     result = { mode = 'string', model = 'string', plan = list(plan_item) },
   },
   ['agent/transcript'] = {
-    params = { sessionId = 'string' }, -- parentToolCallId: a child's transcript, not opened by the plugin
+    params = { sessionId = 'string', parentToolCallId = 'string' }, -- the latter: :AgentSubagent
     result = { mode = 'string', entries = list({ kind = 'string' }), plan = list(plan_item) },
   },
   ['agent/checkpoints'] = {
