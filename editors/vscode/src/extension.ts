@@ -4,6 +4,7 @@
 
 import * as vscode from 'vscode';
 import { ApprovalUi, ProposedTexts, proposedScheme, showMessageRequest } from './approvals';
+import { subagentScheme } from './queueUi';
 import { ChatView, chatViewId } from './chatView';
 import { Daemon, currentSettings, readCurrentSettings } from './daemon';
 import { Session } from './session';
@@ -103,6 +104,10 @@ export function activate(context: vscode.ExtensionContext): void {
     plan.register(),
     vscode.window.registerWebviewViewProvider(chatViewId, view, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.workspace.registerTextDocumentContentProvider(proposedScheme, texts),
+    vscode.workspace.registerTextDocumentContentProvider(subagentScheme, session.subagentDocs),
+    vscode.workspace.onDidCloseTextDocument((d) => {
+      if (d.uri.scheme === subagentScheme) session.subagentDocs.forget(d.uri);
+    }),
     command('agentLsp.showChat', () => view.reveal()),
     command('agentLsp.ask', async () => {
       const prompt = await vscode.window.showInputBox({ prompt: 'Ask agent-lsp', placeHolder: 'What should the agent do?' });

@@ -29,9 +29,39 @@ export async function changeQueued(agent: AgentClient, sessionId: string, queue:
   }
 }
 
+/** The scheme of the read-only documents that show a subagent's conversation. */
+export const subagentScheme = 'agent-lsp-subagent';
+
+/**
+ * SubagentDocs serves each opened child transcript as a read-only
+ * document (an untitled one would be dirty and ask to be saved on
+ * close); a closed one is forgotten.
+ */
+export class SubagentDocs implements vscode.TextDocumentContentProvider {
+  private readonly texts = new Map<string, string>();
+  private counter = 0;
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.toString()) ?? '';
+  }
+
+  add(title: string, text: string): vscode.Uri {
+    this.counter += 1;
+    const name = (title || 'task').replace(/[^\w .-]+/g, '_').slice(0, 60);
+    // The .md name makes it Markdown; the query keeps each opening apart.
+    const uri = vscode.Uri.from({ scheme: subagentScheme, path: `/Subagent ${name}.md`, query: String(this.counter) });
+    this.texts.set(uri.toString(), text);
+    return uri;
+  }
+
+  forget(uri: vscode.Uri): void {
+    this.texts.delete(uri.toString());
+  }
+}
+
 /** openChildTranscript shows the conversation of the subagent a task call ran (agent/transcript with parentToolCallId). */
-export async function openChildTranscript(agent: AgentClient, sessionId: string, toolCallId: string, title: string): Promise<void> {
+export async function openChildTranscript(docs: SubagentDocs, agent: AgentClient, sessionId: string, toolCallId: string, title: string): Promise<void> {
   const r = await agent.transcript(sessionId, toolCallId);
-  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: childTranscriptMarkdown(r, title) });
+  const doc = await vscode.workspace.openTextDocument(docs.add(title, childTranscriptMarkdown(r, title)));
   await vscode.window.showTextDocument(doc, { preview: true });
 }

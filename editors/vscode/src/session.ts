@@ -16,7 +16,7 @@ import { applyRestore, restoreOutcome } from './logic/restore';
 import type { CompletionStatus } from './logic/inline';
 import { promptMistake, type Mistake } from './logic/mistakes';
 import { ShownError, showMistake } from './mistakeUi';
-import { changeQueued, openChildTranscript } from './queueUi';
+import { changeQueued, openChildTranscript, SubagentDocs } from './queueUi';
 
 const sessionKey = 'agentLsp.sessionId';
 
@@ -34,6 +34,8 @@ export class Session {
   private unsent?: { prompt: string; context?: PromptContext; contextLabel?: string };
   view?: ChatView;
   plan?: PlanView;
+  /** Where an opened child transcript's text is served from (queueUi.ts). */
+  readonly subagentDocs = new SubagentDocs();
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -280,7 +282,7 @@ export class Session {
     if (!id) return;
     const { agent } = await this.daemon().agent();
     const card = this.transcript.entries.find((e) => e.kind === 'tool' && e.toolCallId === toolCallId);
-    await openChildTranscript(agent, id, toolCallId, card && card.kind === 'tool' ? card.detail : '');
+    await openChildTranscript(this.subagentDocs, agent, id, toolCallId, card && card.kind === 'tool' ? card.detail : '');
   }
 
   private busyChanged(): void {
