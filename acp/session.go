@@ -108,12 +108,13 @@ func (a *server) bind(cwd string, servers []sdk.McpServer) (*session, control.Bi
 	}
 	p, caps := a.clientCaps()
 	s := &session{srv: a, peer: p, ws: ws, log: a.log}
-	reg, err := world.NewRegistry(world.Subagents(ws.Roots(), ""))
+	subagents := world.Subagents(ws.Roots(), "")
+	reg, err := world.NewRegistry(subagents)
 	if err != nil {
 		_ = ws.Close()
 		return nil, control.Binding{}, err
 	}
-	b := control.Binding{Workspace: ws, Tools: reg, Notify: s.notify}
+	b := control.Binding{Workspace: ws, Tools: reg, Notify: s.notify, Subagents: subagents}
 
 	var local tools.CommandRunner
 	if a.o.LocalRunner != nil {

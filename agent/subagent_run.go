@@ -53,6 +53,11 @@ func (t *subagentTurn) usage() provider.Usage {
 // its usage counted in the parent's totals, its transcript kept with the
 // parent. Cancelling ctx (the parent's cancel) cancels it.
 func (t *subagentTurn) runChild(ctx context.Context, callID string, a taskArgs, def *SubagentDef) (tools.Result, error) {
+	p := t.parent
+	reg, err := p.childTools(a.Tools, def) // a call refused here starts nothing and counts for nothing
+	if err != nil {
+		return tools.Result{}, err
+	}
 	t.mu.Lock()
 	if t.started >= MaxSubagentsPerPrompt {
 		t.mu.Unlock()
@@ -68,11 +73,6 @@ func (t *subagentTurn) runChild(ctx context.Context, callID string, a taskArgs, 
 	}
 	defer func() { <-t.slots }()
 
-	p := t.parent
-	reg, err := p.childTools(a.Tools, def)
-	if err != nil {
-		return tools.Result{}, err
-	}
 	settings, pricing, budget := p.childModel()
 	if def != nil && def.Model != "" && p.cfg.SubagentModel != nil {
 		m, err := p.cfg.SubagentModel(ctx, def.Model)

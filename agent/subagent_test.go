@@ -3,6 +3,8 @@ package agent_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -267,6 +269,17 @@ func TestSubagentEditAsksTheParentsApprover(t *testing.T) {
 		if result.Role != provider.RoleTool || result.Text != "Wrote NOTES.md.\n\nFiles touched: NOTES.md" {
 			t.Errorf("task result %+v", result)
 		}
+		// The child's edit is in the prompt's checkpoint: a rewind takes it back.
+		cps := s.Checkpoints()
+		if len(cps) != 1 || len(cps[0].Files) != 1 || cps[0].Files[0].Path != filepath.Join(root, "NOTES.md") || cps[0].Files[0].Existed {
+			t.Fatalf("checkpoints %+v", cps)
+		}
+		if _, err := s.Rewind(t.Context(), cps[0].ID, agent.RewindOptions{RestoreFiles: true}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(filepath.Join(root, "NOTES.md")); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("NOTES.md after the rewind: %v", err)
+		}
 	})
 }
 
@@ -368,5 +381,38 @@ func TestSubagentTranscriptAndTotalsSurviveAResume(t *testing.T) {
 	}
 	if childTotals.Usage != (provider.Usage{PromptTokens: 50, CompletionTokens: 5}) {
 		t.Errorf("resumed child totals %+v", childTotals.Usage)
+	}
+}
+
+// TestSubagentsPerPromptAreCapped: a prompt starts at most
+// MaxSubagentsPerPrompt children; the call past it fails without a child.
+func TestSubagentsPerPromptAreCapped(t *testing.T) {
+	n := agent.MaxSubagentsPerPrompt + 1
+	var calls []providertest.Call
+	for i := range n {
+		calls = append(calls, providertest.Call{ID: fmt.Sprintf("call_%02d", i), Name: "task",
+			Arguments: fmt.Sprintf(`{"description":"d%d","prompt":"question %d"}`, i, i)})
+	}
+	script := providertest.Script{{ToolCalls: calls}}
+	for range agent.MaxSubagentsPerPrompt {
+		script = append(script, providertest.Turn{Text: "answer"})
+	}
+	script = append(script, providertest.Turn{Text: "done"})
+	srv := providertest.NewServer(t, script, providertest.WithSeed(12))
+	s := sessionWith(t, openai.Name, srv, javaProject(t), withTaskTool(t))
+	if o := s.Prompt(t.Context(), "many", nil); o.StopReason != agent.StopEndTurn {
+		t.Fatalf("outcome %+v", o)
+	}
+	refused := 0
+	for _, m := range s.History() {
+		if m.Role == provider.RoleTool && m.IsError {
+			refused++
+			if !strings.Contains(m.Text, "already started 12 subagents") {
+				t.Errorf("refusal %q", m.Text)
+			}
+		}
+	}
+	if refused != 1 || len(srv.Requests()) != agent.MaxSubagentsPerPrompt+2 {
+		t.Errorf("%d refused, %d requests", refused, len(srv.Requests()))
 	}
 }

@@ -504,7 +504,7 @@ func TestSlashCommands(t *testing.T) {
 	for _, c := range cmds.Commands {
 		names = append(names, c.Name)
 	}
-	if strings.Join(names, ",") != "/compact,/clear,/mode,/model,/rewind" {
+	if strings.Join(names, ",") != "/compact,/clear,/mode,/model,/rewind,/agents" {
 		t.Errorf("commands = %v", names)
 	}
 

@@ -105,7 +105,7 @@ func (st *sessionStore) viewOf(cs *control.Session) *session {
 func (st *sessionStore) binding() (*control.Controller, control.Binding, error) {
 	s := st.s
 	s.mu.Lock()
-	ctl, ws, docs, reg, cfg, sb := s.ctl, s.ws, s.docs, s.registry, s.settings, s.sandbox
+	ctl, ws, docs, reg, cfg, sb, subagents := s.ctl, s.ws, s.docs, s.registry, s.settings, s.sandbox, s.subagents
 	s.mu.Unlock()
 	if ctl == nil || ws == nil {
 		return nil, control.Binding{}, errNotInitialized
@@ -119,7 +119,8 @@ func (st *sessionStore) binding() (*control.Controller, control.Binding, error) 
 		approver, autoAllowSandboxed = restrictedApprover(), false
 	}
 	b := control.Binding{Workspace: ws, Docs: docs, Notes: docs.Notes, Approver: approver,
-		AutoAllowSandboxed: autoAllowSandboxed, Tools: reg, Prompts: mcpPromptSource{s: s}, Notify: s.sendControl}
+		AutoAllowSandboxed: autoAllowSandboxed, Tools: reg, Prompts: mcpPromptSource{s: s}, Notify: s.sendControl,
+		Subagents: subagents}
 	if sb.runner != nil {
 		b.Runner = sb.runner
 	}

@@ -52,7 +52,8 @@ func (t *terminal) openWorld(ctx context.Context) (chatWorld, error) {
 		return chatWorld{}, err
 	}
 	ws.SetProtectedFiles(protected)
-	reg, err := world.NewRegistry(world.Subagents(ws.Roots(), o.StateDir))
+	subagents := world.Subagents(ws.Roots(), o.StateDir)
+	reg, err := world.NewRegistry(subagents)
 	if err != nil {
 		_ = closeModel()
 		return chatWorld{}, err
@@ -107,6 +108,7 @@ func (t *terminal) openWorld(ctx context.Context) (chatWorld, error) {
 		AutoAllowSandboxed: o.SandboxAutoAllow && (box.Current().Active || box.Current().Checking), // applied only to commands known contained
 		Tools:              reg,
 		Prompts:            prompts,
+		Subagents:          subagents,
 	}
 	return chatWorld{Controller: ctl, Binding: b, Sandbox: box.Current().Summary(),
 		Close: func() error { return errors.Join(ctl.Close(), closeAll()) }}, nil

@@ -47,6 +47,9 @@ var builtinCommands = []builtinCommand{
 	{Command: Command{Name: "/rewind", Description: "List this session's checkpoints, or rewind to one: its files restored and the conversation from that prompt on dropped",
 		Arguments: []tools.PromptArgument{{Name: "checkpoint", Description: "the number /rewind lists"}}},
 		run: (*Session).slashRewind},
+	{Command: Command{Name: "/agents", Description: "List the custom subagents, or trust a workspace's: /agents trust <name> <hash> [always]",
+		Arguments: []tools.PromptArgument{{Name: "decision", Description: "trust <name> <hash> [always] | deny <name>"}}},
+		run: (*Session).slashAgents}, // subagents_command.go
 }
 
 // IsBuiltin reports whether name ("/mode") is a built-in command: it

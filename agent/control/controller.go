@@ -63,6 +63,8 @@ type Binding struct {
 	AutoAllowSandboxed bool
 	Tools              *tools.Registry // builtins + MCP tools of this session
 	Prompts            PromptSource    // MCP prompts (nil: none)
+	// Subagents are the custom subagents, for /agents (nil: none).
+	Subagents *SubagentCatalog
 	// Notify receives the session's control updates (nil: dropped). It is
 	// called on the goroutine of what caused the update (SetMode's caller,
 	// a prompt's, a tool call's for a plan), before that returns, so an

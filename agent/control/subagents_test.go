@@ -1,9 +1,11 @@
 package control_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agent-lsp/agent-lsp/agent/control"
@@ -97,5 +99,57 @@ func TestWorkspaceSubagentsAreOfferedOnlyOnceTrusted(t *testing.T) {
 	}
 	if got := names(control.NewSubagentCatalog([]string{root}, home, store)); len(got) != 1 {
 		t.Errorf("offered %v after deny", got)
+	}
+}
+
+// TestAgentsCommandTrustsBoundToTheShownHash: /agents shows an untrusted
+// workspace subagent's instructions and the command that trusts it; that
+// command needs the hash it showed (a short or stale one is refused), and
+// then the subagent is offered; /agents deny takes it back.
+func TestAgentsCommandTrustsBoundToTheShownHash(t *testing.T) {
+	f := newFixture(t, nil, fixtureOptions{})
+	root := f.ws.Roots()[0]
+	writeFile(t, filepath.Join(root, ".agents", "agents", "scout.md"), "---\ndescription: Scouts\ntools: [read_file]\n---\nLook \x1b[31maround.\n")
+	catalog := control.NewSubagentCatalog([]string{root}, "", nil)
+	b := f.binding(nil)
+	b.Subagents = catalog
+	s, err := f.ctl.NewSession(b, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(text string) (control.Result, error) {
+		return s.Prompt(context.Background(), control.PromptInput{Text: text}, nil)
+	}
+	res, err := run("/agents")
+	if err != nil || !res.Answered {
+		t.Fatalf("/agents: %+v %v", res, err)
+	}
+	hash := catalog.Files()[0].Hash
+	for _, want := range []string{"scout (workspace, untrusted): Scouts", "tools: read_file", `| Look \x1b[31maround.`,
+		"/agents trust scout " + hash[:12] + " [always]"} {
+		if !strings.Contains(res.Outcome.Text, want) {
+			t.Errorf("/agents lacks %q:\n%s", want, res.Outcome.Text)
+		}
+	}
+	if _, err := run("/agents trust scout " + hash[:6]); !errors.Is(err, control.ErrInvalid) {
+		t.Errorf("a short hash: %v", err)
+	}
+	if _, err := run("/agents trust scout 000000000000"); !errors.Is(err, control.ErrInvalid) {
+		t.Errorf("a wrong hash: %v", err)
+	}
+	if len(catalog.Subagents()) != 0 {
+		t.Fatal("offered before it was trusted")
+	}
+	if res, err = run("/agents trust scout " + hash[:12]); err != nil || !strings.Contains(res.Outcome.Text, "scout (workspace, once)") {
+		t.Fatalf("trust: %+v %v", res.Outcome.Text, err)
+	}
+	if len(catalog.Subagents()) != 1 {
+		t.Error("not offered once trusted")
+	}
+	if _, err = run("/agents deny scout"); err != nil || len(catalog.Subagents()) != 0 {
+		t.Errorf("deny: %v, offered %v", err, catalog.Subagents())
+	}
+	if len(f.model.Requests()) != 0 {
+		t.Error("a command reached the model")
 	}
 }
