@@ -17,9 +17,16 @@ import (
 // steers, both shown above the input, and the queued one is edited; the
 // steer reaches the request after the command's result, the edited
 // prompt runs after the turn; "Open transcript" shows the child's
-// conversation. Screenshots in .ci/artifacts/vscode-scenario-hostile/queue.
+// conversation. In both dialects; screenshots in
+// .ci/artifacts/vscode-scenario-hostile/queue-{openai,anthropic}.
 func TestCodeServerQueueSteerSubagent(t *testing.T) {
 	peers := requireScenario(t)
+	for _, dialect := range []string{"openai", "anthropic"} {
+		t.Run(dialect, func(t *testing.T) { queueScenario(t, peers, dialect) })
+	}
+}
+
+func queueScenario(t *testing.T, peers scenarioPeers, dialect string) {
 	const (
 		prompt      = "Find where oldName is used, then run the slow check."
 		description = "Find oldName"
@@ -47,10 +54,14 @@ func TestCodeServerQueueSteerSubagent(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(workspace, "review.go"), []byte(reviewSource), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	modelURL := model.OpenAIBaseURL()
+	if dialect == "anthropic" {
+		modelURL = model.AnthropicBaseURL()
+	}
 	cfg := map[string]any{
 		"suite": "queue", "node": peers.node, "nodeBin": filepath.Dir(peers.node), "codeServer": peers.codeServer, "vsix": peers.vsix,
-		"agentLsp": daemonBinary, "modelURL": model.OpenAIBaseURL(), "home": t.TempDir(), "workspace": workspace,
-		"artifacts": hostileArtifacts(t, "queue"), "file": "review.go", "timeoutMs": 30000,
+		"agentLsp": daemonBinary, "modelURL": modelURL, "provider": dialect, "home": t.TempDir(), "workspace": workspace,
+		"artifacts": hostileArtifacts(t, "queue-"+dialect), "file": "review.go", "timeoutMs": 30000,
 		"prompt": prompt, "taskDescription": description, "taskPrompt": taskPrompt, "childAnswer": childAnswer,
 		"childPattern": "oldName", "releaseFile": release, "queued": queued, "edited": edited, "steer": steer,
 		"steeredAnswer": steered, "queuedAnswer": queuedRan,
