@@ -52,6 +52,9 @@ func (a *approver) Approve(ctx context.Context, act permission.Action, offerSess
 	if act.Path != "" {
 		tc.Locations = []sdk.ToolCallLocation{{Path: act.Path}}
 	}
+	if act.ParentCallID != "" { // a subagent asks (updates_subagent.go)
+		tc.Meta = map[string]any{metaParentToolCall: act.ParentCallID}
+	}
 	resp, err := a.s.peer.RequestPermission(ctx, sdk.RequestPermissionRequest{SessionId: a.s.id, Options: opts, ToolCall: tc})
 	if err != nil {
 		if ctx.Err() != nil {

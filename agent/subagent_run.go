@@ -9,6 +9,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
@@ -88,7 +89,7 @@ func (t *subagentTurn) runChild(ctx context.Context, callID string, a taskArgs, 
 	}
 	child := NewSession(Config{
 		Provider: settings.Provider, Model: settings.Model, MaxTokens: settings.MaxTokens, Thinking: settings.Thinking,
-		Tools: reg, Env: &env, Gate: p.gate, // the parent's mode and policy decide, and its approver asks
+		Tools: reg, Env: &env, Gate: childGate{inner: p.gate, parent: callID}, // the parent's mode and policy decide, its approver asks
 		MaxRounds: SubagentMaxRounds, MaxParallel: p.cfg.MaxParallel, MaxOutput: p.cfg.MaxOutput,
 		MaxAnswerBytes: p.cfg.MaxAnswerBytes, MaxToolCalls: p.cfg.MaxToolCalls,
 		Budget: budget, Keep: p.cfg.Keep, Pricing: pricing, Now: p.cfg.Now,
@@ -232,4 +233,18 @@ func (d *touchedDocs) paths() []string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return slices.Clone(d.changed)
+}
+
+// childGate is a child's gate: the parent's (its mode, its policy, its
+// approver), asked with the task call's id on the action, so a front end
+// can say which subagent asks.
+type childGate struct {
+	inner  tools.Gate
+	parent string
+}
+
+// Check implements tools.Gate.
+func (g childGate) Check(ctx context.Context, a permission.Action) (permission.Verdict, error) {
+	a.ParentCallID = g.parent
+	return g.inner.Check(ctx, a)
 }

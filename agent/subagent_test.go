@@ -258,7 +258,8 @@ func TestSubagentEditAsksTheParentsApprover(t *testing.T) {
 		if o.StopReason != agent.StopEndTurn {
 			t.Fatalf("outcome %+v", o)
 		}
-		if len(approver.asked) != 1 || approver.asked[0].Tool != "write_file" || approver.asked[0].CallID != "call_w" {
+		if len(approver.asked) != 1 || approver.asked[0].Tool != "write_file" || approver.asked[0].CallID != "call_w" ||
+			approver.asked[0].ParentCallID != "call_task" {
 			t.Fatalf("asked %+v, want one write_file question", approver.asked)
 		}
 		if data, err := os.ReadFile(filepath.Join(root, "NOTES.md")); err != nil || string(data) != "notes\n" {

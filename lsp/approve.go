@@ -40,6 +40,8 @@ type approveParams struct {
 	// actions and for binary content.
 	Hunks   []reviewHunk    `json:"hunks,omitempty"`
 	Options []approveOption `json:"options"`
+	// ParentToolCallID is set when a subagent asks: its task call's id.
+	ParentToolCallID string `json:"parentToolCallId,omitempty"`
 }
 
 // approveOption is one answer the user may give.
@@ -83,7 +85,7 @@ func approveRequestParams(ctx context.Context, act permission.Action, offerSessi
 	p := approveParams{
 		SessionID: sessionFrom(ctx), ToolCallID: act.CallID, Tool: act.Tool,
 		Risk: strings.ToLower(act.Risk.String()), Reasons: visibleLines(act.Reasons),
-		Summary: permission.VisibleLine(act.Summary, 0), Path: act.Path,
+		Summary: permission.VisibleLine(act.Summary, 0), Path: act.Path, ParentToolCallID: act.ParentCallID,
 	}
 	if act.Tool == "run_bash" {
 		p.Command = act.Command

@@ -154,7 +154,7 @@ var wireExamples = []wireExample{
 		params: approveParams{SessionID: "s1", ToolCallID: "call_1", Tool: "run_bash", Risk: "medium", Reasons: []string{"runs a command"},
 			Summary: "run: go test ./...", Command: "go test ./...", VisibleCommand: "go test ./...", Path: "main.go",
 			URI: "file:///w/main.go", Hunks: []reviewHunk{exampleHunk},
-			Options: []approveOption{{ID: "allow_once", Title: "Allow once", Kind: "allow_once"}}},
+			Options: []approveOption{{ID: "allow_once", Title: "Allow once", Kind: "allow_once"}}, ParentToolCallID: "call_task1"},
 		result: approveAnswer{OptionID: "allow_once"}},
 	{name: "agent.review", method: "agent/review", from: "daemon",
 		params: reviewParams{SessionID: "s1", ToolCallID: "call_2", Tool: "edit_file", Summary: "edit main.go", Path: "main.go",

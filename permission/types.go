@@ -56,6 +56,10 @@ type Action struct {
 	// CallID is the id of the tool call the action belongs to (set by the
 	// tool registry), so an approver can point at the call the user sees.
 	CallID string
+	// ParentCallID is set when a subagent asks: the id of the task call
+	// that started it (set by the agent), so an approver can say whose
+	// call it is.
+	ParentCallID string
 	// Edit is the proposed change of an edit action, hunk by hunk, for a
 	// Reviewer; nil for other actions.
 	Edit *EditProposal

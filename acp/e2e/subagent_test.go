@@ -97,8 +97,9 @@ func TestSubagentsThroughTheACPClient(t *testing.T) {
 				Edit        []acpCall `json:"edit"`
 				CancelCalls []acpCall `json:"cancelCalls"`
 				Permissions []struct {
-					ToolCallID string `json:"toolCallId"`
-					Title      string `json:"title"`
+					ToolCallID string  `json:"toolCallId"`
+					Title      string  `json:"title"`
+					Parent     *string `json:"parent"`
 				} `json:"permissions"`
 				Cancel struct {
 					StopReason string  `json:"stopReason"`
@@ -137,7 +138,8 @@ func TestSubagentsThroughTheACPClient(t *testing.T) {
 			if child == nil || *child.Parent != "call_task_w" || child.ToolCallID != "call_child_w" || !strings.Contains(child.Title, "NOTES.md") {
 				t.Fatalf("the child's write_file call: %+v (calls %+v)", child, out.Edit)
 			}
-			if len(out.Permissions) != 1 || out.Permissions[0].ToolCallID != "call_child_w" {
+			if len(out.Permissions) != 1 || out.Permissions[0].ToolCallID != "call_child_w" ||
+				out.Permissions[0].Parent == nil || *out.Permissions[0].Parent != "call_task_w" {
 				t.Errorf("permission requests %+v, want the child's call", out.Permissions)
 			}
 			if b, err := os.ReadFile(filepath.Join(root, "NOTES.md")); err != nil || string(b) != "notes\n" {

@@ -83,8 +83,9 @@ func TestNodeClientFollowsSubagents(t *testing.T) {
 				Parallel  []nodeUpdate `json:"parallel"`
 				Edit      []nodeUpdate `json:"edit"`
 				Approvals []struct {
-					ToolCallID string `json:"toolCallId"`
-					Tool       string `json:"tool"`
+					ToolCallID       string `json:"toolCallId"`
+					Tool             string `json:"tool"`
+					ParentToolCallID string `json:"parentToolCallId"`
 				} `json:"approvals"`
 				DocumentText string `json:"documentText"`
 				Cancel       struct {
@@ -119,7 +120,8 @@ func TestNodeClientFollowsSubagents(t *testing.T) {
 			if len(children) != 3 || !children["call_p1"] || !children["call_p2"] || !children["call_p3"] {
 				t.Errorf("updates of children %v", children)
 			}
-			if len(sum.Approvals) != 1 || sum.Approvals[0].ToolCallID != "call_child_e" || sum.Approvals[0].Tool != "edit_file" {
+			if len(sum.Approvals) != 1 || sum.Approvals[0].ToolCallID != "call_child_e" || sum.Approvals[0].Tool != "edit_file" ||
+				sum.Approvals[0].ParentToolCallID != "call_task_e" {
 				t.Errorf("approvals %+v, want the child's edit", sum.Approvals)
 			}
 			if sum.DocumentText != "status: final\n" {

@@ -71,7 +71,8 @@ async function main() {
     res = await prompt(config.prompts.edit);
     check(res.stopReason === 'end_turn', `edit: stopReason ${res.stopReason}`);
     out.edit = calls(updates, from);
-    out.permissions = permissions.requests.map((p) => ({ toolCallId: p.toolCall.toolCallId, title: p.toolCall.title ?? '' }));
+    out.permissions = permissions.requests.map((p) => ({ toolCallId: p.toolCall.toolCallId, title: p.toolCall.title ?? '',
+      parent: p.toolCall._meta?.[metaKey] ?? null }));
 
     from = updates.all.length;
     stage('cancel');

@@ -259,8 +259,7 @@ func TestChatModeModelAndCompletion(t *testing.T) {
 		if len(reqs) != 3 {
 			t.Fatalf("%d model requests, want 3 (/mode makes none)", len(reqs))
 		}
-		// The subagent tool is read-only: its children's edits are asked for.
-		readOnly := []string{"glob", "grep", "read_file", "task"}
+		readOnly := []string{"glob", "grep", "read_file", "task"} // task: a subagent, read-only itself
 		if got := reqs[0].toolNames(); !slices.Equal(got, readOnly) {
 			t.Errorf("tools offered in ask mode = %q, want %q", got, readOnly)
 		}

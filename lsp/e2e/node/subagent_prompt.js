@@ -52,7 +52,7 @@ async function main() {
   res = await prompt(config.prompts.edit);
   check(res.stopReason === 'end_turn', `edit: ${res.stopReason} ${res.error || ''}`);
   out.edit = updates.slice(from);
-  out.approvals = approvals.map((a) => ({ toolCallId: a.toolCallId, tool: a.tool, path: a.path }));
+  out.approvals = approvals.map((a) => ({ toolCallId: a.toolCallId, tool: a.tool, path: a.path, parentToolCallId: a.parentToolCallId }));
   out.documentText = doc.text;
 
   const answered = prompt(config.prompts.cancel);

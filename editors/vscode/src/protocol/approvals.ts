@@ -41,6 +41,8 @@ export interface ApproveParams {
   /** An edit's change, as in agent/review. */
   hunks?: ReviewHunk[];
   options: ApproveOption[];
+  /** Set when a subagent asks: the id of the task call that started it. */
+  parentToolCallId?: string;
 }
 
 /** The answer to agent/approve: an offered option's id (null: Deny). */
