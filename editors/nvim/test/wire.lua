@@ -59,7 +59,7 @@ local function read(file)
   return msg
 end
 
-local seen_methods, seen_kinds = {}, {}
+local seen_methods, seen_kinds, seen_subagent = {}, {}, false
 if #arg == 0 then
   problem('no golden files given')
 end
@@ -77,6 +77,10 @@ for _, file in ipairs(arg) do
       else
         check(name, 'params', protocol.update_header, msg.params)
         check(name, 'params', spec, msg.params)
+        if name:match('^agent%.update%.subagent%.') then
+          seen_subagent = true
+          check(name, 'params', protocol.subagent_header, msg.params)
+        end
       end
     else
       local spec = protocol.methods[msg.method]
@@ -98,6 +102,9 @@ if #arg > 0 then
     if not seen_methods[method] then
       problem('protocol.lua lists %s, which no golden file shows', method)
     end
+  end
+  if not seen_subagent then
+    problem('protocol.lua reads a subagent update header, and no agent.update.subagent.* golden file shows one')
   end
   for kind in pairs(protocol.update_kinds) do
     if not seen_kinds[kind] then

@@ -9,6 +9,9 @@
   const form = document.getElementById('ask');
   const input = document.getElementById('input');
   const cancel = document.getElementById('cancel');
+  const send = document.getElementById('send');
+  const steer = document.getElementById('steer');
+  const queue = document.getElementById('queue');
   const suggest = document.getElementById('suggest');
   // The completion list (slash commands, modes, @files): the extension
   // decides what to offer (src/logic/completion.ts); this only shows it.
@@ -57,11 +60,14 @@
         const old = transcript.querySelector(`[data-i="${e.index}"]`);
         const node = fragment(e.html);
         if (old) {
-          // Keep an open <details> open while its card updates.
-          const wasOpen = old.querySelector('details[open]') !== null;
+          // Each <details> of the card stays as the user left it (open or
+          // closed) while the card updates; a new one keeps its default.
+          const was = [...old.querySelectorAll('details')].map((d) => d.open);
           old.replaceWith(node);
-          const fresh = transcript.querySelector(`[data-i="${e.index}"] details`);
-          if (wasOpen && fresh) fresh.open = true;
+          const fresh = transcript.querySelectorAll(`[data-i="${e.index}"] details`);
+          was.forEach((open, i) => {
+            if (fresh[i]) fresh[i].open = open;
+          });
         } else {
           transcript.appendChild(node);
         }
@@ -81,6 +87,13 @@
       tail.replaceChildren(fragment(msg.tail));
     } else if (msg.type === 'status') {
       status.textContent = msg.text;
+    } else if (msg.type === 'queue') {
+      queue.replaceChildren(fragment(msg.html));
+    } else if (msg.type === 'busy') {
+      // While a prompt runs the input stays usable: Enter queues, the
+      // steer button (or Ctrl/Cmd+Enter) steers the running turn.
+      steer.hidden = !msg.busy;
+      send.textContent = msg.busy ? 'Queue' : 'Send';
     } else if (msg.type === 'focus') {
       input.focus();
     } else if (msg.type === 'suggestions') {
@@ -95,6 +108,11 @@
   // nowhere itself.
   transcript.addEventListener('click', (event) => {
     const target = event.target instanceof Element ? event.target : null;
+    const child = target && target.closest('button[data-child-transcript]');
+    if (child) {
+      vscode.postMessage({ type: 'childTranscript', toolCallId: child.dataset.childTranscript });
+      return;
+    }
     const button = target && target.closest('button[data-code-action]');
     if (button) {
       const code = button.closest('.codeblock')?.querySelector('pre code');
@@ -177,16 +195,30 @@
   input.addEventListener('input', ask);
   input.addEventListener('blur', close);
 
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
+  // A queued message's edit and remove buttons: the extension asks the
+  // daemon (agent/queue) and redraws the queue from its answer.
+  queue.addEventListener('click', (event) => {
+    const target = event.target instanceof Element ? event.target : null;
+    const button = target && target.closest('button[data-queue-action]');
+    const item = button && button.closest('[data-queue-id]');
+    if (item) vscode.postMessage({ type: 'queueAction', action: button.dataset.queueAction, id: item.dataset.queueId });
+  });
+
+  function submit(asSteer) {
     const text = input.value.trim();
     if (!text) return;
-    vscode.postMessage({ type: 'prompt', text });
+    vscode.postMessage({ type: 'prompt', text, steer: asSteer });
     input.value = '';
     close();
     follow = true;
     toEnd();
+  }
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    submit(false);
   });
+  steer.addEventListener('click', () => submit(true));
   input.addEventListener('keydown', (event) => {
     if (offer && !event.isComposing) {
       const n = offer.items.length;
@@ -196,7 +228,7 @@
         draw();
         return;
       }
-      if (event.key === 'Tab' || (event.key === 'Enter' && !event.shiftKey)) {
+      if (event.key === 'Tab' || (event.key === 'Enter' && !event.shiftKey && !event.ctrlKey && !event.metaKey)) {
         event.preventDefault();
         accept(offer.active);
         return;
@@ -206,6 +238,11 @@
         close();
         return;
       }
+    }
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !event.isComposing) {
+      event.preventDefault();
+      submit(true);
+      return;
     }
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();

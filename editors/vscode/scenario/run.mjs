@@ -20,6 +20,7 @@ import { dialogSteps } from './lib/steps_dialog.mjs';
 import { errorSteps } from './lib/steps_errors.mjs';
 import { askSteps } from './lib/steps_ask.mjs';
 import { vsixSteps } from './lib/steps_vsix.mjs';
+import { queueSteps } from './lib/steps_queue.mjs';
 
 /**
  * The flags Debian's Chromium needs here: no sandbox (root, a container), no GPU, nothing phoning home.
@@ -67,7 +68,7 @@ try {
   const page = await browser.newPage();
   ui = new Ui(page, cfg.artifacts, log);
   // cfg.suite: the main scenario, or one of the hostile folder's (steps_hostile.mjs).
-  const suite = { hostileSettings: hostileSettingsSteps, restricted: restrictedSteps, dialog: dialogSteps, errors: errorSteps, ask: askSteps, vsix: vsixSteps }[cfg.suite] ?? steps;
+  const suite = { hostileSettings: hostileSettingsSteps, restricted: restrictedSteps, dialog: dialogSteps, errors: errorSteps, ask: askSteps, vsix: vsixSteps, queue: queueSteps }[cfg.suite] ?? steps;
   for (const [name, step] of suite) {
     const s0 = Date.now();
     log(`step ${name}`);

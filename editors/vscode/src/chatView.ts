@@ -10,12 +10,19 @@ import { AnswerRenderer } from './logic/markdownStream';
 import { WorkspaceFiles } from './logic/workspaceFiles';
 import type { Transcript } from './logic/transcript';
 import type { Completion } from './logic/completion';
+import { queueHtml } from './logic/renderChild';
+import type { QueueItem } from './protocol';
 
 export const chatViewId = 'agentLsp.chat';
 
 export interface ChatActions {
-  prompt(text: string): void;
+  /** prompt sends what the user typed; steer: the steer button or key (while a prompt runs: delivered to it). */
+  prompt(text: string, steer: boolean): void;
   cancel(): void;
+  /** queueAction edits or removes a waiting message. */
+  queueAction?(action: 'edit' | 'remove', id: string): void;
+  /** childTranscript opens the transcript of the subagent a task call ran. */
+  childTranscript?(toolCallId: string): void;
   /** What to suggest for the input's text with the cursor at cursor. */
   complete(text: string, cursor: number): Promise<Completion | undefined>;
   /** apply offers a code block as an edit of the active editor, through the hunk review. */
@@ -27,17 +34,21 @@ interface WebviewMessage {
   type?: string;
   text?: string;
   cursor?: number;
-  id?: number;
+  id?: number | string;
   action?: string;
   code?: string;
   path?: string;
   line?: number;
   href?: string;
+  steer?: boolean;
+  toolCallId?: string;
 }
 
 export class ChatView implements vscode.WebviewViewProvider {
   private view?: vscode.WebviewView;
   private status = '';
+  private queueHtml = '';
+  private busy = false;
   private readonly files = new WorkspaceFiles(() => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath));
   private readonly answers = new AnswerRenderer((candidate) => (this.files.resolve(candidate) ? candidate : undefined));
   /** How many final blocks of each streaming answer the webview has; the rest it is sent. */
@@ -59,13 +70,16 @@ export class ChatView implements vscode.WebviewViewProvider {
       cspSource: view.webview.cspSource,
       scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.js')).toString(),
       transcriptHtml: this.renderAll(),
+      queueHtml: this.queueHtml,
       status: this.status,
     });
     view.webview.onDidReceiveMessage((msg: WebviewMessage) => {
-      if (msg.type === 'prompt' && typeof msg.text === 'string') this.actions.prompt(msg.text);
+      if (msg.type === 'prompt' && typeof msg.text === 'string') this.actions.prompt(msg.text, msg.steer === true);
+      else if (msg.type === 'queueAction' && (msg.action === 'edit' || msg.action === 'remove') && typeof msg.id === 'string') this.actions.queueAction?.(msg.action, msg.id);
+      else if (msg.type === 'childTranscript' && typeof msg.toolCallId === 'string') this.actions.childTranscript?.(msg.toolCallId);
       else if (msg.type === 'cancel') this.actions.cancel();
       else if (msg.type === 'ready') this.reset();
-      else if (msg.type === 'complete' && typeof msg.text === 'string' && typeof msg.cursor === 'number') void this.complete(msg.id ?? 0, msg.text, msg.cursor);
+      else if (msg.type === 'complete' && typeof msg.text === 'string' && typeof msg.cursor === 'number') void this.complete(typeof msg.id === 'number' ? msg.id : 0, msg.text, msg.cursor);
       else if (msg.type === 'code' && typeof msg.code === 'string') void this.codeAction(msg.action, msg.code).catch(showError);
       else if (msg.type === 'openPath' && typeof msg.path === 'string') void this.openPath(msg.path, msg.line).catch(showError);
       else if (msg.type === 'openLink' && typeof msg.href === 'string') void openLink(msg.href);
@@ -115,6 +129,20 @@ export class ChatView implements vscode.WebviewViewProvider {
     this.files.forget();
     void this.view?.webview.postMessage({ type: 'reset', html: this.renderAll() });
     void this.view?.webview.postMessage({ type: 'status', text: this.status });
+    void this.view?.webview.postMessage({ type: 'queue', html: this.queueHtml });
+    void this.view?.webview.postMessage({ type: 'busy', busy: this.busy });
+  }
+
+  /** setQueue shows the messages waiting above the input (renderChild.ts queueHtml). */
+  setQueue(items: readonly QueueItem[]): void {
+    this.queueHtml = queueHtml(items);
+    void this.view?.webview.postMessage({ type: 'queue', html: this.queueHtml });
+  }
+
+  /** setBusy tells the input a prompt runs: Enter then queues, and the Steer button shows. */
+  setBusy(busy: boolean): void {
+    this.busy = busy;
+    void this.view?.webview.postMessage({ type: 'busy', busy });
   }
 
   private render(index: number): string {

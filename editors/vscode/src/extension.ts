@@ -4,6 +4,7 @@
 
 import * as vscode from 'vscode';
 import { ApprovalUi, ProposedTexts, proposedScheme, showMessageRequest } from './approvals';
+import { subagentScheme } from './queueUi';
 import { ChatView, chatViewId } from './chatView';
 import { Daemon, currentSettings, readCurrentSettings } from './daemon';
 import { Session } from './session';
@@ -50,8 +51,11 @@ export function activate(context: vscode.ExtensionContext): void {
 
   const completion = new ChatCompletion(() => d);
   const view = new ChatView(context.extensionUri, session.transcript, {
-    prompt: (text) => void session.ask(text),
+    prompt: (text, steer) => void session.send(text, steer),
     cancel: () => void session.cancel(),
+    queueAction: (action, id) => void session.queueAction(action, id),
+    childTranscript: (toolCallId) => void session.childTranscript(toolCallId).catch((err: unknown) =>
+      void vscode.window.showErrorMessage(`agent-lsp: ${err instanceof Error ? err.message : String(err)}`)),
     complete: (text, cursor) => completion.complete(text, cursor),
     apply: (code) => applyCodeBlock(code, reviews),
   });
@@ -102,6 +106,10 @@ export function activate(context: vscode.ExtensionContext): void {
     plan.register(),
     vscode.window.registerWebviewViewProvider(chatViewId, view, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.workspace.registerTextDocumentContentProvider(proposedScheme, texts),
+    vscode.workspace.registerTextDocumentContentProvider(subagentScheme, session.subagentDocs),
+    vscode.workspace.onDidCloseTextDocument((d) => {
+      if (d.uri.scheme === subagentScheme) session.subagentDocs.forget(d.uri);
+    }),
     command('agentLsp.showChat', () => view.reveal()),
     command('agentLsp.ask', async () => {
       const prompt = await vscode.window.showInputBox({ prompt: 'Ask agent-lsp', placeHolder: 'What should the agent do?' });

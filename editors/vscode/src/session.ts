@@ -1,26 +1,32 @@
 // The conversation the editor shows: its session id (kept in the
 // workspace state, so a restarted daemon or window resumes it), its
-// transcript, its plan, mode and model, the running prompt, progress and
-// cost.
+// transcript, its plan, mode and model, the running prompt, its queue
+// (queued and steer messages, logic/queue.ts), progress and cost.
 
 import * as vscode from 'vscode';
 import { WorkDoneProgress, type WorkDoneProgressBegin, type WorkDoneProgressReport, type WorkDoneProgressEnd } from 'vscode-languageclient/node';
 import type { Daemon } from './daemon';
 import type { ChatView } from './chatView';
 import type { PlanView } from './planView';
-import { newProgressToken, promptParams, type CurrentModel, type Mode, type PromptContext, type Update } from './protocol';
+import { newProgressToken, promptParams, type CurrentModel, type Delivery, type Mode, type PromptContext, type QueueItem, type Update } from './protocol';
+import { MessageQueue, queuedAnswerShown, removedNotice, sendDelivery } from './logic/queue';
 import { Transcript } from './logic/transcript';
 import { statusView, type StatusState } from './logic/status';
 import { applyRestore, restoreOutcome } from './logic/restore';
 import type { CompletionStatus } from './logic/inline';
 import { promptMistake, type Mistake } from './logic/mistakes';
 import { ShownError, showMistake } from './mistakeUi';
+import { changeQueued, openChildTranscript, SubagentDocs } from './queueUi';
 
 const sessionKey = 'agentLsp.sessionId';
 
 export class Session {
   readonly transcript = new Transcript();
+  /** The session's waiting messages, as its queue updates say. */
+  readonly queue = new MessageQueue();
   private running = false;
+  /** The prompts sent with a delivery (queued or steer) not answered yet. */
+  private delivered = 0;
   private state: StatusState = {};
   /** Counts redraws from the daemon, so a slow answer for a session left since is dropped. */
   private restoring = 0;
@@ -28,6 +34,8 @@ export class Session {
   private unsent?: { prompt: string; context?: PromptContext; contextLabel?: string };
   view?: ChatView;
   plan?: PlanView;
+  /** Where an opened child transcript's text is served from (queueUi.ts). */
+  readonly subagentDocs = new SubagentDocs();
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -41,8 +49,9 @@ export class Session {
     return this.context.workspaceState.get<string>(sessionKey);
   }
 
+  /** busy: a prompt of the chat's runs or waits (queued, steering) for its answer. */
   get busy(): boolean {
-    return this.running;
+    return this.running || this.delivered > 0;
   }
 
   private async setId(id: string | undefined): Promise<void> {
@@ -68,7 +77,9 @@ export class Session {
     }
     // A prompt's first-hour mistake is told once, by its end (ask).
     else if (u.kind === 'error' && this.running && promptMistake(u.message).kind !== 'other') return;
-    const changed = this.transcript.apply(u);
+    else if (u.kind === 'queue') return this.queueChanged(u.items);
+    const changed = this.queueRan(u);
+    changed.push(...this.transcript.apply(u));
     if (this.transcript.totals) this.state.totals = this.transcript.totals;
     this.view?.changed(changed);
     this.render();
@@ -81,7 +92,7 @@ export class Session {
     // session's conversation, mode, model and plan from it.
     if (reason === undefined) {
       void this.refresh();
-      if (!this.running) void this.restore();
+      if (!this.busy) void this.restore();
     }
   }
 
@@ -145,11 +156,12 @@ export class Session {
    * daemon's progress messages (the inline edit's notification).
    */
   async ask(prompt: string, context?: PromptContext, contextLabel?: string, progress?: (message: string) => void): Promise<void> {
-    if (this.running) {
-      void vscode.window.showInformationMessage('agent-lsp is still working on the last prompt: wait, or run "agent-lsp: Cancel".');
+    if (this.busy) {
+      void vscode.window.showInformationMessage('agent-lsp is still working on the last prompt: queue it in the chat, wait, or run "agent-lsp: Cancel".');
       return;
     }
     this.running = true;
+    this.busyChanged();
     this.restoring += 1; // a redraw still on its way would wipe this prompt
     this.view?.changed([this.transcript.addPrompt(prompt, contextLabel)]);
     this.setProgress('Starting');
@@ -184,8 +196,101 @@ export class Session {
     } finally {
       progressSub?.dispose();
       this.running = false;
-      this.setProgress(undefined);
+      if (!this.busy) this.setProgress(undefined);
+      this.busyChanged();
     }
+  }
+
+  /**
+   * send is what the chat's input sends: while a prompt runs, Enter
+   * queues it and the steer key steers the running turn; when idle it
+   * runs at once (ask).
+   */
+  async send(prompt: string, steer: boolean): Promise<void> {
+    const delivery = sendDelivery(this.busy, steer);
+    if (!delivery || !this.id) return this.ask(prompt);
+    await this.sendDelivered(prompt, delivery, this.id);
+  }
+
+  /**
+   * sendDelivered sends a prompt while another runs. The chat draws it
+   * when it leaves the queue (queueChanged); its answer ends it as any
+   * prompt's, unless it was a steer message delivered to the running
+   * turn or removed before it started (both end nothing shown).
+   */
+  private async sendDelivered(prompt: string, delivery: Delivery, id: string): Promise<void> {
+    this.delivered += 1;
+    this.restoring += 1;
+    this.busyChanged();
+    const token = newProgressToken();
+    let progressSub: vscode.Disposable | undefined;
+    try {
+      const { client, agent } = await this.daemon().agent();
+      progressSub = client.onProgress(WorkDoneProgress.type, token, (v: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd) => {
+        if (v.kind !== 'end' && v.message) this.setProgress(v.message);
+      });
+      const result = await agent.prompt(promptParams(prompt, { sessionId: id, workDoneToken: token, delivery }));
+      if (id !== this.id) return;
+      if (result.notice === removedNotice) this.queue.dropped(prompt);
+      if (!queuedAnswerShown(result)) return;
+      this.view?.changed(this.transcript.finish(result));
+      if (result.notice) this.view?.changed([this.transcript.addNotice(result.notice)]);
+    } catch (err) {
+      if (id === this.id) this.view?.changed([this.transcript.addNotice(`Not sent: ${prompt} (${err instanceof Error ? err.message : String(err)})`)]);
+    } finally {
+      progressSub?.dispose();
+      this.delivered -= 1;
+      if (!this.busy) this.setProgress(undefined);
+      this.busyChanged();
+    }
+  }
+
+  /**
+   * queueChanged takes the session's queue (a queue update): a queued
+   * prompt that left it started, and shows as the user's prompt (a steer
+   * message shows by its steer update, or by queueRan).
+   */
+  private queueChanged(items: QueueItem[] | null): void {
+    this.view?.changed(this.queue.update(items).map((item) => this.transcript.addPrompt(item.prompt)));
+    this.view?.setQueue(this.queue.items);
+    this.state.queued = this.queue.length;
+    this.render();
+  }
+
+  /**
+   * queueRan draws, before an update, what it says of the queue: a steer
+   * update ends a steer message's leaving (the transcript shows it); the
+   * session's own output shows that a steer message that left runs as a
+   * prompt (the turn had ended before a safe point).
+   */
+  private queueRan(u: Update): number[] {
+    if (u.kind === 'steer') this.queue.delivered(u.id);
+    else if ((u.kind === 'text' || u.kind === 'reasoning' || u.kind === 'tool_call') && !u.parentToolCallId) {
+      return this.queue.outputStarted().map((item) => this.transcript.addPrompt(item.prompt));
+    }
+    return [];
+  }
+
+  /** queueAction edits or removes a waiting message (queueUi.ts). */
+  async queueAction(action: 'edit' | 'remove', itemId: string): Promise<void> {
+    const item = this.queue.find(itemId);
+    const id = this.id;
+    if (!id || !item) return;
+    const { agent } = await this.daemon().agent();
+    await changeQueued(agent, id, this.queue, item, action);
+  }
+
+  /** childTranscript opens the conversation of the subagent a task call ran. */
+  async childTranscript(toolCallId: string): Promise<void> {
+    const id = this.id;
+    if (!id) return;
+    const { agent } = await this.daemon().agent();
+    const card = this.transcript.entries.find((e) => e.kind === 'tool' && e.toolCallId === toolCallId);
+    await openChildTranscript(this.subagentDocs, agent, id, toolCallId, card && card.kind === 'tool' ? card.detail : '');
+  }
+
+  private busyChanged(): void {
+    this.view?.setBusy(this.busy); // the input: Enter queues and Steer shows while busy
   }
 
   private mistake(error: string): Mistake {
@@ -212,29 +317,34 @@ export class Session {
    */
   async keySet(): Promise<void> {
     const unsent = this.unsent;
-    if (!unsent || this.running) return;
+    if (!unsent || this.busy) return;
     this.unsent = undefined;
     await this.setId(undefined);
     this.view?.changed([this.transcript.addNotice('Key set: sending the prompt again.')]);
     await this.ask(unsent.prompt, unsent.context, unsent.contextLabel);
   }
 
-  async cancel(): Promise<void> {
+  /** cancel stops the running prompt; the queued ones then run, unless dropQueue. */
+  async cancel(dropQueue = false): Promise<void> {
     const id = this.id;
-    if (!this.running || !id) {
+    if (!this.busy || !id) {
       void vscode.window.showInformationMessage('agent-lsp: nothing is running.');
       return;
     }
     const { agent } = await this.daemon().agent();
-    await agent.cancel(id);
+    if (dropQueue) for (const item of this.queue.items) this.queue.removed(item.id);
+    await agent.cancel(id, dropQueue);
   }
 
   /** resume switches to another session (undefined: a new one on the next prompt) and draws its conversation. */
   async resume(id: string | undefined): Promise<void> {
-    if (this.running) await this.cancel();
+    if (this.busy) await this.cancel(true);
     await this.setId(id);
     this.restoring += 1;
     this.transcript.clear();
+    this.queue.clear();
+    this.view?.setQueue([]);
+    this.state.queued = 0;
     this.state.totals = undefined;
     this.state.spend = undefined;
     this.state.mode = undefined;
@@ -264,7 +374,7 @@ export class Session {
       error = err;
     }
     // A prompt started or another session was picked meanwhile: theirs wins.
-    if (generation !== this.restoring || id !== this.id || this.running) return;
+    if (generation !== this.restoring || id !== this.id || this.busy) return;
     const outcome = restoreOutcome(result, error);
     // The session a missing key stopped was never stored: the chat keeps
     // its lines for keySet to send the prompt again.

@@ -1,10 +1,14 @@
 -- The chat's transcript: streaming text, dimmed reasoning, one line per
 -- tool call whose status changes when its result arrives, the plan,
--- mentions, mode and model changes. Its buffers and windows are
+-- mentions, mode and model changes, steer messages where they reached the
+-- turn; a subagent's progress indented under its task call
+-- (chat_children.lua) and the waiting messages at the end (chat_queue.lua). Its buffers and windows are
 -- chat_window.lua's, its status line (the mode, the model, usage and cost
 -- of the last model call) statusline.lua's; this module is the face of all
 -- three to the rest of the plugin.
+local chat_children = require('agent_lsp.chat_children')
 local chat_lines = require('agent_lsp.chat_lines')
+local chat_queue = require('agent_lsp.chat_queue')
 local chat_window = require('agent_lsp.chat_window')
 local plan = require('agent_lsp.plan')
 local statusline = require('agent_lsp.statusline')
@@ -36,6 +40,7 @@ function M.buffer()
   if made then
     transcript.kind, transcript.tool_lines = nil, {}
     plan.forget_block()
+    chat_children.forget(nil)
   end
   return buf
 end
@@ -116,6 +121,7 @@ function M.scroll()
   if not buf then
     return
   end
+  chat_queue.draw(buf)
   local last = vim.api.nvim_buf_line_count(buf)
   for _, win in ipairs(vim.api.nvim_list_wins()) do
     if vim.api.nvim_win_get_buf(win) == buf and win ~= vim.api.nvim_get_current_win() then
@@ -219,6 +225,12 @@ end
 -- update renders one agent/update notification. quiet: leave mode and
 -- model changes out of the transcript.
 function M.update(u, quiet)
+  local parent = compat.str(u.parentToolCallId)
+  if parent ~= '' then
+    chat_children.update(M, parent, u)
+    M.scroll()
+    return
+  end
   if u.kind == 'text' or u.kind == 'reasoning' then
     stream(u.kind, compat.str(u.text))
     M.set_state(u.kind == 'text' and 'answering' or 'thinking')
@@ -228,6 +240,9 @@ function M.update(u, quiet)
     local mark = vim.api.nvim_buf_set_extmark(M.buffer(), marks, line, 0, {})
     transcript.tool_lines[compat.str(u.toolCallId)] = { mark = mark, head = head }
     set_tool_status(compat.str(u.toolCallId), 'running')
+    if u.name == 'task' then
+      chat_children.open(M, compat.str(u.toolCallId), compat.str(compat.get(u.arguments, 'description')))
+    end
     M.set_state('running ' .. tostring(u.name))
   elseif u.kind == 'tool_result' then
     set_tool_status(compat.str(u.toolCallId), u.status)
@@ -258,6 +273,20 @@ function M.update(u, quiet)
   M.scroll()
 end
 
+-- steer shows a steer message where it reached the running turn.
+function M.steer(text)
+  M.add_lines(vim.split('↪ ' .. text .. '   (steer)', '\n', { plain = true }), 'AgentLspUser')
+  M.scroll()
+end
+
+-- set_queue shows the session's waiting messages at the chat's end and
+-- their count in the status line.
+function M.set_queue(items)
+  chat_queue.set(items)
+  statusline.set_queued(#items)
+  M.scroll()
+end
+
 -- finish ends a turn: a line for anything but a normal end.
 function M.finish(stop_reason, message)
   if stop_reason and stop_reason ~= 'end_turn' then
@@ -267,6 +296,7 @@ function M.finish(stop_reason, message)
     end
     M.note(text, stop_reason == 'cancelled' and 'AgentLspToolDenied' or 'AgentLspError')
   end
+  chat_children.finish(M, stop_reason)
   M.set_state('idle')
 end
 
@@ -276,6 +306,7 @@ function M.clear()
   M.with_modifiable(function(buf)
     vim.api.nvim_buf_clear_namespace(buf, ns, 0, -1)
     vim.api.nvim_buf_clear_namespace(buf, marks, 0, -1)
+    chat_children.forget(buf)
     vim.api.nvim_buf_set_lines(buf, 0, -1, true, {})
   end)
   transcript.kind, transcript.tool_lines = nil, {}

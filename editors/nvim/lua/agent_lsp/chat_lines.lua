@@ -10,7 +10,10 @@ function M.describe_arguments(args)
     return tostring(args or '')
   end
   local parts = {}
-  for _, key in ipairs({ 'path', 'pattern', 'command', 'query' }) do
+  if type(args.description) == 'string' and type(args.prompt) == 'string' then
+    parts = { args.description } -- a task call: its subagent's lines follow it
+  end
+  for _, key in ipairs(#parts == 0 and { 'path', 'pattern', 'command', 'query' } or {}) do
     if type(args[key]) == 'string' then
       table.insert(parts, (key == 'command' and '$ ' or '') .. args[key])
     end

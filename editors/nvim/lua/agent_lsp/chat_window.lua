@@ -56,6 +56,17 @@ local function make_input()
   end)
   -- Slash commands, modes, presets and @files (complete.lua).
   vim.bo[buf].omnifunc = "v:lua.require'agent_lsp.complete'.omnifunc"
+  local steer = (config.options.keymaps or {}).steer
+  if steer then
+    -- The line typed steers the running prompt instead of queueing.
+    vim.keymap.set({ 'i', 'n' }, steer, function()
+      local text = vim.api.nvim_get_current_line():sub(#vim.fn.prompt_getprompt(buf) + 1)
+      vim.api.nvim_buf_set_lines(buf, 0, -1, false, {})
+      if vim.trim(text) ~= '' then
+        require('agent_lsp').steer(text)
+      end
+    end, { buffer = buf, desc = 'agent-lsp: steer the running prompt' })
+  end
   buffers.input = buf
   return buf
 end
@@ -165,9 +176,17 @@ function M.show()
     vim.wo[input_win].winfixheight = true
     vim.wo[input_win].number = false
     vim.wo[input_win].relativenumber = false
-    vim.wo[input_win].statusline = ' agent-lsp: Enter sends, /<C-x><C-o> commands, @ files'
+    vim.wo[input_win].statusline = M.input_statusline()
   end
   return { input_win = input_win, previous_win = current }
+end
+
+---The prompt window's status line: what Enter and the steer key do.
+---@return string
+function M.input_statusline()
+  local steer = (config.options.keymaps or {}).steer
+  local keys = steer and (', ' .. steer:gsub('%%', '%%%%') .. ' steers') or ''
+  return ' agent-lsp: Enter sends (queues while busy)' .. keys .. ', /<C-x><C-o> commands, @ files'
 end
 
 ---Puts the cursor in the prompt (enter, in Insert mode) or back where it

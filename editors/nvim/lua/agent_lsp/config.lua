@@ -80,6 +80,7 @@ M.defaults = {
     chat = '<leader>ac', -- normal: :AgentChat
     inline = '<leader>ai', -- visual: :'<,'>AgentInline {prompt}
     cancel = '<leader>ax', -- normal: :AgentCancel
+    steer = '<M-CR>', -- the chat's prompt line (insert, normal): steer the running prompt with the line
     -- Insert mode, in buffers with ghost text: accept it, its next word,
     -- its line; without a suggestion the key is typed as itself.
     accept_completion = '<Tab>',

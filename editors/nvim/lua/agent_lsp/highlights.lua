@@ -21,6 +21,7 @@ M.links = {
   AgentLspPlanActive = 'DiagnosticWarn',
   AgentLspPlanDone = 'Comment',
   AgentLspControl = 'Special',
+  AgentLspQueued = 'Comment', -- the waiting messages at the chat's end
   -- The hunk review.
   AgentLspReviewAccepted = 'DiffAdd',
   AgentLspReviewRejected = 'DiffDelete',

@@ -15,6 +15,7 @@ local highlights = require('agent_lsp.highlights')
 local pickers = require('agent_lsp.pickers')
 local plan = require('agent_lsp.plan')
 local prompt = require('agent_lsp.prompt')
+local queue = require('agent_lsp.queue')
 local roots = require('agent_lsp.roots')
 local transcript = require('agent_lsp.transcript')
 local rewind = require('agent_lsp.rewind')
@@ -36,16 +37,37 @@ function M.chat()
 end
 
 ---Sends a prompt to the chat's session; the answer streams into the chat.
+---While a prompt runs it is queued, or steers the running turn (steer).
 ---Without text (or blank), opens the chat.
 ---@param text string?
-function M.ask(text)
+---@param steer boolean?
+function M.ask(text, steer)
   if text == nil or vim.trim(text) == '' then
     M.chat()
     return
   end
   local st = roots.adopt_current()
   chat.open(false)
-  prompt.start(st, text, {})
+  prompt.start(st, text, { steer = steer })
+end
+
+---Steers the running turn: text reaches the model at its next safe point
+---(after the running tool calls, before the next model request). When
+---nothing runs it is an ordinary prompt.
+---@param text string?
+function M.steer(text)
+  M.ask(text, true)
+end
+
+---Picks a task call of the chat (vim.ui.select) and shows its subagent's
+---conversation in a scratch buffer.
+function M.subagent()
+  require('agent_lsp.subagent').open(roots.adopt_current())
+end
+
+---Lists the waiting messages (vim.ui.select) to edit or remove one.
+function M.queue()
+  queue.pick(roots.adopt_current())
 end
 
 ---Prompts about lines line1..line2 (1-based) of a file buffer; the edit
@@ -86,8 +108,8 @@ function M.inline(bufnr, line1, line2, text)
 end
 
 ---Cancels the running prompt of the current root.
-function M.cancel()
-  prompt.cancel(roots.adopt_current())
+function M.cancel(drop_queue)
+  prompt.cancel(roots.adopt_current(), drop_queue)
 end
 
 ---Picks a session (vim.ui.select) and continues it in the chat.
@@ -151,6 +173,7 @@ end
 ---@field pid integer? the daemon's pid while it runs
 ---@field session_id string? the chat's session
 ---@field running boolean a prompt runs
+---@field queued integer messages waiting in the session's queue
 ---@field last agent_lsp.PromptEnd? how the last prompt ended
 ---@field crashes integer the daemon's unexpected exits
 ---@field mode string? the session's mode
@@ -167,6 +190,7 @@ function M.status()
     pid = daemon.client(st) and st.pid or nil,
     session_id = st.session_id,
     running = st.running ~= nil,
+    queued = st.queue and #st.queue.items or 0,
     last = st.last,
     crashes = st.crashes,
     mode = chat.status().mode,

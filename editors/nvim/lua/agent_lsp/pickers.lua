@@ -82,6 +82,7 @@ end
 -- resume makes a picked session the chat's current one.
 function M.resume(st, session)
   st.session_id = session.sessionId
+  require('agent_lsp.queue').reset(st)
   chat.reset_status()
   chat.open(false)
   -- The session's conversation (and plan), then the line saying it goes on.

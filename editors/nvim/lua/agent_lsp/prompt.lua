@@ -1,10 +1,12 @@
 -- Prompts: one running prompt per workspace root, in the root's current
--- session. The chat shows every update of the session; an inline prompt
--- also shows its progress next to the selection.
+-- session; a chat prompt sent while it runs is queued or steers it
+-- (queue.lua). The chat shows every update of the session; an inline
+-- prompt also shows its progress next to the selection.
 local chat = require('agent_lsp.chat')
 local control = require('agent_lsp.control')
 local daemon = require('agent_lsp.daemon')
 local inline = require('agent_lsp.inline')
+local queue = require('agent_lsp.queue')
 local compat = require('agent_lsp.compat')
 
 local M = {}
@@ -81,6 +83,11 @@ function M.on_update(st, params)
   if params.sessionId ~= st.session_id then
     return
   end
+  if params.kind == 'queue' or params.kind == 'steer' then
+    queue.on_update(st, params)
+    return
+  end
+  queue.before_output(st, params)
   if run and params.kind == 'text' then
     run.streamed = true
   end
@@ -159,15 +166,21 @@ end
 ---@field bufnr integer? its buffer (attached to the daemon first)
 ---@field marker agent_lsp.Marker? where its progress shows
 ---@field where string? shown after the prompt in the transcript (file:lines)
+---@field steer boolean? while a prompt runs: steer it (else the prompt is queued)
 
----Sends a prompt in the root's session; false when one runs already.
+---Sends a prompt in the root's session. While one runs, a chat prompt
+---is queued (or steers the running turn: opts.steer); an inline prompt
+---is refused (false).
 ---@param st agent_lsp.State
 ---@param text string
 ---@param opts agent_lsp.PromptOptions?
 ---@return boolean
 function M.start(st, text, opts)
   opts = opts or {}
-  if st.running then
+  if st.running or queue.busy(st) then
+    if not opts.marker and not opts.bufnr and not opts.context then
+      return queue.send(st, text, opts.steer and 'steer' or 'queue')
+    end
     vim.notify('agent-lsp: a prompt is running; :AgentCancel stops it', vim.log.levels.WARN)
     return false
   end
@@ -211,16 +224,28 @@ end
 ---$/cancelRequest before the session is known. Neovim 0.7.2 never calls a
 ---cancelled request's handler, so a prompt not answered soon is settled
 ---here.
+---The prompts queued then run in order, unless drop_queue.
 ---@param st agent_lsp.State
-function M.cancel(st)
+---@param drop_queue boolean?
+function M.cancel(st, drop_queue)
   local run = st.running
+  local params = { sessionId = st.session_id, dropQueue = drop_queue or nil }
+  if drop_queue then
+    queue.dropping(st)
+  end
   if not run then
+    local client = daemon.client(st)
+    if queue.busy(st) and client and st.session_id then
+      -- A queued prompt runs: the daemon answers it "cancelled".
+      compat.notify(client, 'agent/cancel', params)
+      return
+    end
     vim.notify('agent-lsp: nothing to cancel', vim.log.levels.INFO)
     return
   end
   local client = run.client_id and vim.lsp.get_client_by_id(run.client_id)
   if client and st.session_id then
-    compat.notify(client, 'agent/cancel', { sessionId = st.session_id })
+    compat.notify(client, 'agent/cancel', params)
   elseif client and run.request_id then
     compat.cancel_request(client, run.request_id)
   end

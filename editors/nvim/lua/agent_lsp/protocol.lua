@@ -33,6 +33,9 @@ local current_model = { provider = 'string', model = 'string', baseURL = 'string
 
 -- Every agent/update carries these; the kinds add theirs (chat.update).
 M.update_header = { sessionId = 'string', seq = 'number', kind = 'string' }
+-- A subagent's updates (agent.update.subagent.*) carry its task call's id
+-- besides (chat_children.lua).
+M.subagent_header = { parentToolCallId = 'string' }
 M.update_kinds = {
   text = { text = 'string' },
   reasoning = { text = 'string' },
@@ -46,8 +49,8 @@ M.update_kinds = {
   mode = { mode = 'string' },
   model = { model = 'string', provider = 'string' },
   mention = { path = 'string', startLine = 'number', endLine = 'number', status = 'string', message = 'string' },
-  queue = {}, -- not shown yet
-  steer = {}, -- not shown yet
+  queue = { items = list({ id = 'string', prompt = 'string', delivery = 'string' }) }, -- queue.lua
+  steer = { id = 'string', prompt = 'string' },
 }
 
 -- The other methods: params are what the plugin sends (for a request from
@@ -56,7 +59,12 @@ M.update_kinds = {
 M.methods = {
   ['agent/newSession'] = { params = {}, result = { sessionId = 'string' } },
   ['agent/prompt'] = {
-    params = { sessionId = 'string', prompt = 'string', context = { uri = 'string', range = 'table' } },
+    params = {
+      sessionId = 'string',
+      prompt = 'string',
+      context = { uri = 'string', range = 'table' },
+      delivery = 'string',
+    },
     result = { sessionId = 'string', stopReason = 'string', text = 'string', error = 'string', notice = 'string' },
   },
   ['agent/sessions'] = {
@@ -67,8 +75,12 @@ M.methods = {
     params = {},
     result = { tools = list({ name = 'string', description = 'string', source = 'string' }) },
   },
-  ['agent/cancel'] = { params = { sessionId = 'string' } },
-  ['agent/queue'] = { params = {}, result = {} }, -- not in the plugin yet
+  ['agent/cancel'] = { params = { sessionId = 'string', dropQueue = 'boolean' } },
+  -- :AgentQueue; its answer is not read (the queue update redraws the queue).
+  ['agent/queue'] = {
+    params = { sessionId = 'string', remove = 'string', edit = 'string', prompt = 'string' },
+    result = {},
+  },
   ['agent/worktree'] = { params = {}, result = {} }, -- not in the plugin
   ['agent/compact'] = { params = {}, result = {} }, -- :AgentCompact is not in the plugin
   ['agent/mcpStatus'] = { params = {}, result = {} }, -- not in the plugin
@@ -96,7 +108,7 @@ M.methods = {
     result = { mode = 'string', model = 'string', plan = list(plan_item) },
   },
   ['agent/transcript'] = {
-    params = { sessionId = 'string' },
+    params = { sessionId = 'string', parentToolCallId = 'string' }, -- the latter: :AgentSubagent
     result = { mode = 'string', entries = list({ kind = 'string' }), plan = list(plan_item) },
   },
   ['agent/checkpoints'] = {

@@ -16,6 +16,7 @@ local M = {}
 ---@field totals table? the session's totals {cost, …}
 ---@field spend table? the spend against the caps (round_end's spend: {sessionCapUsd?, tokenCap?, sessionTokens, …})
 ---@field completion string? the inline completion's part (statusline() only)
+---@field queued integer? how many messages wait in the session's queue
 
 ---@type agent_lsp.ChatStatus
 local status = { state = 'idle' }
@@ -41,6 +42,9 @@ end
 function M.text(s, width)
   local label = 'agent-lsp: '
   local head = s.state
+  if s.queued and s.queued > 0 then
+    head = head .. ' │ ' .. s.queued .. ' queued'
+  end
   if s.mode then
     head = head .. ' │ mode ' .. s.mode
   end
@@ -187,6 +191,12 @@ function M.set_spend(spend)
   for _, w in ipairs(type(spend.warnings) == 'table' and spend.warnings or {}) do
     vim.notify('agent-lsp: ' .. tostring(w), vim.log.levels.WARN)
   end
+end
+
+---Shows how many messages wait in the session's queue.
+---@param n integer
+function M.set_queued(n)
+  status.queued = n
   M.refresh()
 end
 

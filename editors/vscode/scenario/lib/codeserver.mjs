@@ -19,7 +19,7 @@ const run = promisify(execFile);
 export function userSettings(cfg) {
   return {
     'agentLsp.path': cfg.agentLsp,
-    'agentLsp.provider': 'openai',
+    'agentLsp.provider': cfg.provider ?? 'openai', // the dialect of cfg.modelURL
     'agentLsp.baseUrl': cfg.modelURL,
     'agentLsp.model': 'deepseek-flash',
     'agentLsp.apiKeyEnv': 'none',

@@ -67,7 +67,9 @@ export function approvalAction(p: Pick<ApproveParams, 'tool' | 'path'>): string 
  */
 export function approvalTitle(p: ApproveParams): string {
   const why = p.reasons.length > 0 ? `: ${p.reasons.join('; ')}` : '';
-  return `${approvalAction(p)}? ${p.risk.toUpperCase()} risk${why}`;
+  // A subagent's ask (parentToolCallId): the user is told it is not the session's own.
+  const who = p.parentToolCallId ? 'Subagent: ' : '';
+  return `${who}${approvalAction(p)}? ${p.risk.toUpperCase()} risk${why}`;
 }
 
 /** A dialog shows at most this many diff lines: "Show diff" shows the whole edit. */

@@ -7,6 +7,7 @@ import { formatCost, formatTokens } from './status';
 import { escapeHtml } from './escape';
 import { markdownStyles } from './markdownStyles';
 import { AnswerRenderer, type RenderedAnswer } from './markdownStream';
+import { childHtml, childStyles } from './renderChild';
 
 export { escapeHtml };
 
@@ -56,10 +57,13 @@ export function renderEntry(e: Entry, index: number, answers: AnswerRenderer = p
     case 'tool': {
       const output = e.output === undefined ? '' :
         `<details><summary>output</summary><pre>${escapeHtml(clipOutput(e.output))}</pre></details>`;
-      return `${open(`tool ${e.status}`)}<div class="tool-head"><span class="tool-name">${escapeHtml(e.name)}</span>` +
+      return `${open(`tool ${e.status}${e.child ? ' task' : ''}`)}<div class="tool-head"><span class="tool-name">${escapeHtml(e.name)}</span>` +
         `<span class="tool-status">${statusLabel[e.status]}</span></div>` +
-        (e.detail ? `<div class="tool-detail">${escapeHtml(e.detail)}</div>` : '') + `${output}</div>`;
+        (e.detail ? `<div class="tool-detail">${escapeHtml(e.detail)}</div>` : '') +
+        (e.child ? childHtml(e.toolCallId, e.child) : '') + `${output}</div>`;
     }
+    case 'steer':
+      return `${open('steer')}<div class="who">You · steer</div><div class="body">${escapeHtml(e.text)}</div></div>`;
     case 'round': {
       const cached = e.usage.cachedTokens ? ` (${formatTokens(e.usage.cachedTokens)} cached)` : '';
       return `${open('round')}${formatTokens(e.usage.promptTokens)} in${cached} · ` +
@@ -102,8 +106,16 @@ export interface PageOptions {
   /** The chat script's URI; none renders a static page (the screenshot). */
   scriptUri?: string;
   transcriptHtml: string;
+  /** The waiting messages (renderChild.ts queueHtml). */
+  queueHtml?: string;
   status?: string;
 }
+
+/** The steer shortcut as the page names it. */
+export const steerKey = 'Ctrl+Enter (⌘+Enter)';
+
+/** The input's hint: what Enter and the steer key do. */
+const inputHint = 'Ask agent-lsp… (/ commands, @ files; Enter sends, or queues while it works; Ctrl+Enter steers; Shift+Enter: new line)';
 
 /** renderPage is the chat view's whole document. */
 export function renderPage(o: PageOptions): string {
@@ -116,16 +128,17 @@ export function renderPage(o: PageOptions): string {
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style nonce="${o.nonce}">${styles}${markdownStyles}</style>
+<style nonce="${o.nonce}">${styles}${childStyles}${markdownStyles}</style>
 </head>
 <body>
 <div id="empty"><p>Ask the agent about this workspace, or to change it: it reads and searches the files, and asks before it edits or runs anything.</p><p class="example">Try: <q>Explain what this project does and where its entry point is.</q></p><p class="hint">/ for commands, @ to attach a file; Alt+I edits the selection in place.</p></div>
 <div id="transcript">${o.transcriptHtml}</div>
+<div id="queue">${o.queueHtml ?? ''}</div>
 <div id="status">${escapeHtml(o.status ?? '')}</div>
 <form id="ask">
 <ul id="suggest" role="listbox" hidden></ul>
-<textarea id="input" rows="3" placeholder="Ask agent-lsp… (/ commands, @ files; Enter sends, Shift+Enter: new line)"></textarea>
-<div class="buttons"><button type="submit" id="send">Send</button><button type="button" id="cancel" class="secondary">Cancel</button></div>
+<textarea id="input" rows="3" placeholder="${inputHint}"></textarea>
+<div class="buttons"><button type="submit" id="send">Send</button><button type="button" id="steer" class="secondary" title="${steerKey}: deliver to the running turn" hidden>Steer</button><button type="button" id="cancel" class="secondary">Cancel</button></div>
 </form>
 ${script}
 </body>

@@ -30,6 +30,8 @@ export interface StatusState {
   /** The session's mode and model, once known (agent/session, mode and model updates). */
   mode?: Mode;
   model?: CurrentModel;
+  /** How many messages wait in the session's queue (queued prompts, steer messages not delivered). */
+  queued?: number;
   /** The last agent/completionStatus (inline completion), if any. */
   completion?: CompletionStatus;
   /** The last spend against the caps (round_end, compacted), when a cap is set. */
@@ -57,9 +59,11 @@ export function statusView(s: StatusState): StatusView {
   if (s.model) lines.push(`Model: ${s.model.model} (${s.model.provider}) ("agent-lsp: Switch Model")`);
   const ghost = completionView(s.completion);
   if (ghost.tooltip) lines.push(ghost.tooltip);
+  if (s.queued) lines.push(`${s.queued} message${s.queued === 1 ? '' : 's'} waiting in the queue`);
   const tooltip = lines.join('\n');
   const agent = s.mode ? `agent [${s.mode}]` : 'agent';
-  const tail = ghost.text ? ` · ${ghost.text}` : '';
+  const queued = s.queued ? ` · ${s.queued} queued` : '';
+  const tail = (ghost.text ? ` · ${ghost.text}` : '') + queued;
   if (s.down) return { text: `$(warning) agent: ${s.down}`, tooltip };
   if (s.progress) return { text: `$(sync~spin) ${agent}: ${s.progress}${usage ? ' · ' + usage : ''}${tail}`, tooltip };
   return { text: `$(hubot) ${agent}${usage ? ': ' + usage : ''}${tail}`, tooltip };

@@ -3,6 +3,7 @@
 
 import type { MentionStatus, PromptResult, Totals, ToolStatus, TranscriptEntry, Update, Usage } from '../protocol';
 import { modelLabel } from './models';
+import { foldChild, newChild, parentOf, settleChild, taskTool, type ChildProgress } from './subagents';
 
 export type ToolCardStatus = 'running' | ToolStatus;
 
@@ -10,7 +11,10 @@ export type Entry =
   | { kind: 'prompt'; text: string; context?: string }
   | { kind: 'text'; text: string }
   | { kind: 'reasoning'; text: string }
-  | { kind: 'tool'; toolCallId: string; name: string; detail: string; status: ToolCardStatus; output?: string }
+  /** child: a `task` call's subagent, its progress nested under the card. */
+  | { kind: 'tool'; toolCallId: string; name: string; detail: string; status: ToolCardStatus; output?: string; child?: ChildProgress }
+  /** A steer message, where it reached the running turn. */
+  | { kind: 'steer'; text: string }
   | { kind: 'round'; usage: Usage; cost?: number }
   | { kind: 'compacted'; beforeTokens: number; afterTokens: number }
   | { kind: 'error'; message: string }
@@ -30,11 +34,20 @@ export class Transcript {
   private readonly toolCards = new Map<string, number>();
   private lastPrompt = -1;
   private banner?: string;
+  /** The steer messages shown, by id: the steer update and the queue's leaving both say it. */
+  private readonly steers = new Set<string>();
 
   /** addPrompt appends the user's prompt and returns its index. */
   addPrompt(text: string, context?: string): number {
     this.lastPrompt = this.push(context ? { kind: 'prompt', text, context } : { kind: 'prompt', text });
     return this.lastPrompt;
+  }
+
+  /** addSteer shows a steer message where it was delivered; undefined when it is shown already. */
+  addSteer(id: string, text: string): number | undefined {
+    if (this.steers.has(id)) return undefined;
+    this.steers.add(id);
+    return this.push({ kind: 'steer', text });
   }
 
   addNotice(text: string): number {
@@ -57,6 +70,8 @@ export class Transcript {
    * when it is text of the same kind).
    */
   apply(u: Update): number[] {
+    const parent = parentOf(u);
+    if (parent !== undefined) return this.applyChild(parent, u);
     switch (u.kind) {
       case 'text':
       case 'reasoning': {
@@ -68,7 +83,9 @@ export class Transcript {
         return [this.push({ kind: u.kind, text: u.text })];
       }
       case 'tool_call': {
-        const i = this.push({ kind: 'tool', toolCallId: u.toolCallId, name: u.name, detail: toolDetail(u.arguments), status: 'running' });
+        const card: Entry = { kind: 'tool', toolCallId: u.toolCallId, name: u.name, detail: toolDetail(u.arguments), status: 'running' };
+        if (u.name === taskTool) card.child = newChild(u.arguments);
+        const i = this.push(card);
         this.toolCards.set(u.toolCallId, i);
         return [i];
       }
@@ -100,13 +117,35 @@ export class Transcript {
         if (u.message) e.message = u.message;
         return [this.push(e)];
       }
+      case 'steer': {
+        const i = this.addSteer(u.id, u.prompt);
+        return i === undefined ? [] : [i];
+      }
       case 'plan':
-        // The plan has its own view (the Plan tree).
+      case 'queue':
+        // The plan has its own view (the Plan tree), the queue its place above the input.
         return [];
       default:
         // A kind this version does not know (a newer daemon): nothing to show.
         return [];
     }
+  }
+
+  /**
+   * applyChild folds a subagent's update into its task card (one made
+   * when the call is not shown: a chat opened while the child ran).
+   */
+  private applyChild(parent: string, u: Update): number[] {
+    let i = this.toolCards.get(parent);
+    let card = i === undefined ? undefined : this.entries[i];
+    if (i === undefined || !card || card.kind !== 'tool') {
+      card = { kind: 'tool', toolCallId: parent, name: taskTool, detail: '', status: 'running', child: newChild(undefined) };
+      i = this.push(card);
+      this.toolCards.set(parent, i);
+    }
+    card.child = card.child ?? newChild(undefined);
+    if (u.kind === 'round_end') this.totals = u.totals;
+    return foldChild(card.child, u, toolDetail) ? [i] : [];
   }
 
   /**
@@ -119,6 +158,7 @@ export class Transcript {
       if (e.kind === 'tool' && e.status === 'running') {
         e.status = r.stopReason === 'cancelled' ? 'denied' : 'failed';
         e.output = e.output ?? (r.stopReason === 'cancelled' ? 'cancelled' : 'did not finish');
+        if (e.child) settleChild(e.child, r.stopReason === 'cancelled');
         changed.push(i);
       }
     });
@@ -156,6 +196,7 @@ export class Transcript {
   clear(): void {
     this.entries.length = 0;
     this.toolCards.clear();
+    this.steers.clear();
     this.totals = undefined;
     this.lastPrompt = -1;
     if (this.banner !== undefined) this.addNotice(this.banner);
@@ -224,6 +265,8 @@ export function toolDetail(args: unknown): string {
   if (typeof args !== 'object' || args === null) return '';
   const a = args as Record<string, unknown>;
   const pick = (k: string): string | undefined => (typeof a[k] === 'string' ? (a[k] as string) : undefined);
+  const description = pick('description');
+  if (description !== undefined && pick('prompt') !== undefined) return clip(description, 160); // a task call
   const command = pick('command');
   if (command !== undefined) return clip(`$ ${command}`, 160);
   const path = pick('path') ?? pick('file_path');

@@ -5,6 +5,7 @@ import type { Checkpoint, RewindParams, RewindResult } from './checkpoints';
 import type { PermissionsParams, PermissionsResult } from './permissions';
 import type { CommandInfo, CurrentModel, ModelsResult, SetModelParams } from './models';
 import type { CompactResult, Mode, PromptContext, PromptParams, PromptResult, SessionInfo, SessionState, ToolInfo } from './session';
+import type { Delivery, QueueItem, QueueParams } from './queue';
 import type { TranscriptResult } from './updates';
 import type { WireTypes } from './wire';
 
@@ -90,14 +91,25 @@ export class AgentClient {
     return { rules: r.rules ?? [], files: (r.files ?? []).map((f) => ({ ...f, errors: f.errors ?? [] })) };
   }
 
-  async transcript(sessionId: string): Promise<TranscriptResult> {
-    const r = await this.request(Methods.transcript, { sessionId });
+  /** transcript is a session's conversation, or with parentToolCallId the conversation of the subagent that `task` call ran. */
+  async transcript(sessionId: string, parentToolCallId?: string): Promise<TranscriptResult> {
+    const r = await this.request(Methods.transcript, parentToolCallId ? { sessionId, parentToolCallId } : { sessionId });
     return { ...r, entries: r.entries ?? [], plan: r.plan ?? [] };
   }
 
-  /** Cancels every running or queued prompt of the session (a notification: no answer). */
-  cancel(sessionId: string): Promise<void> {
-    const params: WireTypes[typeof Methods.cancel]['params'] = { sessionId };
+  /** queue lists the session's queued and steer messages; with remove or edit it changes one and answers the list after. */
+  async queue(params: QueueParams): Promise<QueueItem[]> {
+    const r = await this.request(Methods.queue, params);
+    return r.items ?? [];
+  }
+
+  /**
+   * Cancels the session's running prompt (a notification: no answer).
+   * Prompts queued with delivery "queue" then run in order, unless
+   * dropQueue; prompts sent without a delivery are cancelled too.
+   */
+  cancel(sessionId: string, dropQueue = false): Promise<void> {
+    const params: WireTypes[typeof Methods.cancel]['params'] = dropQueue ? { sessionId, dropQueue } : { sessionId };
     return this.conn.sendNotification(Methods.cancel, params);
   }
 }
@@ -106,8 +118,12 @@ export class AgentClient {
 type RequestMethod = { [M in keyof WireTypes]: WireTypes[M] extends { result: unknown } ? M : never }[keyof WireTypes];
 
 /** promptParams builds agent/prompt's params, leaving out what is not set. */
-export function promptParams(prompt: string, opts: { sessionId?: string; context?: PromptContext; workDoneToken?: string } = {}): PromptParams {
+export function promptParams(
+  prompt: string,
+  opts: { sessionId?: string; context?: PromptContext; workDoneToken?: string; delivery?: Delivery } = {},
+): PromptParams {
   const p: PromptParams = { prompt };
+  if (opts.delivery) p.delivery = opts.delivery;
   if (opts.sessionId) p.sessionId = opts.sessionId;
   if (opts.context) p.context = opts.context.range ? { uri: opts.context.uri, range: opts.context.range } : { uri: opts.context.uri };
   if (opts.workDoneToken) p.workDoneToken = opts.workDoneToken;

@@ -4,12 +4,13 @@
 // exactly these requests over a plain vscode-jsonrpc connection.
 //
 // Its parts, by job: methods (the method names), session (sessions and
-// prompts), models (slash commands and model presets), updates (agent/update
+// prompts), queue (queued and steer messages), models (slash commands and model presets), updates (agent/update
 // and agent/transcript), approvals (the popup, agent/approve, agent/review),
 // checkpoints (agent/checkpoints, agent/rewind), client (AgentClient).
 
 export * from './methods';
 export * from './session';
+export * from './queue';
 export * from './models';
 export * from './updates';
 export * from './approvals';

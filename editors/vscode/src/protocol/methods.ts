@@ -21,5 +21,6 @@ export const Methods = {
   rewind: 'agent/rewind',
   permissions: 'agent/permissions',
   transcript: 'agent/transcript',
+  queue: 'agent/queue',
   showMessageRequest: 'window/showMessageRequest',
 } as const;

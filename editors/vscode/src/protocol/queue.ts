@@ -9,6 +9,7 @@ export type Delivery = 'queue' | 'steer';
 
 /** A queued prompt not yet started, or a steer message not yet delivered. */
 export interface QueueItem {
+  /** Unique in the session; what agent/queue's remove and edit name. */
   id: string;
   prompt: string;
   delivery: Delivery;
@@ -21,6 +22,7 @@ export interface QueueParams extends SessionParams {
   prompt?: string;
 }
 
+/** agent/queue's answer: the whole queue after the change. */
 export interface QueueResult {
-  items: QueueItem[];
+  items: QueueItem[] | null;
 }

@@ -77,7 +77,7 @@ export interface PromptParams {
   workDoneToken?: string;
   /** Images for a model that takes them: base64 data, or a workspace file's URI. */
   images?: PromptImage[];
-  /** While another prompt runs: "queue" joins the session's queue, "steer" goes into the running prompt (protocol.md). */
+  /** While another prompt runs: "queue" joins the session's queue, "steer" goes into the running prompt (docs/protocol.md, "Queue and steer"). Absent: it waits, unlisted. */
   delivery?: Delivery;
 }
 
@@ -87,7 +87,8 @@ export interface PromptImage {
   uri?: string;
 }
 
-export type StopReason = 'end_turn' | 'max_tokens' | 'max_rounds' | 'answer_cut' | 'tool_call_limit' | 'spend_limit' | 'cancelled' | 'error' | 'steered';
+/** steered: a steer message was delivered to the running turn (its answer is that turn's). spend_limit: the next request would have crossed a spend cap. */
+export type StopReason = 'end_turn' | 'max_tokens' | 'max_rounds' | 'answer_cut' | 'tool_call_limit' | 'spend_limit' | 'cancelled' | 'steered' | 'error';
 
 export interface PromptResult {
   sessionId: string;

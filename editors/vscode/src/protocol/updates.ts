@@ -9,7 +9,11 @@ import type { Spend } from './spend';
 interface UpdateBase {
   sessionId: string;
   seq: number;
-  /** Set on a subagent's updates: the id of the task call that started it. */
+  /**
+   * Set on a subagent's updates: the toolCallId of the `task` call it runs
+   * under. They are the parent session's (sessionId, seq); a child's
+   * round_end carries the child call's usage and cost, totals the session's.
+   */
   parentToolCallId?: string;
 }
 
@@ -26,15 +30,15 @@ export type Update =
   /** A model call failed and is tried again after delayMs. */
   | (UpdateBase & { kind: 'retry'; attempt: number; maxAttempts: number; delayMs: number; message: string })
   | (UpdateBase & { kind: 'error'; message: string })
+  /** The session's whole queue after every change (added, edited, removed, started, delivered). */
+  | (UpdateBase & { kind: 'queue'; items: QueueItem[] | null })
+  /** A steer message entered the running turn's history (just before the model request that carries it). */
+  | (UpdateBase & { kind: 'steer'; id: string; prompt: string })
   | (UpdateBase & { kind: 'plan'; items: PlanItem[] })
   | (UpdateBase & { kind: 'mode'; mode: Mode })
   /** message says why the model changed when the user did not ask (a resumed session's model was unreachable). */
   | (UpdateBase & { kind: 'model'; message?: string } & CurrentModel)
-  | (UpdateBase & { kind: 'mention' } & MentionReport)
-  /** The session's whole queue, after every change. */
-  | (UpdateBase & { kind: 'queue'; items: QueueItem[] })
-  /** A steer message entered the history, before the model request that carries it. */
-  | (UpdateBase & { kind: 'steer'; id: string; prompt: string });
+  | (UpdateBase & { kind: 'mention' } & MentionReport);
 
 /**
  * One entry of agent/transcript: a user prompt as the model received it
@@ -43,11 +47,17 @@ export type Update =
  */
 export type TranscriptEntry =
   | { kind: 'user'; text: string; checkpointId?: string }
-  | { kind: 'text' | 'reasoning'; text: string }
-  | { kind: 'tool_call'; toolCallId: string; name: string; arguments: unknown }
-  | { kind: 'tool_result'; toolCallId: string; name: string; status: ToolStatus; output: string }
+  | ({ kind: 'text' | 'reasoning'; text: string })
+  | ({ kind: 'tool_call'; toolCallId: string; name: string; arguments: unknown })
+  | ({ kind: 'tool_result'; toolCallId: string; name: string; status: ToolStatus; output: string })
   /** The summary that replaced the conversation before it (whose messages are not entries). */
   | { kind: 'compacted'; summary: string };
+
+/** agent/transcript's params: a session's, or (with parentToolCallId) the transcript of the subagent its `task` call ran. */
+export interface TranscriptParams {
+  sessionId: string;
+  parentToolCallId?: string;
+}
 
 /** agent/transcript's answer: what a view needs to redraw a session's conversation. */
 export interface TranscriptResult {

@@ -32,7 +32,7 @@ import type {
   WorktreeResult,
 } from './session';
 import type { QueueParams, QueueResult } from './queue';
-import type { TranscriptResult, Update } from './updates';
+import type { TranscriptParams, TranscriptResult, Update } from './updates';
 
 export interface WireTypes {
   // The editor's requests and notifications.
@@ -52,7 +52,7 @@ export interface WireTypes {
   'agent/models': { params: ModelsParams; result: ModelsResult };
   'agent/commands': { params: NoParams; result: CommandsResult };
   'agent/session': { params: SessionParams; result: SessionState };
-  'agent/transcript': { params: SessionParams & { parentToolCallId?: string }; result: TranscriptResult };
+  'agent/transcript': { params: TranscriptParams; result: TranscriptResult };
   'agent/checkpoints': { params: SessionParams; result: CheckpointsResult };
   'agent/rewind': { params: RewindParams; result: RewindResult };
   'agent/worktree': { params: WorktreeParams; result: WorktreeResult };

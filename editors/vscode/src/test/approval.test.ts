@@ -38,6 +38,7 @@ test('a command approval shows the command as the daemon renders it, never its h
 
 test("an edit approval shows its hunks' diffs and opens the text with every hunk", () => {
   assert.equal(approvalTitle(edit), 'Edit file a.go? MEDIUM risk');
+  assert.equal(approvalTitle({ ...edit, parentToolCallId: 'call_task' }), 'Subagent: Edit file a.go? MEDIUM risk');
   assert.equal(approvalDetail(edit), hunks.map((h) => h.diff.replace(/\n$/, '')).join('\n'));
   assert.equal(canShowDiff(edit), true);
   assert.equal(proposedText(source, edit), 'package demo\n\nfunc newName() {}\n\nvar x = newName\n');
