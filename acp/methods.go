@@ -65,10 +65,15 @@ func (a *server) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.N
 		}
 		return a.newWorktreeSession(ctx, p, name)
 	}
+	extra, err := clientSystemPrompt(p.Meta)
+	if err != nil {
+		return sdk.NewSessionResponse{}, invalidParams(err)
+	}
 	s, b, err := a.bind(p.Cwd, p.McpServers)
 	if err != nil {
 		return sdk.NewSessionResponse{}, reqErr(err)
 	}
+	b.SystemPromptAppend = extra
 	ctl, err := a.o.Control.NewSession(b, "")
 	if err != nil {
 		_ = s.close()

@@ -74,6 +74,9 @@ type Binding struct {
 	Prompts            PromptSource    // MCP prompts (nil: none)
 	// Hooks are the user's hooks for this session (nil: none).
 	Hooks Hooks
+	// SystemPromptAppend is the front end's client's own instructions,
+	// appended to a new session's system prompt ("": none).
+	SystemPromptAppend string
 	// Subagents are the custom subagents, for /agents (nil: none).
 	Subagents *SubagentCatalog
 	// Notify receives the session's control updates (nil: dropped). It is
@@ -227,7 +230,11 @@ func (c *Controller) NewSession(b Binding, title string) (*Session, error) {
 	c.onStoreError(&cfg, &id)
 	var s *Session
 	bindSubagentModel(&cfg, &s)
-	a := agent.NewSession(cfg, c.systemPrompt(b.Workspace))
+	system := c.systemPrompt(b.Workspace)
+	if extra := strings.TrimSpace(b.SystemPromptAppend); extra != "" {
+		system += "\n\nInstructions from the client:\n" + extra + "\n"
+	}
+	a := agent.NewSession(cfg, system)
 	id = a.ID()
 	now := time.Now()
 	s = newSession(c, a, b, strings.TrimSpace(title), now, now)
