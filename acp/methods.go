@@ -27,6 +27,7 @@ func (a *server) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Ini
 			McpCapabilities:    sdk.McpCapabilities{Http: true, Sse: true},
 			SessionCapabilities: sdk.SessionCapabilities{
 				List: &sdk.SessionListCapabilities{}, Resume: &sdk.SessionResumeCapabilities{}, Close: &sdk.SessionCloseCapabilities{},
+				Fork: &sdk.SessionForkCapabilities{},
 			},
 		},
 		AuthMethods: []sdk.AuthMethod{},
@@ -36,6 +37,7 @@ func (a *server) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Ini
 		// session the client means to come back to.
 		resp.AgentCapabilities.LoadSession = false
 		resp.AgentCapabilities.SessionCapabilities.List, resp.AgentCapabilities.SessionCapabilities.Resume = nil, nil
+		resp.AgentCapabilities.SessionCapabilities.Fork = nil
 		resp.Meta = map[string]any{metaKey: map[string]any{"sessionsNotSaved": notSaved(a.o.StoreErr)}}
 	}
 	if a.o.KeyMissing {

@@ -35,6 +35,9 @@ import (
 //     through the controller. So the unstable $/cancel_request of a
 //     session/prompt, which cancels the same context, is not honoured
 //     (the SDK gives no way to tell the two apart): session/cancel is.
+//  7. The unstable methods have their own copies of the stable types
+//     (UnstableMcpServer, UnstableSessionConfigOption): session/fork
+//     converts them through JSON (sameShape), the shapes being the same.
 
 // codeResourceNotFound is ACP's error code for a resource (a session)
 // that does not exist.
