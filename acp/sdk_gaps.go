@@ -38,6 +38,10 @@ import (
 //  7. The unstable methods have their own copies of the stable types
 //     (UnstableMcpServer, UnstableSessionConfigOption): session/fork
 //     converts them through JSON (sameShape), the shapes being the same.
+//  8. session/delete (ACP v1, sessionCapabilities.delete) is not routed
+//     by this SDK version, nor is the capability a field: sdk_delete.go
+//     answers the method before the SDK reads it and adds the capability
+//     to initialize's answer, the connection's streams wrapped there only.
 
 // codeResourceNotFound is ACP's error code for a resource (a session)
 // that does not exist.

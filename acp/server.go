@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -63,7 +64,10 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, o Options) error {
 		o.Logger = zap.NewNop()
 	}
 	a := newServer(ctx, o)
-	conn := sdk.NewAgentSideConnection(a, w, r)
+	// session/delete goes around the SDK, which does not know it (sdk_delete.go).
+	out := &protocolOut{w: w, offer: func() bool { return o.StoreErr == nil }}
+	in := &deleteShim{r: bufio.NewReader(r), out: out, del: a.deleteSession}
+	conn := sdk.NewAgentSideConnection(a, out, in)
 	// The SDK's own diagnostics (undecodable messages) join our log.
 	sdkLog := &lockedWriter{w: &zapio.Writer{Log: o.Logger.Named("acp-sdk"), Level: zap.InfoLevel}}
 	conn.SetLogger(slog.New(slog.NewTextHandler(sdkLog, nil)))
