@@ -38,6 +38,7 @@ const resultSchemas = {
   'session/set_mode': z.zSetSessionModeResponse,
   'session/set_config_option': z.zSetSessionConfigOptionResponse,
   'session/prompt': z.zPromptResponse,
+  'session/delete': z.zDeleteSessionResponse,
 };
 
 // issues renders a zod error as "path: message" lines.
