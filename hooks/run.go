@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -18,16 +19,22 @@ const (
 	maxTimeout     = 10 * time.Minute
 )
 
-// Runner runs a session's hooks.
+// Runner runs a session's hooks: the user's, then the workspace's once
+// the user trusted them as they are (workspace.go).
 type Runner struct {
-	config  Config
+	config  Config              // the user's
 	root    string              // the workspace root: the hooks' directory and $CLAUDE_PROJECT_DIR
 	run     tools.CommandRunner // our process runner: in the OS sandbox when there is one
 	log     *zap.Logger
-	matcher map[string]*regexp.Regexp
+	matcher sync.Map // matcher text → *regexp.Regexp (nil: every tool)
 	// Notice receives what a hook says to the user (a failure, a
 	// systemMessage); nil: logged only.
 	Notice func(string)
+
+	mu        sync.RWMutex
+	workspace Workspace
+	trusted   bool                   // the workspace's hooks run
+	trust     func(hash string) error // records the user's trust in them
 }
 
 // NewRunner returns the runner of config's hooks for a workspace root,
@@ -37,18 +44,44 @@ func NewRunner(config Config, root string, run tools.CommandRunner, log *zap.Log
 	if log == nil {
 		log = zap.NewNop()
 	}
-	r := &Runner{config: config, root: root, run: run, log: log, matcher: map[string]*regexp.Regexp{}}
-	for _, ms := range config {
-		for _, m := range ms {
-			re, _ := compileMatcher(m.Matcher) // Parse checked them
-			r.matcher[m.Matcher] = re
-		}
-	}
-	return r
+	return &Runner{config: config, root: root, run: run, log: log}
 }
 
-// Active reports whether any hook is configured for event.
-func (r *Runner) Active(event string) bool { return r != nil && len(r.config[event]) > 0 }
+// Active reports whether any hook that runs is configured for event.
+func (r *Runner) Active(event string) bool {
+	if r == nil {
+		return false
+	}
+	for _, c := range r.configs() {
+		if len(c[event]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// configs are the hooks that run: the user's, then the workspace's when
+// trusted.
+func (r *Runner) configs() []Config {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.trusted && r.workspace.Config != nil {
+		return []Config{r.config, r.workspace.Config}
+	}
+	return []Config{r.config}
+}
+
+// matches reports whether a matcher applies to tool (our name or Claude
+// Code's).
+func (r *Runner) matches(matcher, tool string) bool {
+	v, ok := r.matcher.Load(matcher)
+	if !ok {
+		re, _ := compileMatcher(matcher) // Parse checked it
+		v, _ = r.matcher.LoadOrStore(matcher, re)
+	}
+	re := v.(*regexp.Regexp)
+	return tool == "" || re == nil || re.MatchString(tool) || re.MatchString(toolName(tool))
+}
 
 // result is one hook's run.
 type result struct {
@@ -72,12 +105,14 @@ func (r *Runner) runEvent(ctx context.Context, event, tool string, input map[str
 		return []result{{err: err}}
 	}
 	var out []result
-	for _, m := range r.config[event] {
-		if re := r.matcher[m.Matcher]; tool != "" && re != nil && !re.MatchString(tool) && !re.MatchString(toolName(tool)) {
-			continue
-		}
-		for _, h := range m.Hooks {
-			out = append(out, r.runOne(ctx, h, string(stdin)))
+	for _, c := range r.configs() {
+		for _, m := range c[event] {
+			if !r.matches(m.Matcher, tool) {
+				continue
+			}
+			for _, h := range m.Hooks {
+				out = append(out, r.runOne(ctx, h, string(stdin)))
+			}
 		}
 	}
 	return out

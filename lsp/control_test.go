@@ -504,7 +504,7 @@ func TestSlashCommands(t *testing.T) {
 	for _, c := range cmds.Commands {
 		names = append(names, c.Name)
 	}
-	if strings.Join(names, ",") != "/compact,/clear,/mode,/model,/rewind,/skills,/worktree,/budget,/agents,/permissions" {
+	if strings.Join(names, ",") != "/compact,/clear,/mode,/model,/rewind,/skills,/hooks,/worktree,/budget,/agents,/permissions" {
 		t.Errorf("commands = %v", names)
 	}
 

@@ -59,6 +59,7 @@ type setupOptions struct {
 	// rulesFile is the user's permission rules file ("": one in a
 	// fresh temporary directory).
 	rulesFile string
+	rootDir   string // the workspace ("": a fresh temporary directory)
 }
 
 // pipeRW joins the editor's two pipe ends into one connection.
@@ -94,7 +95,10 @@ func start(t testing.TB, script providertest.Script, o setupOptions) *setup {
 	if o.dialect == "" {
 		o.dialect = openai.Name
 	}
-	root := t.TempDir()
+	root := o.rootDir
+	if root == "" {
+		root = t.TempDir()
+	}
 	if o.stateDir == "" {
 		o.stateDir = t.TempDir()
 	}

@@ -47,6 +47,8 @@ type server struct {
 
 	exited   chan struct{} // closed by the exit notification
 	exitOnce sync.Once
+	// hooksNoticeOnce: the workspace's untrusted hooks are told once a run.
+	hooksNoticeOnce sync.Once
 
 	mu       sync.Mutex // guards the fields below
 	state    lifecycle

@@ -9,7 +9,7 @@ import (
 
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
-	"github.com/agent-lsp/agent-lsp/hooks"
+	"github.com/agent-lsp/agent-lsp/agent/world"
 	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/tools"
 )
@@ -126,15 +126,18 @@ func (st *sessionStore) binding() (*control.Controller, control.Binding, error) 
 	if sb.runner != nil {
 		b.Runner = sb.runner
 	}
-	if len(cfg.hooks) > 0 && !cfg.restricted {
+	if !cfg.restricted { // a folder not trusted runs no hook of its own, nor the user's there
 		// Our runner, never the editor's: a hook reads its JSON on stdin.
 		runner := sb.runner
 		if runner == nil {
 			runner = tools.NewProcessRunner(nil)
 		}
-		r := hooks.NewRunner(cfg.hooks, ws.Roots()[0], runner, s.log)
-		r.Notice = func(msg string) { s.warnUser("agent-lsp: " + msg) }
-		b.Hooks = r
+		if r := world.Hooks(cfg.hooks, ws, runner, ctl.RuleFiles(), func(msg string) { s.warnUser("agent-lsp: " + msg) }, s.log); r != nil {
+			b.Hooks = r
+			if msg := r.Untrusted(); msg != "" {
+				s.hooksNoticeOnce.Do(func() { s.warnUser("agent-lsp: " + msg) })
+			}
+		}
 	}
 	return ctl, b, nil
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
 	"github.com/agent-lsp/agent-lsp/agent/world"
-	"github.com/agent-lsp/agent-lsp/hooks"
 	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/tools"
@@ -116,10 +115,12 @@ func (t *terminal) openWorld(ctx context.Context) (chatWorld, error) {
 		Prompts:            prompts,
 		Subagents:          subagents,
 	}
-	if len(o.Hooks) > 0 {
-		r := hooks.NewRunner(o.Hooks, ws.Roots()[0], tools.NewProcessRunner(box), log)
-		r.Notice = func(msg string) { fmt.Fprintf(stderr, "agent-lsp chat: %s\n", msg) }
+	notice := func(msg string) { fmt.Fprintf(stderr, "agent-lsp chat: %s\n", msg) }
+	if r := world.Hooks(o.Hooks, ws, tools.NewProcessRunner(box), ctl.RuleFiles(), notice, log); r != nil {
 		b.Hooks = r
+		if msg := r.Untrusted(); msg != "" {
+			notice(msg)
+		}
 	}
 	return chatWorld{Controller: ctl, Binding: b, Sandbox: box.Current().Summary(),
 		Close: func() error { return errors.Join(ctl.Close(), worktrees.close(), closeAll()) }}, nil

@@ -49,6 +49,9 @@ var builtinCommands = []builtinCommand{
 		run: (*Session).slashRewind},
 	{Command: Command{Name: "/skills", Description: "List the skills the model can load (the workspace's and yours)"},
 		run: (*Session).slashSkills},
+	{Command: Command{Name: "/hooks", Description: "List your hooks and the workspace's; /hooks trust runs the workspace's as they are now",
+		Arguments: []tools.PromptArgument{{Name: "action", Description: "trust"}}},
+		run: (*Session).slashHooks},
 	worktreeCommand, // worktree_command.go
 	{Command: Command{Name: "/budget", Description: "Show the spend and its caps, set them, and go on with a turn stopped at a cap",
 		Arguments: []tools.PromptArgument{{Name: "caps", Description: "a dollar amount for this session, or sessionUsd= dayUsd= workspaceDayUsd= sessionTokens= warnAt="}}},

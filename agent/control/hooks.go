@@ -3,6 +3,7 @@ package control
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/agent-lsp/agent-lsp/agent"
 )
@@ -17,6 +18,35 @@ type Hooks interface {
 	// SessionStart returns context for the session's first prompt
 	// (source "startup" or "resume").
 	SessionStart(ctx context.Context, sessionID, source string) string
+	// Describe lists the hooks for /hooks; TrustWorkspace makes the
+	// workspace's run, as they are now.
+	Describe() string
+	TrustWorkspace() (string, error)
+}
+
+// slashHooks is /hooks: the hooks, and /hooks trust.
+func (s *Session) slashHooks(_ context.Context, args string, _ agent.Listener) (Result, error) {
+	answer := func(text string) (Result, error) {
+		return Result{Outcome: agent.Outcome{StopReason: agent.StopEndTurn, Text: text}}, nil
+	}
+	h := s.b.Hooks
+	switch strings.TrimSpace(args) {
+	case "":
+		if h == nil {
+			return answer("No hooks. Yours come from initializationOptions.hooks or the chat's --settings; a workspace's from .agents/settings.json.")
+		}
+		return answer(h.Describe())
+	case "trust":
+		if h == nil {
+			return Result{}, invalidf("this workspace has no hooks (.agents/settings.json)")
+		}
+		msg, err := h.TrustWorkspace()
+		if err != nil {
+			return Result{}, invalidf("%v", err)
+		}
+		return answer(msg)
+	}
+	return Result{}, invalidf("/hooks takes nothing, or trust")
 }
 
 // ErrBlockedByHook is a prompt a UserPromptSubmit hook refused.

@@ -97,3 +97,7 @@ func DescribeRules(l permission.RulesListing) string {
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
+
+// RuleFiles are the front end's rules files and the store of trusted
+// workspace files (nil without them): what trusts a workspace's hooks.
+func (c *Controller) RuleFiles() *permission.RuleFiles { return c.o.Rules }

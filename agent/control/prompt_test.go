@@ -76,7 +76,7 @@ func TestSlashCommands(t *testing.T) {
 			t.Errorf("%s: nil arguments", c.Name)
 		}
 	}
-	if got := strings.Join(names, " "); got != "/compact(builtin) /clear(builtin) /mode(builtin) /model(builtin) /rewind(builtin) /skills(builtin) /worktree(builtin) /budget(builtin) /agents(builtin) /permissions(builtin) /mcp__demo__weather(mcp:demo)" {
+	if got := strings.Join(names, " "); got != "/compact(builtin) /clear(builtin) /mode(builtin) /model(builtin) /rewind(builtin) /skills(builtin) /hooks(builtin) /worktree(builtin) /budget(builtin) /agents(builtin) /permissions(builtin) /mcp__demo__weather(mcp:demo)" {
 		t.Errorf("commands %s", got)
 	}
 	if !control.IsBuiltin("/rewind") || control.IsBuiltin("/mcp__demo__weather") {
