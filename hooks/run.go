@@ -33,7 +33,7 @@ type Runner struct {
 
 	mu        sync.RWMutex
 	workspace Workspace
-	trusted   bool                   // the workspace's hooks run
+	trusted   bool                    // the workspace's hooks run
 	trust     func(hash string) error // records the user's trust in them
 }
 
