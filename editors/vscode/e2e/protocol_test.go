@@ -144,7 +144,7 @@ func TestExtensionProtocolAgainstDaemon(t *testing.T) {
 
 	// What the client saw, checked once more from here.
 	wantEntries := []string{"prompt", "reasoning", "round", "tool", "text", "round", // the inline edit
-		"prompt", "text", "notice", // the cancelled prompt
+		"prompt", "text", "round", "notice", // the cancelled prompt: what it read and wrote is counted
 		"notice", "prompt", "text", "round", // the crash, the resumed session
 		"setting", "prompt", "round", "tool", "round", "tool", "text", "round", // plan mode: two todo_write calls (the plan has its own view)
 		"setting", "prompt", "mention", "mention", "round", "tool", "text", "round", // ask mode: mentions, the refused write
