@@ -204,10 +204,58 @@
     if (item) vscode.postMessage({ type: 'queueAction', action: button.dataset.queueAction, id: item.dataset.queueId });
   });
 
+  // Images pasted or dropped into the input go with the next prompt; the
+  // extension checks them (logic/images.ts), the daemon their bytes.
+  const attachments = document.getElementById('attachments');
+  const imageTypes = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+  let images = [];
+  function drawAttachments() {
+    attachments.replaceChildren(...images.map((img, i) => {
+      const chip = document.createElement('span');
+      chip.className = 'attachment';
+      chip.textContent = `🖼 ${img.name} (${Math.ceil((img.data.length * 3) / 4 / 1024)} KB)`;
+      const remove = document.createElement('button');
+      remove.type = 'button';
+      remove.className = 'icon';
+      remove.title = 'Remove';
+      remove.textContent = '✕';
+      remove.addEventListener('click', () => { images.splice(i, 1); drawAttachments(); });
+      chip.append(remove);
+      return chip;
+    }));
+  }
+  function attach(files) {
+    for (const file of files) {
+      if (!imageTypes.includes(file.type)) continue;
+      const reader = new FileReader();
+      reader.onload = () => {
+        const url = String(reader.result);
+        images.push({ name: file.name || 'pasted image', mimeType: file.type, data: url.slice(url.indexOf(',') + 1) });
+        drawAttachments();
+      };
+      reader.readAsDataURL(file);
+    }
+  }
+  input.addEventListener('paste', (event) => {
+    const files = [...(event.clipboardData?.files ?? [])].filter((f) => imageTypes.includes(f.type));
+    if (files.length === 0) return; // text pastes as text
+    event.preventDefault();
+    attach(files);
+  });
+  form.addEventListener('dragover', (event) => event.preventDefault());
+  form.addEventListener('drop', (event) => {
+    const files = [...(event.dataTransfer?.files ?? [])];
+    if (!files.some((f) => imageTypes.includes(f.type))) return;
+    event.preventDefault();
+    attach(files);
+  });
+
   function submit(asSteer) {
     const text = input.value.trim();
     if (!text) return;
-    vscode.postMessage({ type: 'prompt', text, steer: asSteer });
+    vscode.postMessage({ type: 'prompt', text, steer: asSteer, images });
+    images = [];
+    drawAttachments();
     input.value = '';
     close();
     follow = true;

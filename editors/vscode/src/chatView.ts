@@ -11,13 +11,14 @@ import { WorkspaceFiles } from './logic/workspaceFiles';
 import type { Transcript } from './logic/transcript';
 import type { Completion } from './logic/completion';
 import { queueHtml } from './logic/renderChild';
-import type { QueueItem } from './protocol';
+import type { PromptImage, QueueItem } from './protocol';
+import { promptImages } from './logic/images';
 
 export const chatViewId = 'agentLsp.chat';
 
 export interface ChatActions {
   /** prompt sends what the user typed; steer: the steer button or key (while a prompt runs: delivered to it). */
-  prompt(text: string, steer: boolean): void;
+  prompt(text: string, steer: boolean, images: PromptImage[]): void;
   cancel(): void;
   /** queueAction edits or removes a waiting message. */
   queueAction?(action: 'edit' | 'remove', id: string): void;
@@ -42,6 +43,8 @@ interface WebviewMessage {
   href?: string;
   steer?: boolean;
   toolCallId?: string;
+  /** The images pasted or dropped into the input: [{name, mimeType, data}] (checked: logic/images.ts). */
+  images?: unknown;
 }
 
 export class ChatView implements vscode.WebviewViewProvider {
@@ -74,7 +77,11 @@ export class ChatView implements vscode.WebviewViewProvider {
       status: this.status,
     });
     view.webview.onDidReceiveMessage((msg: WebviewMessage) => {
-      if (msg.type === 'prompt' && typeof msg.text === 'string') this.actions.prompt(msg.text, msg.steer === true);
+      if (msg.type === 'prompt' && typeof msg.text === 'string') {
+        const { images, refused } = promptImages(msg.images);
+        if (refused.length > 0) void vscode.window.showWarningMessage(`agent-lsp: not sent: ${refused.join('; ')}`);
+        this.actions.prompt(msg.text, msg.steer === true, images);
+      }
       else if (msg.type === 'queueAction' && (msg.action === 'edit' || msg.action === 'remove') && typeof msg.id === 'string') this.actions.queueAction?.(msg.action, msg.id);
       else if (msg.type === 'childTranscript' && typeof msg.toolCallId === 'string') this.actions.childTranscript?.(msg.toolCallId);
       else if (msg.type === 'cancel') this.actions.cancel();

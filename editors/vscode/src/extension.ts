@@ -51,7 +51,7 @@ export function activate(context: vscode.ExtensionContext): void {
 
   const completion = new ChatCompletion(() => d);
   const view = new ChatView(context.extensionUri, session.transcript, {
-    prompt: (text, steer) => void session.send(text, steer),
+    prompt: (text, steer, images) => void session.send(text, steer, images),
     cancel: () => void session.cancel(),
     queueAction: (action, id) => void session.queueAction(action, id),
     childTranscript: (toolCallId) => void session.childTranscript(toolCallId).catch((err: unknown) =>

@@ -8,7 +8,8 @@ import { WorkDoneProgress, type WorkDoneProgressBegin, type WorkDoneProgressRepo
 import type { Daemon } from './daemon';
 import type { ChatView } from './chatView';
 import type { PlanView } from './planView';
-import { newProgressToken, promptParams, type CurrentModel, type Delivery, type Mode, type PromptContext, type QueueItem, type Update } from './protocol';
+import { newProgressToken, promptParams, type CurrentModel, type Delivery, type Mode, type PromptContext, type PromptImage, type QueueItem, type Update } from './protocol';
+import { imagesLabel } from './logic/images';
 import { MessageQueue, queuedAnswerShown, removedNotice, sendDelivery } from './logic/queue';
 import { Transcript } from './logic/transcript';
 import { statusView, type StatusState } from './logic/status';
@@ -155,7 +156,7 @@ export class Session {
    * resolves when it is over. progress, when given, also hears the
    * daemon's progress messages (the inline edit's notification).
    */
-  async ask(prompt: string, context?: PromptContext, contextLabel?: string, progress?: (message: string) => void): Promise<void> {
+  async ask(prompt: string, context?: PromptContext, contextLabel?: string, progress?: (message: string) => void, images: PromptImage[] = []): Promise<void> {
     if (this.busy) {
       void vscode.window.showInformationMessage('agent-lsp is still working on the last prompt: queue it in the chat, wait, or run "agent-lsp: Cancel".');
       return;
@@ -180,7 +181,7 @@ export class Session {
           progress?.(v.message);
         }
       });
-      const result = await agent.prompt(promptParams(prompt, { sessionId: this.id, context, workDoneToken: token }));
+      const result = await agent.prompt(promptParams(prompt, { sessionId: this.id, context, workDoneToken: token, images }));
       if (result.sessionId !== this.id) await this.setId(result.sessionId);
       if (result.stopReason === 'error') this.failed(this.mistake(result.error ?? 'the prompt failed'), { prompt, context, contextLabel }, true);
       else this.view?.changed(this.transcript.finish(result));
@@ -206,10 +207,11 @@ export class Session {
    * queues it and the steer key steers the running turn; when idle it
    * runs at once (ask).
    */
-  async send(prompt: string, steer: boolean): Promise<void> {
-    const delivery = sendDelivery(this.busy, steer);
-    if (!delivery || !this.id) return this.ask(prompt);
-    await this.sendDelivered(prompt, delivery, this.id);
+  async send(prompt: string, steer: boolean, images: PromptImage[] = []): Promise<void> {
+    // A steer message is text the running turn reads: images are queued.
+    const delivery = sendDelivery(this.busy, steer && images.length === 0);
+    if (!delivery || !this.id) return this.ask(prompt, undefined, imagesLabel(images.length), undefined, images);
+    await this.sendDelivered(prompt, delivery, this.id, images);
   }
 
   /**
@@ -218,7 +220,7 @@ export class Session {
    * prompt's, unless it was a steer message delivered to the running
    * turn or removed before it started (both end nothing shown).
    */
-  private async sendDelivered(prompt: string, delivery: Delivery, id: string): Promise<void> {
+  private async sendDelivered(prompt: string, delivery: Delivery, id: string, images: PromptImage[] = []): Promise<void> {
     this.delivered += 1;
     this.restoring += 1;
     this.busyChanged();
@@ -229,7 +231,7 @@ export class Session {
       progressSub = client.onProgress(WorkDoneProgress.type, token, (v: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd) => {
         if (v.kind !== 'end' && v.message) this.setProgress(v.message);
       });
-      const result = await agent.prompt(promptParams(prompt, { sessionId: id, workDoneToken: token, delivery }));
+      const result = await agent.prompt(promptParams(prompt, { sessionId: id, workDoneToken: token, delivery, images }));
       if (id !== this.id) return;
       if (result.notice === removedNotice) this.queue.dropped(prompt);
       if (!queuedAnswerShown(result)) return;

@@ -115,7 +115,7 @@ export interface PageOptions {
 export const steerKey = 'Ctrl+Enter (⌘+Enter)';
 
 /** The input's hint: what Enter and the steer key do. */
-const inputHint = 'Ask agent-lsp… (/ commands, @ files; Enter sends, or queues while it works; Ctrl+Enter steers; Shift+Enter: new line)';
+const inputHint = 'Ask agent-lsp… (/ commands, @ files, paste or drop images; Enter sends, or queues while it works; Ctrl+Enter steers; Shift+Enter: new line)';
 
 /** renderPage is the chat view's whole document. */
 export function renderPage(o: PageOptions): string {
@@ -137,6 +137,7 @@ export function renderPage(o: PageOptions): string {
 <div id="status">${escapeHtml(o.status ?? '')}</div>
 <form id="ask">
 <ul id="suggest" role="listbox" hidden></ul>
+<div id="attachments" aria-label="images to send"></div>
 <textarea id="input" rows="3" placeholder="${inputHint}"></textarea>
 <div class="buttons"><button type="submit" id="send">Send</button><button type="button" id="steer" class="secondary" title="${steerKey}: deliver to the running turn" hidden>Steer</button><button type="button" id="cancel" class="secondary">Cancel</button></div>
 </form>

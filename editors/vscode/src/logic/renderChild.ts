@@ -85,4 +85,7 @@ button.link { background: none; color: var(--vscode-textLink-foreground, #3794ff
 .queued-head { display: flex; justify-content: space-between; font-size: 0.85em; }
 .queued .who { font-weight: 600; }
 button.icon { background: none; color: inherit; padding: 0 4px; }
+#attachments:empty { display: none; }
+#attachments { display: flex; flex-wrap: wrap; gap: 4px; padding: 2px 0; }
+.attachment { border: 1px solid var(--vscode-panel-border, rgba(128,128,128,0.5)); border-radius: 4px; padding: 0 2px 0 6px; font-size: 0.85em; }
 `;

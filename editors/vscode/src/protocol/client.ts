@@ -4,7 +4,7 @@ import { Methods } from './methods';
 import type { Checkpoint, RewindParams, RewindResult } from './checkpoints';
 import type { PermissionsParams, PermissionsResult } from './permissions';
 import type { CommandInfo, CurrentModel, ModelsResult, SetModelParams } from './models';
-import type { CompactResult, Mode, PromptContext, PromptParams, PromptResult, SessionInfo, SessionState, ToolInfo } from './session';
+import type { CompactResult, Mode, PromptContext, PromptImage, PromptParams, PromptResult, SessionInfo, SessionState, ToolInfo } from './session';
 import type { Delivery, QueueItem, QueueParams } from './queue';
 import type { TranscriptResult } from './updates';
 import type { WireTypes } from './wire';
@@ -120,9 +120,10 @@ type RequestMethod = { [M in keyof WireTypes]: WireTypes[M] extends { result: un
 /** promptParams builds agent/prompt's params, leaving out what is not set. */
 export function promptParams(
   prompt: string,
-  opts: { sessionId?: string; context?: PromptContext; workDoneToken?: string; delivery?: Delivery } = {},
+  opts: { sessionId?: string; context?: PromptContext; workDoneToken?: string; delivery?: Delivery; images?: PromptImage[] } = {},
 ): PromptParams {
   const p: PromptParams = { prompt };
+  if (opts.images && opts.images.length > 0) p.images = opts.images;
   if (opts.delivery) p.delivery = opts.delivery;
   if (opts.sessionId) p.sessionId = opts.sessionId;
   if (opts.context) p.context = opts.context.range ? { uri: opts.context.uri, range: opts.context.range } : { uri: opts.context.uri };
