@@ -18,6 +18,7 @@ import (
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
 	"github.com/agent-lsp/agent-lsp/agent/world"
+	"github.com/agent-lsp/agent-lsp/hooks"
 	"github.com/agent-lsp/agent-lsp/provider"
 	"github.com/agent-lsp/agent-lsp/provider/anthropic"
 	"github.com/agent-lsp/agent-lsp/provider/openai"
@@ -62,6 +63,7 @@ type harnessOptions struct {
 	presets        []control.Preset // the user's model presets
 	webFetch       tools.WebFetchOptions
 	storeErr       error // sessions cannot be saved (acp.Options.StoreErr)
+	hooks          hooks.Config
 }
 
 // worldModels are the models as the binary builds them (agent/world),
@@ -146,7 +148,7 @@ func startAgent(t *testing.T, o harnessOptions) *harness {
 	go func() { // owner: the harness; ends when the pipes close
 		h.done <- acp.Serve(ctx, toAgentR, fromAgentW, acp.Options{
 			Control: ctl, Logger: log, Version: "test",
-			KeyEnv: o.keyEnv, KeyMissing: o.keyEnv != "", WebFetch: o.webFetch, StoreErr: o.storeErr,
+			KeyEnv: o.keyEnv, KeyMissing: o.keyEnv != "", WebFetch: o.webFetch, StoreErr: o.storeErr, Hooks: o.hooks,
 			// The runner the binary uses: ours, in the OS sandbox (or its
 			// fallback where the kernel has none).
 			LocalRunner: func(ws *tools.Workspace) (tools.CommandRunner, bool, func() error, error) {

@@ -83,6 +83,7 @@ func (a *server) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.N
 	}
 	a.attach(s, ctl)
 	s.announceCommands()
+	s.announceHooks()
 	if a.o.StoreErr != nil {
 		s.announceNotSaved(notSaved(a.o.StoreErr))
 	}

@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap/zapio"
 
 	"github.com/agent-lsp/agent-lsp/agent/control"
+	"github.com/agent-lsp/agent-lsp/hooks"
 	"github.com/agent-lsp/agent-lsp/mcp"
 	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/tools"
@@ -32,6 +33,9 @@ type Options struct {
 	// AutoApprove answers every question the policy asks with yes
 	// (--yes); CRITICAL actions are still refused.
 	AutoApprove bool
+	// Hooks are the user's hooks (--settings); a workspace's run once
+	// trusted (/hooks trust).
+	Hooks hooks.Config
 	// StoreErr says why sessions cannot be saved (no state directory):
 	// load, list and resume are then not offered, and each new session
 	// says so first. nil: saved (or kept in memory by choice, --no-save).

@@ -33,6 +33,8 @@ type session struct {
 	terms terminals
 	term  *terminalRunner // nil: the client has no terminal
 	log   *zap.Logger
+	// hooksNotice says the workspace's hooks do not run yet ("": none).
+	hooksNotice string
 
 	closers []func() error
 	once    sync.Once
@@ -148,6 +150,7 @@ func (a *server) bind(cwd string, servers []sdk.McpServer) (*session, control.Bi
 	}
 	s.diffs = newDiffRecorder(docs)
 	b.Docs = s.diffs
+	s.bindHooks(&b, local) // hooks.go
 	if a.o.AutoApprove {
 		b.Approver = permission.AutoApprover{}
 	} else {

@@ -15,6 +15,7 @@ import (
 	"github.com/agent-lsp/agent-lsp/agent"
 	"github.com/agent-lsp/agent-lsp/agent/control"
 	"github.com/agent-lsp/agent-lsp/agent/world"
+	"github.com/agent-lsp/agent-lsp/hooks"
 	"github.com/agent-lsp/agent-lsp/mcp"
 	"github.com/agent-lsp/agent-lsp/permission"
 	"github.com/agent-lsp/agent-lsp/tools"
@@ -47,6 +48,7 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	registerSandboxFlags(fs, &box, autoAllow)
 	var web tools.WebFetchOptions
 	registerWebFetchFlags(fs, &web)
+	settings := fs.String("settings", "", `a JSON settings file whose "hooks" are your hooks (Claude Code's format)`)
 	var spend agent.SpendLimit
 	registerSpendFlags(fs, &spend)
 	var mcpServers mcpFlags
@@ -95,6 +97,13 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		log.Warn("the configured model cannot be reached", zap.Error(modelErr))
 	}
 
+	var userHooks hooks.Config
+	if *settings != "" {
+		if userHooks, err = hooks.ReadSettingsFile(*settings); err != nil {
+			fmt.Fprintf(stderr, "agent-lsp acp: --settings: %v\n", err)
+			return 2
+		}
+	}
 	var store *agent.Store
 	var storeErr error // the client is told (acp.Options.StoreErr)
 	if !*noSave {
@@ -124,7 +133,7 @@ func runACP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	err = acp.Serve(ctx, stdin, stdout, acp.Options{
 		Control: ctl, Logger: log, Version: buildVersion(),
 		KeyEnv: cfg.APIKeyEnv, KeyMissing: keyErr != nil && m.replay == "",
-		AutoApprove: *yes, ProtectedFiles: protected, WebFetch: web, StoreErr: storeErr,
+		AutoApprove: *yes, ProtectedFiles: protected, WebFetch: web, StoreErr: storeErr, Hooks: userHooks,
 		MCP: func(root string) []mcp.ServerConfig {
 			// Only the command line's servers: the workspace's .mcp.json is
 			// untrusted and ACP has no way to ask about it before a prompt.
