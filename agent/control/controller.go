@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -185,23 +184,6 @@ func (c *Controller) agentConfig(b Binding) (agent.Config, error) {
 		Spend:     c.newSpend(b),
 	}
 	return cfg, nil
-}
-
-func (c *Controller) systemPrompt(ws *tools.Workspace) string {
-	if c.o.SystemPrompt != nil {
-		return c.o.SystemPrompt(ws)
-	}
-	return DefaultSystemPrompt(ws)
-}
-
-// DefaultSystemPrompt is the system prompt of a session in ws on this OS:
-// run_bash runs bash (on Windows, Git Bash's or WSL's).
-func DefaultSystemPrompt(ws *tools.Workspace) string {
-	shell := "bash"
-	if runtime.GOOS == "windows" {
-		shell = "bash (Git Bash or WSL)"
-	}
-	return agent.SystemPrompt(ws, runtime.GOOS, shell)
 }
 
 // onStoreError routes the store failure of session *id to
