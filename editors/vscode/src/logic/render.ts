@@ -115,7 +115,7 @@ export interface PageOptions {
 export const steerKey = 'Ctrl+Enter (⌘+Enter)';
 
 /** The input's hint: what Enter and the steer key do. */
-const inputHint = 'Ask agent-lsp… (/ commands, @ files, paste or drop images; Enter sends, or queues while it works; Ctrl+Enter steers; Shift+Enter: new line)';
+const inputHint = 'Ask agent-lsp… (/ commands, @ files, paste images; Enter sends or queues, Ctrl+Enter steers)';
 
 /** renderPage is the chat view's whole document. */
 export function renderPage(o: PageOptions): string {
@@ -131,7 +131,7 @@ export function renderPage(o: PageOptions): string {
 <style nonce="${o.nonce}">${styles}${childStyles}${markdownStyles}</style>
 </head>
 <body>
-<div id="empty"><p>Ask the agent about this workspace, or to change it: it reads and searches the files, and asks before it edits or runs anything.</p><p class="example">Try: <q>Explain what this project does and where its entry point is.</q></p><p class="hint">/ for commands, @ to attach a file; Alt+I edits the selection in place.</p></div>
+<div id="empty"><p>Ask the agent about this workspace, or to change it: it reads and searches the files, and asks before it edits or runs anything.</p><p class="example">Try: <q>Explain what this project does and where its entry point is.</q></p><p class="hint">/ for commands, @ to attach a file, paste or drop an image; Alt+I edits the selection in place.</p></div>
 <div id="transcript">${o.transcriptHtml}</div>
 <div id="queue">${o.queueHtml ?? ''}</div>
 <div id="status">${escapeHtml(o.status ?? '')}</div>
