@@ -80,6 +80,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, o Options) error {
 	case <-conn.Done():
 	case <-ctx.Done():
 	}
+	defer sdkLog.stop()
 	return a.closeAll()
 }
 
@@ -189,12 +190,24 @@ func reqErr(err error) error {
 // zapio.Writer (which is not safe for concurrent use). slog writes whole
 // lines, so each Write is flushed as one entry.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  *zapio.Writer
+	mu      sync.Mutex
+	w       *zapio.Writer
+	stopped bool // Serve returned: the SDK's late lines (its receive loop ending) are dropped
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.stopped {
+		return len(p), nil
+	}
 	return l.w.Write(p)
+}
+
+// stop drops what is written from now on: the logger belongs to Serve's
+// caller, who may close it once Serve has returned.
+func (l *lockedWriter) stop() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.stopped = true
 }
