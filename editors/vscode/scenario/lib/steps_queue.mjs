@@ -98,8 +98,12 @@ export const queueSteps = [
       const w = await waiting(ui);
       return w.length === 2 && w.some((q) => q.text === cfg.steer && q.cls.includes('steer')) ? w : undefined;
     });
-    const bar = await ui.page.evaluate(() => [...document.querySelectorAll('.statusbar-item')].map((s) => s.textContent ?? '').join(' | '));
-    check(bar.includes('2 queued'), `the status bar does not count the queue: ${bar}`);
+    // The status bar follows the same queue update as the bubbles, drawn by
+    // VS Code on its own schedule: waited for, not read once.
+    await waitFn('the status bar to count the queue (· 2 queued)', cfg, async () => {
+      const bar = await ui.page.evaluate(() => [...document.querySelectorAll('.statusbar-item')].map((s) => s.textContent ?? '').join(' | '));
+      return bar.includes('2 queued') ? bar : undefined;
+    });
     await ui.shot('queued-and-steer');
 
     // Edit the queued message with its ✎ button: an input box with its text.
