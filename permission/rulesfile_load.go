@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"syscall"
 )
 
 // maxRulesFile bounds a rules file: a bigger one is an error (no rules of
@@ -92,7 +93,9 @@ func (f *ruleFile) open() (*os.File, error) {
 		return nil, err
 	}
 	defer r.Close()
-	return r.Open(f.path)
+	// O_NONBLOCK: a FIFO put in the file's place after the stat must not
+	// block the open (read then refuses it as no regular file).
+	return r.OpenFile(f.path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 }
 
 // where names the file in errors.
@@ -146,6 +149,9 @@ func (f *ruleFile) read(fi fs.FileInfo, statErr error) ([]byte, error) {
 		return nil, err
 	}
 	defer h.Close()
+	if now, err := h.Stat(); err != nil || !now.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file once opened (it changed after the check)")
+	}
 	data, err := io.ReadAll(io.LimitReader(h, maxRulesFile+1))
 	if err != nil {
 		return nil, err

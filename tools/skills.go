@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // Agent Skills (agentskills.io): a folder with a SKILL.md (front matter
@@ -150,9 +151,11 @@ func readSkillFile(root *os.Root, dir string) (string, skillFront, error) {
 }
 
 // ReadRootFile reads a regular file under root (nothing outside it:
-// os.Root), at most limit bytes.
+// os.Root), at most limit bytes. O_NONBLOCK: a FIFO a repository put in
+// the file's place must not block the open; it is then refused as no
+// regular file.
 func ReadRootFile(root *os.Root, name string, limit int64) ([]byte, error) {
-	f, err := root.Open(name)
+	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}

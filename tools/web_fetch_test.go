@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -41,8 +43,7 @@ func TestWebFetchRefusesTheUsersOwnNetworkByDefault(t *testing.T) {
 		fmt.Fprint(w, "secret admin page")
 	}))
 	defer srv.Close()
-	port := srv.Listener.Addr().(interface{ String() string }).String()
-	port = port[strings.LastIndex(port, ":")+1:]
+	port := strconv.Itoa(srv.Listener.Addr().(*net.TCPAddr).Port)
 
 	tool := NewWebFetch(WebFetchOptions{})
 	for _, url := range []string{

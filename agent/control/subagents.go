@@ -3,9 +3,7 @@ package control
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -16,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/agent-lsp/agent-lsp/agent"
+	"github.com/agent-lsp/agent-lsp/tools"
 )
 
 // SubagentDirs are where custom subagents are found, in a workspace root
@@ -226,17 +225,5 @@ func readSubagentFile(root *os.Root, dir, name, source string) SubagentFile {
 
 // readBounded reads name from root, at most agent.MaxSubagentFile bytes.
 func readBounded(root *os.Root, name string) ([]byte, error) {
-	file, err := root.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer file.Close()
-	data, err := io.ReadAll(io.LimitReader(file, agent.MaxSubagentFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > agent.MaxSubagentFile {
-		return nil, errors.New("larger than 64 KiB")
-	}
-	return data, nil
+	return tools.ReadRootFile(root, name, agent.MaxSubagentFile)
 }
