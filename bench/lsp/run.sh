@@ -3,8 +3,10 @@
 # RSS), with gopls measured in the same run as the reference, and the relay
 # of streamed text deltas to agent/update notifications: one session as
 # fast as it can and paced, then 1, 10 and 50 sessions at once at 2,500
-# deltas a second each against as many direct HTTP readers (an earlier
-# build in $AGENT_LSP_PEER_BIN is measured in the same runs).
+# deltas a second each against as many direct HTTP readers in the
+# benchmark's process and as many curl -N relays (the same path as the
+# daemon's: another process, a pipe; skipped without curl). An earlier
+# build in $AGENT_LSP_PEER_BIN is measured in the same runs.
 #
 #   bench/lsp/run.sh [-n 20]
 #
