@@ -149,11 +149,15 @@ func readHeader(path string) (record, error) {
 	return r, nil
 }
 
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$`)
+// idPattern is an id's letters; validID checks its length (at most 128)
+// apart: a bounded repetition ({0,127}) compiles to 127 copies of the
+// class, 0.27 ms and 1,700 allocations at every start of the binary,
+// sandboxed commands' launchers included.
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
 
 // validID keeps an id (which may come from an editor) from naming a path
 // outside the store.
-func validID(id string) bool { return idPattern.MatchString(id) }
+func validID(id string) bool { return len(id) <= 128 && idPattern.MatchString(id) }
 
 // newSessionID is sortable by creation time and unique enough to never clash.
 func newSessionID(now time.Time) string {

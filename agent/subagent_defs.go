@@ -16,8 +16,9 @@ import (
 const MaxSubagentFile = 64 << 10
 
 // subagentName is what a custom subagent may be called: the task tool's
-// agent argument names it, and a tool list shows it.
-var subagentName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
+// agent argument names it, and a tool list shows it. At most 64 bytes,
+// checked apart (store.go's idPattern says why).
+var subagentName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 
 // subagentFront is the front matter of a subagent file, the layout the
 // peers use (.claude/agents/*.md): tools as "Read, Grep" or a YAML list.
@@ -51,8 +52,8 @@ func ParseSubagentFile(data []byte, fallbackName string) (SubagentDef, error) {
 	if d.Name == "" {
 		d.Name = fallbackName
 	}
-	if !subagentName.MatchString(d.Name) {
-		return SubagentDef{}, fmt.Errorf("name %q: want lower-case letters, digits, - and _", d.Name)
+	if len(d.Name) > 64 || !subagentName.MatchString(d.Name) {
+		return SubagentDef{}, fmt.Errorf("name %q: want at most 64 lower-case letters, digits, - and _", d.Name)
 	}
 	if d.Description == "" {
 		return SubagentDef{}, errors.New("no description: the model would not know when to use it")

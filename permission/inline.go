@@ -15,8 +15,8 @@ import (
 // string literal that is itself a dangerous shell command
 // (os.system("rm -rf /")).
 var (
-	treeDelete    = lazyRegexp(`(?:rmtree|rm_rf|rm_r|rmSync|rmdirSync|remove_tree|remove_dir_all|rimraf|RemoveAll)\s*\(\s*(?:'([^']*)'|"([^"]*)")`)
-	stringLiteral = lazyRegexp(`'([^'\n]{3,200})'|"([^"\n]{3,200})"`)
+	treeDelete    = LazyRegexp(`(?:rmtree|rm_rf|rm_r|rmSync|rmdirSync|remove_tree|remove_dir_all|rimraf|RemoveAll)\s*\(\s*(?:'([^']*)'|"([^"]*)")`)
+	stringLiteral = LazyRegexp(`'([^'\n]{3,200})'|"([^"\n]{3,200})"`)
 )
 
 // maxInlineStrings bounds how many string literals are checked as shell.

@@ -40,7 +40,7 @@ func preloadsCode(lang string, rest []arg) bool {
 
 var perlPragmas = set("strict", "warnings", "utf8", "feature", "open", "integer", "bytes", "locale")
 
-var identifier = lazyRegexp(`[A-Za-z_$][A-Za-z0-9_$]*`)
+var identifier = LazyRegexp(`[A-Za-z_$][A-Za-z0-9_$]*`)
 
 // stripStrings replaces string literals with "" so that their contents
 // are not taken for code; ok is false when a string does not end or when
@@ -91,13 +91,13 @@ var (
 		"this", "arguments", "getBuiltinModule", "execve", "prepareStackTrace", "caller", "callee", "dlopen")
 	nodeProcessOK = set("version", "versions", "platform", "arch", "argv", "exit", "stdout", "cwd", "pid",
 		"execPath", "release", "uptime", "memoryUsage", "hrtime")
-	pyImport      = lazyRegexp(`(?m)(?:^|[;\s])(?:import\s+([A-Za-z0-9_., ]+)|from\s+([A-Za-z0-9_.]+)\s+import)`)
-	nodeRequire   = lazyRegexp(`\brequire\s*\(\s*(?:'([^']*)'|"([^"]*)")\s*\)`)
-	nodeProcess   = lazyRegexp(`\bprocess\b(\s*\.\s*([A-Za-z_$]+))?`)
-	computedIndex = lazyRegexp(`[\w\])]\s*\[\s*""`)
-	pyInfoDunder  = lazyRegexp(`(\.)__(?:version|file|path|name)__`)
-	pyFString     = lazyRegexp(`(?i)(?:^|[^a-z0-9_])[rb]?f[rb]?['"]`)
-	perlRegexOnly = lazyRegexp(`^\s*(?:print(?:\s+\$_)?\s+(?:if|unless)\s+)?/[^/]*/[imsx]*\s*;?\s*$`)
+	pyImport      = LazyRegexp(`(?m)(?:^|[;\s])(?:import\s+([A-Za-z0-9_., ]+)|from\s+([A-Za-z0-9_.]+)\s+import)`)
+	nodeRequire   = LazyRegexp(`\brequire\s*\(\s*(?:'([^']*)'|"([^"]*)")\s*\)`)
+	nodeProcess   = LazyRegexp(`\bprocess\b(\s*\.\s*([A-Za-z_$]+))?`)
+	computedIndex = LazyRegexp(`[\w\])]\s*\[\s*""`)
+	pyInfoDunder  = LazyRegexp(`(\.)__(?:version|file|path|name)__`)
+	pyFString     = LazyRegexp(`(?i)(?:^|[^a-z0-9_])[rb]?f[rb]?['"]`)
+	perlRegexOnly = LazyRegexp(`^\s*(?:print(?:\s+\$_)?\s+(?:if|unless)\s+)?/[^/]*/[imsx]*\s*;?\s*$`)
 )
 
 // inertCode reports whether inline code in lang is too plain to do harm.

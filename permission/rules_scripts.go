@@ -9,8 +9,8 @@ import (
 // and w file. Those are rated; the filtering is not.
 
 var (
-	awkRunsCommands = lazyRegexp(`\bsystem\s*\(|\|\s*(?:getline\b|"|&)|"\s*\|[^|]|\|&|@load|\bexec\s*\(`)
-	awkWritesFile   = lazyRegexp(`>>?\s*"([^"]+)"`)
+	awkRunsCommands = LazyRegexp(`\bsystem\s*\(|\|\s*(?:getline\b|"|&)|"\s*\|[^|]|\|&|@load|\bexec\s*\(`)
+	awkWritesFile   = LazyRegexp(`>>?\s*"([^"]+)"`)
 )
 
 // awk rates an awk program given on the command line.

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Values that are credentials whatever variable, file or output holds
@@ -53,21 +54,27 @@ type secretValueRule struct {
 	// password: the match is "://user:password@"; only the password is
 	// the secret.
 	password bool
-	compiled *regexp.Regexp
 }
 
-func init() {
-	for i := range secretValueRules {
-		secretValueRules[i].compiled = regexp.MustCompile(secretValueRules[i].re)
+// compiledSecretRules are the rules' expressions, compiled at the first
+// redaction, not at every start of the binary: their counted repetitions
+// ({36,}) compile to that many copies of a class, and a sandboxed
+// command's launcher, this same binary, never redacts.
+var compiledSecretRules = sync.OnceValue(func() []*regexp.Regexp {
+	res := make([]*regexp.Regexp, len(secretValueRules))
+	for i, r := range secretValueRules {
+		res[i] = regexp.MustCompile(r.re)
 	}
-}
+	return res
+})
 
 // secretSpans returns the byte ranges of s that are credentials, sorted
 // and not overlapping.
 func secretSpans(s string) [][2]int {
 	var spans [][2]int
-	for _, r := range secretValueRules {
-		for _, m := range r.compiled.FindAllStringIndex(s, -1) {
+	for i, re := range compiledSecretRules() {
+		r := secretValueRules[i]
+		for _, m := range re.FindAllStringIndex(s, -1) {
 			start, end := m[0], m[1]
 			if r.word && start > 0 && isWordByte(s[start-1]) {
 				continue
@@ -102,8 +109,9 @@ func IsSecretValue(s string) bool { return len(secretSpans(s)) > 0 }
 // containsSecretValue is IsSecretValue for bytes, without copying them (a
 // checkpoint's text, a session batch).
 func containsSecretValue(b []byte) bool {
-	for _, r := range secretValueRules {
-		for _, m := range r.compiled.FindAllIndex(b, -1) {
+	for i, re := range compiledSecretRules() {
+		r := secretValueRules[i]
+		for _, m := range re.FindAllIndex(b, -1) {
 			if !r.word || m[0] == 0 || !isWordByte(b[m[0]-1]) {
 				return true
 			}

@@ -26,8 +26,11 @@ const (
 	maxSkillBundled  = 256 << 10
 )
 
-// skillName is the spec's name: lower-case letters, digits and hyphens.
-var skillName = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$`)
+// skillName is the spec's name: lower-case letters, digits and hyphens,
+// neither first nor last. Its length (at most 64) is checked apart: a
+// bounded repetition compiles to that many copies of the class, paid at
+// every start of the binary.
+var skillName = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$`)
 
 // Skill is one skill found.
 type Skill struct {
@@ -130,7 +133,7 @@ func readSkill(root *os.Root, dir string) (Skill, error) {
 		return Skill{}, err
 	}
 	name, desc := strings.TrimSpace(front.Name), strings.TrimSpace(front.Description)
-	if name != dir || !skillName.MatchString(name) {
+	if name != dir || len(name) > 64 || !skillName.MatchString(name) {
 		return Skill{}, fmt.Errorf("skill %s: its name %q must be its folder's, in lower-case letters, digits and hyphens", dir, name)
 	}
 	if desc == "" {

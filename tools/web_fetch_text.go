@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
@@ -21,10 +22,13 @@ import (
 
 // htmlConverter turns a page into markdown: CommonMark with the GitHub
 // tables and strikethrough documentation pages use. It is safe for
-// concurrent use.
-var htmlConverter = converter.NewConverter(converter.WithPlugins(
-	base.NewBasePlugin(), commonmark.NewCommonmarkPlugin(),
-	table.NewTablePlugin(), strikethrough.NewStrikethroughPlugin()))
+// concurrent use. It is built at the first page, not at every start of
+// the binary.
+var htmlConverter = sync.OnceValue(func() *converter.Converter {
+	return converter.NewConverter(converter.WithPlugins(
+		base.NewBasePlugin(), commonmark.NewCommonmarkPlugin(),
+		table.NewTablePlugin(), strikethrough.NewStrikethroughPlugin()))
+})
 
 // readable is the page as the model reads it: a header line naming the
 // URL, the status and the type, then the text (HTML converted to
@@ -59,7 +63,7 @@ func (p *webPage) text() string {
 	body := p.utf8()
 	switch {
 	case media == "text/html" || media == "application/xhtml+xml" || (media == "" && looksLikeHTML(body)):
-		md, err := htmlConverter.ConvertString(body, converter.WithDomain(p.url))
+		md, err := htmlConverter().ConvertString(body, converter.WithDomain(p.url))
 		if err != nil {
 			return fmt.Sprintf("(the HTML could not be converted: %v)\n\n%s", err, body)
 		}

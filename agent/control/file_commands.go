@@ -28,8 +28,10 @@ var commandFolders = []struct{ dir, suffix string }{
 // maxCommandFile bounds a command's file.
 const maxCommandFile = 64 << 10
 
-// fileCommandName is a command file's name as a command's.
-var fileCommandName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]{0,63}$`)
+// fileCommandName is a command file's name as a command's, at most 64
+// bytes (checked apart: a bounded repetition compiles to that many copies
+// of the class, paid at every start of the binary).
+var fileCommandName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.-]*$`)
 
 // fileCommand is one command read from a file.
 type fileCommand struct {
@@ -107,7 +109,7 @@ func readCommandFolder(dir, suffix, source string) []fileCommand {
 	var out []fileCommand
 	for _, file := range names {
 		name, ok := strings.CutSuffix(file, suffix)
-		if !ok || !fileCommandName.MatchString(name) {
+		if !ok || len(name) > 64 || !fileCommandName.MatchString(name) {
 			continue
 		}
 		data, err := tools.ReadRootFile(root, file, maxCommandFile)

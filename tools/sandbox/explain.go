@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/agent-lsp/agent-lsp/permission"
 )
 
 // denialPhrases are how programs report a refused file access (EACCES,
@@ -22,7 +24,7 @@ var networkPhrases = []string{
 // the cause ("Failed to connect to 192.0.2.1 port 80 after 0 ms:
 // Couldn't connect to server"): to a non-loopback address, from a
 // sandbox without the host's network, the cause is the sandbox.
-var connectFailure = regexp.MustCompile(`Failed to connect to (\S+) port [0-9]+`)
+var connectFailure = permission.LazyRegexp(`Failed to connect to (\S+) port [0-9]+`)
 
 // isLoopbackHost reports whether a host as a tool prints it is this
 // machine's loopback.
@@ -33,20 +35,20 @@ func isLoopbackHost(h string) bool {
 
 // pathToken finds absolute paths in a message: after a quote, a space, a
 // colon or the line start.
-var pathToken = regexp.MustCompile(`(?:^|[\s'"` + "`" + `:(=])(/[^\s'"` + "`" + `:,;)]+)`)
+var pathToken = permission.LazyRegexp(`(?:^|[\s'"` + "`" + `:(=])(/[^\s'"` + "`" + `:,;)]+)`)
 
 // relativeBefore finds "path: Permission denied" (bash, cat, ...; tar:
 // "path: Cannot open: Permission denied").
-var relativeBefore = regexp.MustCompile(`(?:^|\s)([^\s'"‘’:]+): (?:Cannot [a-z]+: )?(?:Permission denied|Operation not permitted|Read-only file system|Device or resource busy)`)
+var relativeBefore = permission.LazyRegexp(`(?:^|\s)([^\s'"‘’:]+): (?:Cannot [a-z]+: )?(?:Permission denied|Operation not permitted|Read-only file system|Device or resource busy)`)
 
 // quoted finds 'path' (coreutils: cannot touch 'x': ...; Python: ...: 'x';
 // coreutils in a UTF-8 locale quotes ‘x’).
-var quoted = regexp.MustCompile(`['‘]([^'‘’\n]+)['’]`)
+var quoted = permission.LazyRegexp(`['‘]([^'‘’\n]+)['’]`)
 
 // deniedPath finds a whole absolute path before the refusal, whatever it
 // holds (commas, spaces, colons): "bash: line 1: /a,b/x: Permission
 // denied", "mkdir: cannot create directory ‘/a b/x’: Permission denied".
-var deniedPath = regexp.MustCompile(`(?:^|[\s'"‘(=])(/[^\n'"‘’]*?)['’]?: (?:Permission denied|Operation not permitted|Read-only file system|Device or resource busy)`)
+var deniedPath = permission.LazyRegexp(`(?:^|[\s'"‘(=])(/[^\n'"‘’]*?)['’]?: (?:Permission denied|Operation not permitted|Read-only file system|Device or resource busy)`)
 
 // gitReadOnly starts the explanation of a write to git metadata (hooks,
 // config, info, a submodule's or a worktree's git dir, a core.hooksPath
@@ -58,7 +60,7 @@ const gitReadOnly = "git metadata is read-only in the sandbox: "
 const protectedFileReadOnly = "protected workspace file, run later by an editor, git or a shell, is read-only in the sandbox (the file tools can write it, asking the user): "
 
 // otherProcess finds a /proc entry of a process by number.
-var otherProcess = regexp.MustCompile(`/proc/[0-9]+/[^\s'":]*`)
+var otherProcess = permission.LazyRegexp(`/proc/[0-9]+/[^\s'":]*`)
 
 // HintUnsandboxed is how the model can ask to leave the sandbox.
 const HintUnsandboxed = `if the command needs this, call run_bash again with "sandbox": false (the user is asked every time)`
@@ -104,11 +106,11 @@ func (s *Sandbox) Explain(output string) string {
 			network = true
 			continue
 		}
-		if m := connectFailure.FindStringSubmatch(line); m != nil && s.status.Network != NetworkAllow && !isLoopbackHost(m[1]) {
+		if m := connectFailure().FindStringSubmatch(line); m != nil && s.status.Network != NetworkAllow && !isLoopbackHost(m[1]) {
 			network = true
 			continue
 		}
-		if m := otherProcess.FindString(line); m != "" && strings.Contains(line, "No such file or directory") {
+		if m := otherProcess().FindString(line); m != "" && strings.Contains(line, "No such file or directory") {
 			add("blocked by the sandbox: access to another process: " + m + " (processes outside the sandbox are not visible to it)")
 			continue
 		}
@@ -177,18 +179,18 @@ func (s *Sandbox) pathsIn(line string) []string {
 		}
 		out = append(out, p)
 	}
-	for _, m := range deniedPath.FindAllStringSubmatch(line, -1) {
+	for _, m := range deniedPath().FindAllStringSubmatch(line, -1) {
 		add(m[1])
 	}
-	for _, m := range quoted.FindAllStringSubmatch(line, -1) {
+	for _, m := range quoted().FindAllStringSubmatch(line, -1) {
 		if strings.HasPrefix(m[1], "/") {
 			add(m[1])
 		}
 	}
-	for _, m := range pathToken.FindAllStringSubmatch(line, -1) {
+	for _, m := range pathToken().FindAllStringSubmatch(line, -1) {
 		add(m[1])
 	}
-	for _, re := range []*regexp.Regexp{relativeBefore, quoted} {
+	for _, re := range []*regexp.Regexp{relativeBefore(), quoted()} {
 		for _, m := range re.FindAllStringSubmatch(line, -1) {
 			if p := m[1]; !strings.HasPrefix(p, "/") && p != "line" && len(s.roots) > 0 {
 				add(filepath.Join(s.roots[0], p))

@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/agent-lsp/agent-lsp/permission"
 )
 
 // How the sandbox's refusals of host IPC and host loopback services read
@@ -18,7 +19,7 @@ var refusedPhrases = []string{"Connection refused", "connection refused", "ECONN
 // loopbackPort finds the host's loopback and a port in a refusal: curl's
 // "127.0.0.1 port 5432", Go's and Node's "127.0.0.1:5432", psql's
 // `"127.0.0.1", port 5432`, "[::1]:3000", "localhost:8080".
-var loopbackPort = regexp.MustCompile(`(127\.[0-9]+\.[0-9]+\.[0-9]+|localhost|\[::1\]|::1)"?(?::|,? port )([0-9]{1,5})\b`)
+var loopbackPort = permission.LazyRegexp(`(127\.[0-9]+\.[0-9]+\.[0-9]+|localhost|\[::1\]|::1)"?(?::|,? port )([0-9]{1,5})\b`)
 
 // refusedLoopback explains a refused connection to the host's loopback
 // under network local with namespaces: the command has a loopback of its
@@ -28,7 +29,7 @@ func (s *Sandbox) refusedLoopback(line string) string {
 	if !s.status.Namespaces || s.status.Network != NetworkLocal || !containsAny(line, refusedPhrases) {
 		return ""
 	}
-	m := loopbackPort.FindStringSubmatch(line)
+	m := loopbackPort().FindStringSubmatch(line)
 	if m == nil {
 		return ""
 	}
@@ -46,7 +47,7 @@ func (s *Sandbox) refusedLoopback(line string) string {
 
 // abstractName finds an abstract unix socket's name as Go, socat and
 // others print it ("dial unix @name: ...").
-var abstractName = regexp.MustCompile(`(?:^|[\s'"])(@[^\s'":]+)`)
+var abstractName = permission.LazyRegexp(`(?:^|[\s'"])(@[^\s'":]+)`)
 
 // refusedAbstract explains a refused connection to an abstract unix
 // socket in a network namespace of the command's own, where the host's
@@ -55,7 +56,7 @@ func (s *Sandbox) refusedAbstract(line string) string {
 	if !s.status.Namespaces || s.status.Network == NetworkAllow || !containsAny(line, refusedPhrases) {
 		return ""
 	}
-	m := abstractName.FindStringSubmatch(line)
+	m := abstractName().FindStringSubmatch(line)
 	if m == nil {
 		return ""
 	}

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -311,7 +310,7 @@ func (w *gitWalk) submodulesListed(dir string, depth int) {
 
 // hookManagerConfig finds the config file an installed pre-commit hook
 // passes (pre-commit writes `--config=.pre-commit-config.yaml`).
-var hookManagerConfig = regexp.MustCompile(`--config[= ]([^\s"')]+)`)
+var hookManagerConfig = permission.LazyRegexp(`--config[= ]([^\s"')]+)`)
 
 // hooks protects a hooks dir and what its hooks run from: husky's
 // directory when the hooks path is inside it, and the configuration of
@@ -342,7 +341,7 @@ func (w *gitWalk) hooks(dir, worktree string) {
 		}
 		text := string(data)
 		if (strings.Contains(text, "pre-commit") || strings.Contains(text, "pre_commit")) && worktree != "" {
-			for _, m := range hookManagerConfig.FindAllStringSubmatch(text, -1) {
+			for _, m := range hookManagerConfig().FindAllStringSubmatch(text, -1) {
 				if p := m[1]; !filepath.IsAbs(p) {
 					w.protect(filepath.Join(worktree, p))
 				}

@@ -57,13 +57,16 @@ func DefaultDir(top string) string {
 	return filepath.Join(filepath.Dir(top), filepath.Base(top)+".worktrees")
 }
 
-var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+// namePattern is a name's letters; ValidName checks the length apart: a
+// bounded repetition compiles to that many copies of the class, paid at
+// every start of the binary.
+var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // ValidName checks a worktree's name, which names its directory and its
 // branch: letters, digits, '.', '_', '-', at most 64, no "..", not ending
 // in ".lock" (git's ref rules).
 func ValidName(name string) error {
-	if !namePattern.MatchString(name) || strings.Contains(name, "..") || strings.HasSuffix(name, ".lock") || strings.HasSuffix(name, ".") {
+	if len(name) > 64 || !namePattern.MatchString(name) || strings.Contains(name, "..") || strings.HasSuffix(name, ".lock") || strings.HasSuffix(name, ".") {
 		return fmt.Errorf("worktree name %q: use letters, digits, '.', '_' and '-' (at most 64, starting with a letter or digit)", name)
 	}
 	return nil
