@@ -101,6 +101,10 @@ func pruneCaches(ctx context.Context, parent, keep string) {
 		owner, err := r.ReadFile(cacheOwner)
 		r.Close()
 		if err != nil || !filepath.IsAbs(string(owner)) {
+			// No owner: whose it is cannot be told, so it is kept, unless
+			// it is empty (rmdir removes nothing else): 805 such dirs had
+			// piled up here, each read at every start.
+			_ = os.Remove(dir)
 			continue
 		}
 		if _, err := os.Lstat(string(owner)); errors.Is(err, fs.ErrNotExist) {

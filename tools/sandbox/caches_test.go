@@ -46,9 +46,26 @@ func TestCachesArePerWorkspaceAndPruned(t *testing.T) {
 	if again := sandboxCacheDir(home, kept); again != keptCache {
 		t.Fatalf("the kept workspace's cache moved: %q, want %q", again, keptCache)
 	}
-	pruneCaches(context.Background(), filepath.Dir(keptCache), keptCache)
+	// Dirs without an owner: an empty one goes, one holding anything stays.
+	parent := filepath.Dir(keptCache)
+	emptyOrphan, fullOrphan := filepath.Join(parent, "empty-0123"), filepath.Join(parent, "full-0123")
+	for _, d := range []string{emptyOrphan, fullOrphan} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(fullOrphan, "cached"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pruneCaches(context.Background(), parent, keptCache)
 	if _, err := os.Stat(goneCache); err == nil {
 		t.Errorf("%s outlived its workspace", goneCache)
+	}
+	if _, err := os.Stat(emptyOrphan); err == nil {
+		t.Errorf("an empty cache dir without an owner was kept")
+	}
+	if _, err := os.Stat(filepath.Join(fullOrphan, "cached")); err != nil {
+		t.Errorf("a cache dir without an owner that holds files was removed: %v", err)
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "mine" {
 		t.Errorf("the marker's link was followed: %s now holds %q", victim, b)
