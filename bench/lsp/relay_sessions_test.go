@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -168,6 +169,13 @@ func pooled(t *testing.T, cs []*collector, perSession int) relayStats {
 // relayDirectSessions reads n streams of the firehose at once over HTTP.
 func relayDirectSessions(t *testing.T, n int, fh *firehose) relayStats {
 	t.Helper()
+	return readSessions(t, n, fh, readFirehose)
+}
+
+// readSessions reads n streams of the firehose at once, each with read
+// on its own goroutine, and pools their latencies.
+func readSessions(t *testing.T, n int, fh *firehose, read func(url string, c *collector) error) relayStats {
+	t.Helper()
 	srv := httptest.NewServer(fh)
 	defer srv.Close()
 	cs := make([]*collector, n)
@@ -178,7 +186,7 @@ func relayDirectSessions(t *testing.T, n int, fh *firehose) relayStats {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = readFirehose(srv.URL, cs[i])
+			errs[i] = read(srv.URL, cs[i])
 		}()
 	}
 	wg.Wait()
@@ -234,38 +242,19 @@ func scanFirehose(r io.Reader, c *collector) error {
 // that is a separate process.
 func relayCurlSessions(t *testing.T, curl string, n int, fh *firehose) relayStats {
 	t.Helper()
-	srv := httptest.NewServer(fh)
-	defer srv.Close()
-	cs := make([]*collector, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		cs[i] = &collector{}
-		cmd := exec.Command(curl, "--silent", "--show-error", "--no-buffer", "--data", "{}", srv.URL+"/chat/completions")
+	return readSessions(t, n, fh, func(url string, c *collector) error {
+		cmd := exec.Command(curl, "--silent", "--show-error", "--no-buffer", "--data", "{}", url+"/chat/completions")
+		cmd.Stderr = os.Stderr
 		out, err := cmd.StdoutPipe()
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
-		cmd.Stderr = os.Stderr
 		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
+			return err
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = scanFirehose(out, cs[i])
-			if err := cmd.Wait(); errs[i] == nil {
-				errs[i] = err
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return pooled(t, cs, fh.n)
+		err = scanFirehose(out, c)
+		return errors.Join(err, cmd.Wait())
+	})
 }
 
 // relaySessionsThroughDaemon prompts n sessions of one daemon at once,
