@@ -1,6 +1,7 @@
 package acp_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -89,4 +90,61 @@ func TestForkStoredSession(t *testing.T) {
 	if !strings.HasSuffix(titles[string(fork.SessionId)], "(fork)") || len(list.Sessions) != 2 {
 		t.Errorf("sessions %v", titles)
 	}
+}
+
+// A fork goes on with the source's model and mode: a switch made in the
+// source is not undone by forking it (both dialects, each switching to
+// the other).
+func TestForkKeepsTheSourcesModelAndMode(t *testing.T) {
+	for _, dialect := range []string{openai.Name, anthropic.Name} {
+		t.Run(dialect, func(t *testing.T) {
+			h := startAgent(t, harnessOptions{dialect: dialect, script: providertest.Script{{Text: "first"}, {Text: "in the fork"}}})
+			h.initialize(true)
+			cwd := t.TempDir()
+			ns, err := h.conn.NewSession(h.ctx(), sdk.NewSessionRequest{Cwd: cwd, McpServers: []sdk.McpServer{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.prompt(ns.SessionId, "hello")
+			other, otherDialect := "deepseek-anthropic", anthropic.Name
+			if dialect == anthropic.Name {
+				other, otherDialect = "deepseek", openai.Name
+			}
+			for _, set := range []struct{ id, value string }{{"mode", "plan"}, {"model", other}} {
+				if _, err := h.conn.SetSessionConfigOption(h.ctx(), sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{
+					SessionId: ns.SessionId, ConfigId: sdk.SessionConfigId(set.id), Value: sdk.SessionConfigValueId(set.value)}}); err != nil {
+					t.Fatalf("set %s: %v", set.id, err)
+				}
+			}
+			fork, err := h.conn.UnstableForkSession(h.ctx(), sdk.UnstableForkSessionRequest{SessionId: ns.SessionId, Cwd: cwd})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var opts []sdk.SessionConfigOption
+			if err := sameShapeForTest(fork.ConfigOptions, &opts); err != nil {
+				t.Fatal(err)
+			}
+			if got := string(findOption(opts, "model").CurrentValue); got != other {
+				t.Errorf("the fork's model is %q, want the source's %q", got, other)
+			}
+			if fork.Modes == nil || fork.Modes.CurrentModeId != "plan" {
+				t.Errorf("the fork's mode is %+v, want the source's plan", fork.Modes)
+			}
+			h.prompt(fork.SessionId, "and in the fork?")
+			reqs := h.model.Requests()
+			if last := reqs[len(reqs)-1]; last.Dialect != otherDialect {
+				t.Errorf("the fork's request went in %q, want the source's switched %q", last.Dialect, otherDialect)
+			}
+		})
+	}
+}
+
+// sameShapeForTest copies v into out through JSON (the unstable methods'
+// own copies of the stable types).
+func sameShapeForTest(v, out any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, out)
 }

@@ -18,8 +18,20 @@ func ForkSession(cfg Config, from *Session) *Session {
 		}
 	}
 	s.append(history...)
-	if s.mode != ModeDefault && cfg.Store != nil {
+	// The fork goes on as the source was going: in its mode, and with the
+	// model it was switched to, kept as the fork's stored model for the
+	// controller to bind as it binds a resumed session's (the user's
+	// flags still win there).
+	if m := from.Mode(); m != s.mode {
+		_ = s.SetMode(m) // one of Modes: it is the source's
+	} else if s.mode != ModeDefault && cfg.Store != nil {
 		s.pending = append(s.pending, record{Type: recMode, Mode: s.mode})
+	}
+	if rec, ok := from.StoredModel(); ok {
+		s.storedModel = &rec
+		if cfg.Store != nil {
+			s.pending = append(s.pending, record{Type: recModel, Connection: &rec})
+		}
 	}
 	s.commit()
 	return s

@@ -32,7 +32,8 @@ func (c *Controller) Fork(id string, b Binding) (*Session, error) {
 	}
 	now := time.Now()
 	s = newSession(c, a, b, title, now, now)
-	s.learnWindow(c.o.Model, 0)
+	s.restoreModel() // the source's model, as a resume binds it
+	s.learnWindow(s.modelConfig(), s.agent.Model().ContextWindow)
 	c.add(s)
 	return s, nil
 }
