@@ -13,9 +13,11 @@ import (
 )
 
 // TestSpendCapStopsThePromptAndBudgetContinuesIt: with
-// initializationOptions.spendLimit.sessionUsd at $0.225, the request after
+// initializationOptions.spendLimit.sessionUsd at $0.12, the request after
 // a call of a million input tokens of deepseek-flash ($0.15 off-peak,
-// $0.30 at peak) is not sent: agent/prompt answers spend_limit with the
+// $0.30 at peak: the cap is below both, so the test holds at any hour;
+// at $0.225 it failed off-peak, the next call's estimate being small) is
+// not sent: agent/prompt answers spend_limit with the
 // notice, and round_end carried the spend against the cap; "/budget
 // sessionUsd=100" raises the cap and goes on with the same turn: the
 // refused request is sent, with no new user message.
@@ -28,7 +30,7 @@ func TestSpendCapStopsThePromptAndBudgetContinuesIt(t *testing.T) {
 				{Text: "Done.", Usage: provider.Usage{PromptTokens: 1_000_100, CompletionTokens: 5}},
 			}
 			s := start(t, script, setupOptions{dialect: d, caps: fullCaps, autoApprove: true, files: map[string]string{"a.txt": "alpha\n"}})
-			s.initialize(map[string]any{"spendLimit": map[string]any{"sessionUsd": 0.225, "warnAt": 0.5}})
+			s.initialize(map[string]any{"spendLimit": map[string]any{"sessionUsd": 0.12, "warnAt": 0.5}})
 
 			var r struct {
 				SessionID  string `json:"sessionId"`
@@ -40,7 +42,7 @@ func TestSpendCapStopsThePromptAndBudgetContinuesIt(t *testing.T) {
 			if err := s.ed.Call(ctx(t), "agent/prompt", map[string]any{"prompt": "Read a.txt."}, &r); err != nil {
 				t.Fatal(err)
 			}
-			if r.StopReason != "spend_limit" || !strings.Contains(r.Notice, "the session's cap is $0.225") {
+			if r.StopReason != "spend_limit" || !strings.Contains(r.Notice, "the session's cap is $0.12") {
 				t.Fatalf("result %+v, want spend_limit with the cap's notice", r)
 			}
 			if n := len(s.model.Requests()); n != 1 {
@@ -66,7 +68,7 @@ func TestSpendCapStopsThePromptAndBudgetContinuesIt(t *testing.T) {
 					spend = u.Spend
 				}
 			}
-			if spend == nil || spend.SessionCapUSD != 0.225 || spend.SessionUSD < 0.15 || len(spend.Warnings) != 1 {
+			if spend == nil || spend.SessionCapUSD != 0.12 || spend.SessionUSD < 0.15 || len(spend.Warnings) != 1 {
 				t.Fatalf("round_end's spend = %+v, want the call's cost against the cap with one warning", spend)
 			}
 
