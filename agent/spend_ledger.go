@@ -26,7 +26,8 @@ import (
 // The day's file is opened once and kept: a call appends to it and reads
 // only when its size changed since the last look (its own line, or
 // another process's), so a model call costs one write, one sync and at
-// most one read, and no open. Day files older than ledgerKeepDays are
+// most one read, and no open (each look is an fstat, and an Lstat of the
+// name, which must still name the kept file). Day files older than ledgerKeepDays are
 // removed once, after the first call (spend_prune.go).
 type DayLedger struct {
 	dir  string
@@ -36,8 +37,10 @@ type DayLedger struct {
 	mu   sync.Mutex
 	days map[string]*ledgerDay
 	file *os.File // the last day's file, kept open (nil: not opened yet, or it does not exist)
-	// fileDay is the day file is of.
+	// fileDay is the day file is of; fileID its identity (os.SameFile), to
+	// tell when the name came to name another file.
 	fileDay string
+	fileID  fs.FileInfo
 
 	prune sync.Once
 }
@@ -100,10 +103,13 @@ func (l *DayLedger) add(t time.Time, workspace, session string, cost float64) {
 		l.dayLocked(day).unwritten[workspace] += cost
 	}
 	l.mu.Unlock()
-	// After the first call, not before it: the first answer does not wait
-	// on a directory's listing.
-	l.prune.Do(func() { l.pruneOld(t) })
+	l.pruneOnce(t)
 }
+
+// pruneOnce removes the days past keeping, the first time a call ends
+// (priced or not): after the first call, not before it, so that the first
+// answer does not wait on a directory's listing.
+func (l *DayLedger) pruneOnce(t time.Time) { l.prune.Do(func() { l.pruneOld(t) }) }
 
 // appendLocked writes line at the end of the day's file in one write, and
 // syncs it: the spend of a call that was made must survive a crash.
@@ -119,28 +125,50 @@ func (l *DayLedger) appendLocked(day string, line []byte) error {
 }
 
 // fileLocked is day's file, opened once (O_APPEND: every write lands at
-// the end whoever else appended). Without create, a day without a file is
-// (nil, nil).
+// the end whoever else appended) and kept while its name names it: a day
+// file removed or replaced (by hand) is let go, and the one the name
+// names now is read from its start. Without create, a day without a file
+// is (nil, nil).
 func (l *DayLedger) fileLocked(day string, create bool) (*os.File, error) {
+	name := dayFileName(day)
 	if l.file != nil && l.fileDay == day {
-		return l.file, nil
+		fi, err := l.root.Lstat(name)
+		if err == nil && os.SameFile(fi, l.fileID) {
+			return l.file, nil
+		}
+		l.releaseLocked()
+		d := l.dayLocked(day)
+		d.offset, d.seen, d.all, d.byWS = 0, 0, 0, map[string]float64{}
 	}
 	flags := os.O_RDWR | os.O_APPEND
 	if create {
 		flags |= os.O_CREATE
 	}
-	f, err := l.root.OpenFile(dayFileName(day), flags, 0o600)
+	f, err := l.root.OpenFile(name, flags, 0o600)
 	if !create && errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	if l.file != nil {
-		_ = l.file.Close() // a day that passed: read-only descriptor of a file no call appends to
+	fi, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		return nil, err
 	}
-	l.file, l.fileDay = f, day
+	l.releaseLocked() // a day that passed: no call appends to it
+	l.file, l.fileDay, l.fileID = f, day, fi
 	return f, nil
+}
+
+// releaseLocked closes the kept file.
+func (l *DayLedger) releaseLocked() error {
+	if l.file == nil {
+		return nil
+	}
+	err := l.file.Close()
+	l.file, l.fileDay, l.fileID = nil, "", nil
+	return err
 }
 
 func (l *DayLedger) dayLocked(day string) *ledgerDay {
@@ -215,15 +243,10 @@ func (l *DayLedger) readLocked(day string, d *ledgerDay) error {
 	return nil
 }
 
-// Close releases the day's file and the directory. A call after Close
-// opens them again (a session outliving its front end still counts).
+// Close releases the day's file. A call after Close opens it again (a
+// session outliving its front end still counts).
 func (l *DayLedger) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var err error
-	if l.file != nil {
-		err = l.file.Close()
-		l.file, l.fileDay = nil, ""
-	}
-	return err
+	return l.releaseLocked()
 }

@@ -141,3 +141,31 @@ func TestLedgerPruneAsCurrentUser(t *testing.T) {
 	}
 	checkPrune(t, base, foreign)
 }
+
+// TestLedgerPruneAfterAnUnpricedCall: a call without a price appends
+// nothing, and still removes the old days.
+func TestLedgerPruneAfterAnUnpricedCall(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "2026-01-01.jsonl")
+	if err := os.WriteFile(old, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l, err := OpenDayLedger(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := NewSpend(SpendLimit{}, l, "/w", func() time.Time { return pruneNow })
+	if err := sp.admit(projection{tokens: 100, model: "local"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(old); err != nil {
+		t.Fatalf("removed before the first call: %v", err)
+	}
+	sp.charge(0, 100, "s")
+	if _, err := os.Lstat(old); !os.IsNotExist(err) {
+		t.Errorf("an old day stayed after an unpriced call: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, dayOf(pruneNow)+".jsonl")); !os.IsNotExist(err) {
+		t.Errorf("an unpriced call made the day's file: %v", err)
+	}
+}
