@@ -26,8 +26,8 @@ import (
 // The day's file is opened once and kept: a call appends to it and reads
 // only when its size changed since the last look (its own line, or
 // another process's), so a model call costs one write, one sync and at
-// most one read, and no open (each look is an fstat, and an Lstat of the
-// name, which must still name the kept file). Day files older than ledgerKeepDays are
+// most one read, and no open (each look is one fstat: its size, and its
+// link count, which says whether the file was removed). Day files older than ledgerKeepDays are
 // removed once, after the first call (spend_prune.go).
 type DayLedger struct {
 	dir  string
@@ -37,10 +37,8 @@ type DayLedger struct {
 	mu   sync.Mutex
 	days map[string]*ledgerDay
 	file *os.File // the last day's file, kept open (nil: not opened yet, or it does not exist)
-	// fileDay is the day file is of; fileID its identity (os.SameFile), to
-	// tell when the name came to name another file.
+	// fileDay is the day file is of.
 	fileDay string
-	fileID  fs.FileInfo
 
 	prune sync.Once
 }
@@ -114,7 +112,7 @@ func (l *DayLedger) pruneOnce(t time.Time) { l.prune.Do(func() { l.pruneOld(t) }
 // appendLocked writes line at the end of the day's file in one write, and
 // syncs it: the spend of a call that was made must survive a crash.
 func (l *DayLedger) appendLocked(day string, line []byte) error {
-	f, err := l.fileLocked(day, true)
+	f, _, err := l.fileLocked(day, true)
 	if err != nil {
 		return err
 	}
@@ -124,17 +122,16 @@ func (l *DayLedger) appendLocked(day string, line []byte) error {
 	return f.Sync()
 }
 
-// fileLocked is day's file, opened once (O_APPEND: every write lands at
-// the end whoever else appended) and kept while its name names it: a day
-// file removed or replaced (by hand) is let go, and the one the name
-// names now is read from its start. Without create, a day without a file
-// is (nil, nil).
-func (l *DayLedger) fileLocked(day string, create bool) (*os.File, error) {
-	name := dayFileName(day)
+// fileLocked is day's file and its fstat, opened once (O_APPEND: every
+// write lands at the end whoever else appended) and kept while a name
+// links to it: a day file removed or replaced (by hand) is let go, and
+// the one the name names now is read from its start. Without create, a
+// day without a file is (nil, nil, nil).
+func (l *DayLedger) fileLocked(day string, create bool) (*os.File, fs.FileInfo, error) {
 	if l.file != nil && l.fileDay == day {
-		fi, err := l.root.Lstat(name)
-		if err == nil && os.SameFile(fi, l.fileID) {
-			return l.file, nil
+		fi, err := l.file.Stat()
+		if err == nil && !unlinked(fi) {
+			return l.file, fi, nil
 		}
 		l.releaseLocked()
 		d := l.dayLocked(day)
@@ -144,21 +141,21 @@ func (l *DayLedger) fileLocked(day string, create bool) (*os.File, error) {
 	if create {
 		flags |= os.O_CREATE
 	}
-	f, err := l.root.OpenFile(name, flags, 0o600)
+	f, err := l.root.OpenFile(dayFileName(day), flags, 0o600)
 	if !create && errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	fi, err := f.Stat()
 	if err != nil {
 		_ = f.Close()
-		return nil, err
+		return nil, nil, err
 	}
 	l.releaseLocked() // a day that passed: no call appends to it
-	l.file, l.fileDay, l.fileID = f, day, fi
-	return f, nil
+	l.file, l.fileDay = f, day
+	return f, fi, nil
 }
 
 // releaseLocked closes the kept file.
@@ -167,7 +164,7 @@ func (l *DayLedger) releaseLocked() error {
 		return nil
 	}
 	err := l.file.Close()
-	l.file, l.fileDay, l.fileID = nil, "", nil
+	l.file, l.fileDay = nil, ""
 	return err
 }
 
@@ -202,12 +199,8 @@ func (l *DayLedger) Spent(day, workspace string) (all, ws float64) {
 // readLocked sums the lines appended since the last read; a file whose
 // size did not change since then is not read.
 func (l *DayLedger) readLocked(day string, d *ledgerDay) error {
-	f, err := l.fileLocked(day, false)
+	f, fi, err := l.fileLocked(day, false)
 	if f == nil || err != nil {
-		return err
-	}
-	fi, err := f.Stat()
-	if err != nil {
 		return err
 	}
 	if fi.Size() == d.seen {
