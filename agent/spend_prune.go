@@ -22,7 +22,7 @@ func (l *DayLedger) pruneOld(now time.Time) {
 		l.log.Warn("spend ledger: listing the days to remove old ones", zap.Error(err))
 		return
 	}
-	entries, err := dir.ReadDir(-1)
+	names, err := dir.Readdirnames(-1) // the names alone: a DirEntry may cost an lstat each
 	_ = dir.Close()
 	if err != nil {
 		l.log.Warn("spend ledger: listing the days to remove old ones", zap.Error(err))
@@ -31,17 +31,17 @@ func (l *DayLedger) pruneOld(now time.Time) {
 	local := now.Local()
 	cutoff := time.Date(local.Year(), local.Month(), local.Day()-ledgerKeepDays, 0, 0, 0, 0, time.Local).Format(time.DateOnly)
 	removed := 0
-	for _, e := range entries {
-		day, ok := ledgerDayName(e.Name())
-		if !ok || day >= cutoff || !e.Type().IsRegular() {
+	for _, name := range names {
+		day, ok := ledgerDayName(name)
+		if !ok || day >= cutoff {
 			continue
 		}
-		fi, err := l.root.Lstat(e.Name()) // the entry's type may be stale; Lstat follows nothing
+		fi, err := l.root.Lstat(name) // follows nothing
 		if err != nil || !fi.Mode().IsRegular() || !ownedByMe(fi) {
 			continue
 		}
-		if err := l.root.Remove(e.Name()); err != nil {
-			l.log.Warn("spend ledger: removing an old day", zap.String("file", e.Name()), zap.Error(err))
+		if err := l.root.Remove(name); err != nil {
+			l.log.Warn("spend ledger: removing an old day", zap.String("file", name), zap.Error(err))
 			continue
 		}
 		removed++
