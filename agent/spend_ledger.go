@@ -27,11 +27,11 @@ import (
 // only when its size changed since the last look (its own line, or
 // another process's), so a model call costs one write, one sync and at
 // most one read, and no open (each look is one fstat: its size, and its
-// link count, which says whether the file was removed). Day files older than ledgerKeepDays are
-// removed once, after the first call (spend_prune.go).
+// link count, which says whether the file was removed). Day files older
+// than ledgerKeepDays are removed once, after the first call
+// (spend_prune.go).
 type DayLedger struct {
-	dir  string
-	root *os.Root // dir: names resolve inside it, never through a link out of it
+	root *os.Root // the ledger's directory: names resolve inside it, never through a link out of it
 	log  *zap.Logger
 
 	mu   sync.Mutex
@@ -80,13 +80,11 @@ func OpenDayLedger(dir string, log *zap.Logger) (*DayLedger, error) {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &DayLedger{dir: dir, root: root, log: log, days: map[string]*ledgerDay{}}, nil
+	return &DayLedger{root: root, log: log, days: map[string]*ledgerDay{}}, nil
 }
 
 // dayFileName is a day's file in the ledger's directory.
 func dayFileName(day string) string { return day + ".jsonl" }
-
-func (l *DayLedger) path(day string) string { return filepath.Join(l.dir, dayFileName(day)) }
 
 // add appends one call's cost to its day's file; the first call also
 // removes the day files past keeping.
@@ -133,7 +131,7 @@ func (l *DayLedger) fileLocked(day string, create bool) (*os.File, fs.FileInfo, 
 		if err == nil && !unlinked(fi) {
 			return l.file, fi, nil
 		}
-		l.releaseLocked()
+		_ = l.releaseLocked() // removed: nothing to keep of it
 		d := l.dayLocked(day)
 		d.offset, d.seen, d.all, d.byWS = 0, 0, 0, map[string]float64{}
 	}
@@ -153,7 +151,7 @@ func (l *DayLedger) fileLocked(day string, create bool) (*os.File, fs.FileInfo, 
 		_ = f.Close()
 		return nil, nil, err
 	}
-	l.releaseLocked() // a day that passed: no call appends to it
+	_ = l.releaseLocked() // a day that passed: no call appends to it
 	l.file, l.fileDay = f, day
 	return f, fi, nil
 }
