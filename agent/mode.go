@@ -140,7 +140,7 @@ func (s *Session) offeredSpecs() []provider.ToolSpec {
 	if ts == nil {
 		return nil
 	}
-	ts = s.cfg.Tools.Offer(ts, s.foundTools())
+	ts = s.cfg.Tools.OfferIn(&s.deferral, ts, s.foundTools())
 	specs := make([]provider.ToolSpec, len(ts))
 	for i, t := range ts {
 		specs[i] = provider.ToolSpec{Name: t.Name(), Description: t.Description(), Schema: t.Schema()}

@@ -113,6 +113,10 @@ type Session struct {
 	budgetFixed, pricingFixed bool
 	limits                    answerLimits // from Config, for every answer
 
+	// deferral: whether requests defer tools behind tool_search, kept
+	// from request to request (tools/tool_search_sticky.go; its own lock).
+	deferral tools.ToolDeferral
+
 	mu      sync.Mutex // guards the fields below
 	model   modelState
 	mode    Mode

@@ -235,8 +235,11 @@ func (sp *Spend) admit(p projection) error {
 // ledger, and queues a warning for each cap whose share it crossed.
 func (sp *Spend) charge(cost float64, tokens int, sessionID string) {
 	now := sp.now()
-	if sp.ledger != nil && cost > 0 {
+	switch {
+	case sp.ledger != nil && cost > 0:
 		sp.ledger.add(now, sp.workspace, sessionID, cost)
+	case sp.ledger != nil:
+		sp.ledger.pruneOnce(now) // a model without a price writes no line, but old days still go
 	}
 	sp.mu.Lock()
 	defer sp.mu.Unlock()

@@ -36,3 +36,20 @@ func BenchmarkSpendAdmit(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkLedgerSpent is a look at the day's spend when no one appended
+// since the last (the cap check before a request, the status of its
+// events): with a day of 200 calls in the file.
+func BenchmarkLedgerSpent(b *testing.B) {
+	now := time.Date(2026, 12, 7, 9, 0, 0, 0, time.Local)
+	l, err := OpenDayLedger(b.TempDir(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range 200 {
+		l.add(now, "/w", "s", 0.001)
+	}
+	for b.Loop() {
+		l.Spent(dayOf(now), "/w")
+	}
+}

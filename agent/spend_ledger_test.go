@@ -69,3 +69,40 @@ func TestLedgerLosesNoSpendBetweenProcesses(t *testing.T) {
 		t.Errorf("the next line was not read: %v", all)
 	}
 }
+
+// TestLedgerFollowsARemovedDayFile: the day's file removed by hand while
+// two processes keep it open: both go on with the file the name names
+// now, and count what it holds, not what the removed one held.
+func TestLedgerFollowsARemovedDayFile(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Date(2026, 12, 7, 9, 0, 0, 0, time.Local)
+	a, err := OpenDayLedger(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := OpenDayLedger(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.add(now, "/w", "s", 1)
+	b.add(now, "/w", "s", 1)
+	for _, l := range []*DayLedger{a, b} {
+		if all, _ := l.Spent(dayOf(now), "/w"); all != 2 {
+			t.Fatalf("spent %v before the removal, want 2", all)
+		}
+	}
+	if err := os.Remove(filepath.Join(dir, dayOf(now)+".jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	if all, _ := a.Spent(dayOf(now), "/w"); all != 0 {
+		t.Errorf("spent %v after the day's file was removed, want 0", all)
+	}
+	b.add(now, "/w", "s", 0.5)
+	if all, _ := a.Spent(dayOf(now), "/w"); all != 0.5 {
+		t.Errorf("spent %v, want the new file's 0.5", all)
+	}
+	a.add(now, "/w", "s", 0.25)
+	if all, _ := b.Spent(dayOf(now), "/w"); all != 0.75 {
+		t.Errorf("the other process spent %v, want 0.75: an append went to the removed file", all)
+	}
+}

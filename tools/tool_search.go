@@ -50,16 +50,22 @@ func IsDeferrable(t Tool) bool {
 // agent session offers them from then on. It must return quickly.
 type ToolsFoundSink func(names []string)
 
-// overThreshold reports whether the deferrable tools of ts are too many or
-// too large to send whole.
-func overThreshold(ts []Tool) bool {
-	n, size := 0, 0
+// deferrableSize is how many of ts are deferrable, and the bytes of their
+// names, descriptions and schemas together.
+func deferrableSize(ts []Tool) (n, size int) {
 	for _, t := range ts {
 		if IsDeferrable(t) {
 			n++
 			size += len(t.Name()) + len(t.Description()) + len(t.Schema())
 		}
 	}
+	return n, size
+}
+
+// overThreshold reports whether the deferrable tools of ts are too many or
+// too large to send whole.
+func overThreshold(ts []Tool) bool {
+	n, size := deferrableSize(ts)
 	return n > DeferToolCount || size > DeferSchemaBytes
 }
 
@@ -69,9 +75,15 @@ func overThreshold(ts []Tool) bool {
 // Past it: every tool of ts that is not deferrable, in its order, then
 // tool_search, then the found tools still in ts, in the order they were
 // found: a later search only appends, so the earlier part of the list, and
-// the prompt cache's prefix, stay as they were.
+// the prompt cache's prefix, stay as they were. A session's requests take
+// OfferIn, which keeps the decision from flipping (tool_search_sticky.go).
 func (r *Registry) Offer(ts []Tool, found []string) []Tool {
-	if !overThreshold(ts) {
+	return r.offer(ts, found, overThreshold(ts))
+}
+
+// offer is Offer with the decision made: deferring or not.
+func (r *Registry) offer(ts []Tool, found []string, deferring bool) []Tool {
+	if !deferring {
 		return ts
 	}
 	out := make([]Tool, 0, len(ts))

@@ -33,6 +33,9 @@ func (c *Controller) dayLedger() *agent.DayLedger {
 				return
 			}
 			c.spend.ledger = l
+			c.mu.Lock()
+			c.closers = append(c.closers, l.Close) // the day's file it keeps open
+			c.mu.Unlock()
 		}
 	})
 	return c.spend.ledger

@@ -89,6 +89,14 @@ func TestReport(t *testing.T) {
 		fmt.Printf("%-10s %14d bytes %14d bytes (%.2fx) %14d bytes (%.2fx)  %s (goal ≤ %.1fx 6.2 KB = %.0f bytes)\n", d, alone,
 			withSearch, float64(withSearch)/float64(alone), without, float64(without)/float64(alone), verdict, maxFirstGrowth, maxFirstGrowth*issueToday)
 	}
+	fmt.Println()
+	fmt.Printf("== %d prompts (a read_file round and an answer each) while a server's tools move between 21 and 20 (tool search's threshold: 20)\n", nearThresholdPrompts)
+	fmt.Printf("%-10s %9s %7s %13s %13s %8s\n", "dialect", "requests", "flips", "prompt tok", "cached tok", "share")
+	for _, d := range dialects {
+		r := runNearThreshold(t, d)
+		fmt.Printf("%-10s %9d %7d %13d %13d %8.3f\n", d, r.requests, r.flips, r.prompt, r.cached, r.share())
+	}
+	fmt.Println("Flips: requests whose tool list went from tool_search to every tool or back; each starts the prompt anew for the cache.")
 	fmt.Println("Bytes: the request body as sent. Cache: the strict fake's prefix cache (tools, system, messages; 128-token units; the last 4 prompts).")
 }
 
