@@ -104,6 +104,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) (exit
 	st.stopWriting()
 	cancel()
 	s.tasks.Wait()
+	s.endSessions() // hooks_session_end.go
 	s.release.stop()
 	s.closeMCP() // every MCP child is killed before the daemon ends
 	s.closeSandbox()

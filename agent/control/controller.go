@@ -140,14 +140,16 @@ func New(o Options) *Controller {
 func (c *Controller) Presets() []Preset { return AllPresets(c.o.Presets) }
 
 // agentConfig wires a session to its binding and the controller's model.
-func (c *Controller) agentConfig(b Binding) (agent.Config, error) {
+// id is the session's id, set once it exists (its approver names it to
+// the Notification hooks).
+func (c *Controller) agentConfig(b Binding, id *string) (agent.Config, error) {
 	if b.Workspace == nil {
 		return agent.Config{}, ErrNotInitialized
 	}
 	if b.Approver == nil {
 		return agent.Config{}, errors.New("a session needs an approver")
 	}
-	gate := permission.NewPolicy(b.Approver)
+	gate := permission.NewPolicy(approverFor(b, id))
 	gate.SetAutoAllowSandboxedCommands(b.AutoAllowSandboxed)
 	c.applyRules(gate, b.Workspace)
 	docs := b.Docs
@@ -202,13 +204,13 @@ func (c *Controller) onStoreError(cfg *agent.Config, id *string) {
 // NewSession starts a session bound to b; its id is the agent session's,
 // the one its file in the store is named after.
 func (c *Controller) NewSession(b Binding, title string) (*Session, error) {
-	cfg, err := c.agentConfig(b)
-	if err != nil {
-		return nil, err
-	}
 	// agent.NewSession writes nothing (its records go with the first
 	// round), so id is set before any write can fail.
 	var id string
+	cfg, err := c.agentConfig(b, &id)
+	if err != nil {
+		return nil, err
+	}
 	c.onStoreError(&cfg, &id)
 	var s *Session
 	bindSubagentModel(&cfg, &s)
@@ -249,7 +251,7 @@ func (c *Controller) Open(id string, b Binding) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := c.agentConfig(b)
+	cfg, err := c.agentConfig(b, &id)
 	if err != nil {
 		return nil, err
 	}
@@ -368,6 +370,7 @@ func (c *Controller) CloseSession(id string) error {
 	}
 	s.DropQueue()
 	s.Cancel(errors.New("session closed"))
+	s.endHooks(context.Background(), EndOther) // bounded (LifecycleHooks.SessionEnd)
 	return nil
 }
 
@@ -383,6 +386,7 @@ func (c *Controller) CancelAll(cause error) int {
 
 // Close closes the clients of switched models.
 func (c *Controller) Close() error {
+	c.EndSessions(context.Background(), EndOther) // bounded; a no-op for sessions a front end ended already
 	c.probeCancel()
 	c.probes.Wait()
 	c.mu.Lock()

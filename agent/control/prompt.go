@@ -154,6 +154,9 @@ type planListener struct {
 }
 
 func (l planListener) OnEvent(e agent.Event) {
+	if e.Kind == agent.EventCompacted && e.ParentToolCallID == "" {
+		l.s.restartHooks(sourceCompact) // the next prompt runs SessionStart "compact" (hooks_lifecycle.go)
+	}
 	if e.Kind == agent.EventPlan {
 		items := e.Plan
 		if items == nil {
