@@ -137,9 +137,10 @@ func (a askNotice) Approve(ctx context.Context, act permission.Action, offerSess
 }
 
 // approverFor is b's approver, with the Notification hooks when b has
-// hooks. id is the session's id, set once the session exists.
+// hooks and someone is asked (not --yes). id is the session's id, set
+// once the session exists.
 func approverFor(b Binding, id *string) permission.Approver {
-	if b.Hooks == nil {
+	if _, auto := b.Approver.(permission.AutoApprover); auto || b.Hooks == nil {
 		return b.Approver
 	}
 	return askNotice{Approver: b.Approver, hooks: b.Hooks, id: id}
