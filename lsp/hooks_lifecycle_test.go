@@ -228,3 +228,20 @@ func TestNotificationHookOnAPermissionQuestion(t *testing.T) {
 		})
 	}
 }
+
+// When a prompt has ended and no other started for a while, the
+// Notification hooks hear the agent waits (idle_prompt, as Claude Code
+// after 60 s; 300 ms here), once.
+func TestIdleNotificationHook(t *testing.T) {
+	hooks := map[string]any{"Notification": []any{recordHook("idle_prompt", "")}}
+	s := start(t, providertest.Script{{Text: "Hi."}}, setupOptions{caps: fullCaps, idleNotification: 300 * time.Millisecond})
+	s.initialize(map[string]any{"hooks": hooks})
+	id := s.prompt(map[string]any{"prompt": "Hello."}).SessionID
+	await.Poll(t, await.Long, "the idle notification", func() bool { return len(hookInputs(t, s.root)) > 0 })
+	s.stop()
+	ins := hookInputs(t, s.root)
+	if len(ins) != 1 || ins[0]["notification_type"] != "idle_prompt" || ins[0]["message"] != "agent-lsp is waiting for your input" ||
+		ins[0]["session_id"] != id {
+		t.Errorf("inputs %v", ins)
+	}
+}

@@ -57,6 +57,10 @@ type Options struct {
 	// Rules are the persistent permission rules files (nil: none, and
 	// "Always allow" is not offered); see permissions.go.
 	Rules *permission.RuleFiles
+	// IdleNotification is how long after a prompt ended, with no new one,
+	// the Notification hooks hear the agent waits (0: 60 s, as Claude
+	// Code; negative: never).
+	IdleNotification time.Duration
 }
 
 // Binding is what a front end gives one session: where its files live and
@@ -370,6 +374,7 @@ func (c *Controller) CloseSession(id string) error {
 	}
 	s.DropQueue()
 	s.Cancel(errors.New("session closed"))
+	s.stopIdle(true)
 	s.endHooks(context.Background(), EndOther) // bounded (LifecycleHooks.SessionEnd)
 	return nil
 }

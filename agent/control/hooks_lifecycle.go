@@ -90,6 +90,7 @@ func (c *Controller) EndSessions(ctx context.Context, reason string) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			s.stopIdle(true)
 			s.endHooks(ctx, reason)
 		}()
 	}

@@ -137,6 +137,8 @@ func (s *Session) run(ctx context.Context, text string, images []provider.Image,
 		l.OnEvent(agent.Event{Kind: agent.EventError, Err: err})
 		return agent.Outcome{StopReason: agent.StopError, Err: err}
 	}
+	s.stopIdle(false)
+	defer s.armIdle() // hooks_idle.go
 	text, err := s.promptHooks(ctx, text)
 	if err != nil {
 		l.OnEvent(agent.Event{Kind: agent.EventError, Err: err})
