@@ -6,10 +6,11 @@ import (
 	"time"
 )
 
-// SessionEndTimeout bounds each SessionEnd hook whatever its timeout: a
-// session ends when the user leaves, closes or deletes it, or the daemon
-// shuts down, and a hung hook must not hold that up (it is killed with
-// its process group).
+// SessionEndTimeout bounds a session's SessionEnd hooks, all of them
+// together, whatever their timeouts: a session ends when the user leaves,
+// closes or deletes it, or the daemon shuts down, and a hung hook must not
+// hold that up (it is killed with its process group; the hooks after it
+// do not run).
 const SessionEndTimeout = 1500 * time.Millisecond
 
 // SessionStart sources and SessionEnd reasons, by Claude Code's names.
@@ -45,9 +46,20 @@ func (r *Runner) SessionStart(ctx context.Context, sessionID, source string) str
 	return join(extra)
 }
 
+// endByKey marks a context whose hooks must end by a time (SessionEnd's):
+// each runs at most until then, and none starts after it.
+type endByKey struct{}
+
+// endBy is ctx's time its hooks must end by, if it has one.
+func endBy(ctx context.Context) (time.Time, bool) {
+	t, ok := ctx.Value(endByKey{}).(time.Time)
+	return t, ok
+}
+
 // SessionEnd runs the SessionEnd hooks whose matcher matches reason. They
-// cannot block the end; each runs at most SessionEndTimeout.
+// cannot block the end; together they run at most SessionEndTimeout.
 func (r *Runner) SessionEnd(ctx context.Context, sessionID, reason string) {
+	ctx = context.WithValue(ctx, endByKey{}, time.Now().Add(SessionEndTimeout))
 	in := base(sessionID)
 	in["reason"] = reason
 	for _, res := range r.runEvent(ctx, SessionEnd, reason, in) {

@@ -121,10 +121,12 @@ func TestSubagentStop(t *testing.T) {
 }
 
 // A SessionEnd hook that hangs, whatever timeout it asks for, is killed
-// with its process group after SessionEndTimeout: the end is not held.
+// with its process group after SessionEndTimeout, and the hooks after it
+// do not start: the end is not held.
 func TestSessionEndIsBounded(t *testing.T) {
 	r, root := runnerFor(t, `{"SessionEnd": [{"hooks": [{"type": "command", "timeout": 600,
-		"command": "sleep 300 & echo $! > \"$CLAUDE_PROJECT_DIR/child.pid\"; wait"}]}]}`)
+		"command": "sleep 300 & echo $! > \"$CLAUDE_PROJECT_DIR/child.pid\"; wait"},
+		{"type": "command", "command": "sleep 300"}]}]}`)
 	var told []string
 	r.Notice = func(m string) { told = append(told, m) }
 	start := time.Now()
@@ -142,7 +144,7 @@ func TestSessionEndIsBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	await.Exited(t, 10*time.Second, pid)
-	if len(told) != 1 || !strings.Contains(told[0], "timed out after 1.5s") {
+	if len(told) != 2 || !strings.Contains(told[0], "timed out after 1.5s") || told[1] != `hook "sleep 300" did not run: the SessionEnd hooks ran out of time` {
 		t.Errorf("told %q", told)
 	}
 }

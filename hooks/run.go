@@ -112,6 +112,10 @@ func (r *Runner) runEvent(ctx context.Context, event, tool string, input map[str
 				continue
 			}
 			for _, h := range m.Hooks {
+				if by, ok := endBy(ctx); ok && !time.Now().Before(by) {
+					r.tell(fmt.Sprintf("hook %q did not run: the %s hooks ran out of time", oneLine(h.Command), event))
+					continue
+				}
 				out = append(out, r.runOne(ctx, event, h, string(stdin)))
 			}
 		}
@@ -124,8 +128,8 @@ func (r *Runner) runOne(ctx context.Context, event string, h Hook, stdin string)
 	if h.Timeout > 0 {
 		timeout = min(time.Duration(h.Timeout*float64(time.Second)), maxTimeout)
 	}
-	if event == SessionEnd { // the session is going away: a hung hook must not hold it (lifecycle.go)
-		timeout = min(timeout, SessionEndTimeout)
+	if by, ok := endBy(ctx); ok { // the session is going away: a hung hook must not hold it (lifecycle.go)
+		timeout = min(timeout, time.Until(by).Round(10*time.Millisecond))
 	}
 	// Scripts find the project the way Claude Code tells them.
 	cmd := "export CLAUDE_PROJECT_DIR=" + shellQuote(r.root) + "\n" + h.Command
