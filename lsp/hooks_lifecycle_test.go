@@ -245,3 +245,36 @@ func TestIdleNotificationHook(t *testing.T) {
 		t.Errorf("inputs %v", ins)
 	}
 }
+
+// agent/compact's instructions reach the summary call and the PreCompact
+// hooks, as /compact's argument does (both dialects).
+func TestCompactInstructionsThroughAgentCompact(t *testing.T) {
+	hooks := map[string]any{"PreCompact": []any{recordHook("", "")}}
+	for _, dialect := range []string{openai.Name, anthropic.Name} {
+		t.Run(dialect, func(t *testing.T) {
+			summaryReadsInstructions := func(r providertest.Received) error {
+				if !strings.Contains(string(r.Body), "The user's instructions for this summary: keep the line count") {
+					return fmt.Errorf("the summary request lacks the instructions")
+				}
+				return nil
+			}
+			s := start(t, providertest.Script{
+				{ToolCalls: []providertest.Call{{ID: "call_big", Name: "read_file", Arguments: `{"path":"big.txt"}`}}},
+				{Text: "big.txt lists 300 lines."},
+				{Text: "ok."},
+				{Text: "SUMMARY-MARKER", Check: summaryReadsInstructions},
+			}, setupOptions{dialect: dialect, caps: fullCaps, files: map[string]string{"big.txt": bigFile()}})
+			s.initialize(map[string]any{"keep": 2, "hooks": hooks})
+			id := s.prompt(map[string]any{"prompt": "What is in big.txt?"}).SessionID
+			s.prompt(map[string]any{"sessionId": id, "prompt": "Thanks."})
+			var res compactResult
+			s.call("agent/compact", map[string]any{"sessionId": id, "instructions": "keep the line count"}, &res)
+			if res.Summarised == 0 || res.Error != "" {
+				t.Fatalf("agent/compact = %+v", res)
+			}
+			if got := eventsOf(hookInputs(t, s.root)); strings.Join(got, "; ") != "PreCompact manual keep the line count" {
+				t.Errorf("hooks ran for %q", got)
+			}
+		})
+	}
+}
