@@ -278,3 +278,28 @@ func TestCompactInstructionsThroughAgentCompact(t *testing.T) {
 		})
 	}
 }
+
+// Hung SessionEnd hooks (two, asking for 600 s) do not hold the daemon's
+// exit beyond their shared bound (1.5 s), with three sessions ending at
+// once; the time is logged beside a daemon without hooks.
+func TestHungSessionEndHooksDoNotHoldShutdown(t *testing.T) {
+	hung := map[string]any{"SessionEnd": []any{map[string]any{"hooks": []any{
+		map[string]any{"type": "command", "command": "sleep 300", "timeout": 600},
+		map[string]any{"type": "command", "command": "sleep 300", "timeout": 600}}}}}
+	stopTime := func(hooks map[string]any) time.Duration {
+		s := start(t, providertest.Script{{Text: "a"}, {Text: "b"}, {Text: "c"}}, setupOptions{caps: fullCaps})
+		s.initialize(map[string]any{"hooks": hooks})
+		for range 3 {
+			s.prompt(map[string]any{"prompt": "Hi."})
+		}
+		begun := time.Now()
+		s.stop()
+		return time.Since(begun)
+	}
+	without := stopTime(nil)
+	with := stopTime(hung)
+	t.Logf("daemon exit with 3 sessions: %s without hooks, %s with two hung SessionEnd hooks each", without, with)
+	if with > 1500*time.Millisecond+without+3*time.Second {
+		t.Errorf("the hung SessionEnd hooks held the exit %s", with)
+	}
+}
