@@ -24,7 +24,7 @@ import (
 // as message) while it is open; SessionStart runs at the first prompt and
 // SessionEnd "other" when the client goes away.
 func TestLifecycleHooksThroughACP(t *testing.T) {
-	record := `{ cat; echo; } >> \"$CLAUDE_PROJECT_DIR/events.jsonl\"`
+	record := `printf '%s\\n' \"$(cat)\" >> \"$CLAUDE_PROJECT_DIR/events.jsonl\"` // one write: a hook stopped later leaves a whole line
 	user, err := hooks.Parse(json.RawMessage(`{
 		"Notification": [{"matcher": "permission_prompt", "hooks": [{"type": "command", "command": "` + record + `"}]}],
 		"SessionStart": [{"hooks": [{"type": "command", "command": "` + record + `"}]}],

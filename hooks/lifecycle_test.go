@@ -36,7 +36,7 @@ func inputs(t *testing.T, root, name string) []map[string]any {
 
 // record appends a hook's input, one line, to name in the project.
 func record(name string) string {
-	return `{ cat; echo; } >> \"$CLAUDE_PROJECT_DIR/` + name + `\"`
+	return `printf '%s\\n' \"$(cat)\" >> \"$CLAUDE_PROJECT_DIR/` + name + `\"`
 }
 
 // The lifecycle events take Claude Code's input, and their matchers match

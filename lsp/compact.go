@@ -20,7 +20,7 @@ type compactParams struct {
 	WorkDoneToken json.RawMessage `json:"workDoneToken"`
 	// Instructions say what the summary must keep (/compact's argument):
 	// the summary call and the PreCompact hooks read them.
-	Instructions string `json:"instructions"`
+	Instructions string `json:"instructions,omitempty"`
 }
 
 type compactResult struct {

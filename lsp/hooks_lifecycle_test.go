@@ -20,7 +20,7 @@ import (
 // recordHook is a hook that appends its input, one line, to the
 // project's events.jsonl, then runs then.
 func recordHook(matcher, then string) map[string]any {
-	cmd := `{ cat; echo; } >> "$CLAUDE_PROJECT_DIR/events.jsonl"`
+	cmd := `printf '%s\n' "$(cat)" >> "$CLAUDE_PROJECT_DIR/events.jsonl"` // one write: a hook killed later leaves a whole line
 	if then != "" {
 		cmd += "; " + then
 	}

@@ -57,9 +57,8 @@ type Options struct {
 	// Rules are the persistent permission rules files (nil: none, and
 	// "Always allow" is not offered); see permissions.go.
 	Rules *permission.RuleFiles
-	// IdleNotification is how long after a prompt ended, with no new one,
-	// the Notification hooks hear the agent waits (0: 60 s, as Claude
-	// Code; negative: never).
+	// IdleNotification: how long after a prompt, with no new one, the
+	// Notification hooks hear the agent waits (0: 60 s; < 0: never).
 	IdleNotification time.Duration
 }
 
@@ -143,9 +142,8 @@ func New(o Options) *Controller {
 // Presets are the user's presets and the defaults (AllPresets).
 func (c *Controller) Presets() []Preset { return AllPresets(c.o.Presets) }
 
-// agentConfig wires a session to its binding and the controller's model.
-// id is the session's id, set once it exists (its approver names it to
-// the Notification hooks).
+// agentConfig wires a session to its binding and the controller's model;
+// id is the session's, set once it exists (hooks_lifecycle.go).
 func (c *Controller) agentConfig(b Binding, id *string) (agent.Config, error) {
 	if b.Workspace == nil {
 		return agent.Config{}, ErrNotInitialized
@@ -357,26 +355,6 @@ func (c *Controller) List() []SessionInfo {
 		return cmp.Or(b.Updated.Compare(a.Updated), b.Created.Compare(a.Created), strings.Compare(b.ID, a.ID))
 	})
 	return out
-}
-
-// CloseSession cancels the session's prompts and forgets it; it stays
-// stored, and Open resumes it.
-func (c *Controller) CloseSession(id string) error {
-	c.mu.Lock()
-	s, ok := c.byID[id]
-	if ok {
-		delete(c.byID, id)
-		c.order = slices.DeleteFunc(c.order, func(o *Session) bool { return o == s })
-	}
-	c.mu.Unlock()
-	if !ok {
-		return unknownSession(id)
-	}
-	s.DropQueue()
-	s.Cancel(errors.New("session closed"))
-	s.stopIdle(true)
-	s.endHooks(context.Background(), EndOther) // bounded (LifecycleHooks.SessionEnd)
-	return nil
 }
 
 // CancelAll cancels every running prompt of every loaded session and

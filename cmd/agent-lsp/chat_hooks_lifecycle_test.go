@@ -16,7 +16,7 @@ import (
 // and SessionStart "clear", and SessionEnd "prompt_input_exit" when the
 // user leaves (end of input).
 func TestChatSessionLifecycleHooks(t *testing.T) {
-	record := `{ cat; echo; } >> "$CLAUDE_PROJECT_DIR/events.jsonl"`
+	record := `printf '%s\n' "$(cat)" >> "$CLAUDE_PROJECT_DIR/events.jsonl"`
 	settings := map[string]any{"hooks": map[string]any{
 		"SessionStart": []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": record + "; echo 'chat start context'"}}}},
 		"SessionEnd":   []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": record}}}},
