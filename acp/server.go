@@ -152,6 +152,7 @@ func (a *server) remove(id sdk.SessionId) (*session, bool) {
 // closeAll ends every session: the client is gone.
 func (a *server) closeAll() error {
 	a.o.Control.CancelAll(errors.New("the ACP client disconnected"))
+	a.o.Control.EndSessions(context.Background(), control.EndOther) // SessionEnd, bounded, before the sandboxes go
 	a.mu.Lock()
 	all := make([]*session, 0, len(a.sessions))
 	for _, s := range a.sessions {

@@ -222,7 +222,7 @@ func (s *Session) summarise(ctx context.Context, system, older []provider.Messag
 	req := provider.Request{
 		Model: m.Model,
 		Messages: append(append([]provider.Message(nil), system...),
-			provider.Message{Role: provider.RoleUser, Text: summaryInstruction + "\n\n<conversation>\n" + transcript(older) + "</conversation>"}),
+			provider.Message{Role: provider.RoleUser, Text: withInstructions(ctx, summaryInstruction) + "\n\n<conversation>\n" + transcript(older) + "</conversation>"}),
 	}
 	m.MaxTokens = maxTokens
 	req.MaxTokens = s.outputRoom(m, req.Messages, nil) // the summary too asks no more than the window leaves

@@ -8,15 +8,20 @@ import (
 )
 
 // Hooks are the user's hooks at the agent's points (package hooks): around
-// each tool call, before a compaction, and when the model would end its
-// turn.
+// each tool call, before a compaction, and when the model (or a task
+// subagent) would end its turn.
 type Hooks interface {
 	BeforeCall(ctx context.Context, sessionID string, c tools.Call) (block, ask bool, reason string)
 	AfterCall(ctx context.Context, sessionID string, c tools.Call, o tools.Outcome) string
-	PreCompact(ctx context.Context, sessionID, trigger string)
+	// PreCompact runs before a compaction (trigger "manual" or "auto";
+	// instructions: /compact's argument).
+	PreCompact(ctx context.Context, sessionID, trigger, instructions string)
 	// Stop returns why the turn must go on ("": it may end); active says
 	// it already went on once for a Stop hook.
 	Stop(ctx context.Context, sessionID string, active bool) string
+	// SubagentStop is Stop for a task subagent (hooks_subagent.go):
+	// sessionID is the main agent's, agentID the subagent's.
+	SubagentStop(ctx context.Context, sessionID, agentID, agentType, lastMessage string, active bool) string
 }
 
 // maxStopContinues bounds how often Stop hooks keep one prompt going: a
@@ -55,7 +60,7 @@ func (s *Session) preCompact(ctx context.Context, manual bool) {
 	if manual {
 		trigger = "manual"
 	}
-	s.cfg.Hooks.PreCompact(ctx, s.id, trigger)
+	s.cfg.Hooks.PreCompact(ctx, s.id, trigger, compactInstructions(ctx))
 }
 
 // stopHook asks the Stop hooks whether the turn may end; when one says
@@ -70,21 +75,11 @@ func (s *Session) stopHook(ctx context.Context, continues *int) bool {
 		return false
 	}
 	*continues++
-	s.append(provider.Message{Role: provider.RoleUser, Text: "[a Stop hook says the task is not done] " + reason})
+	event := "Stop"
+	if _, ok := s.cfg.Hooks.(*subagentHooks); ok {
+		event = "SubagentStop"
+	}
+	s.append(provider.Message{Role: provider.RoleUser, Text: "[a " + event + " hook says the task is not done] " + reason})
 	s.commit()
 	return true
 }
-
-// childHooks are a subagent's hooks: the parent's around its tool calls
-// and compactions; a Stop hook speaks of the main agent's turn, so a
-// child's end never asks it.
-func childHooks(h Hooks) Hooks {
-	if h == nil {
-		return nil
-	}
-	return noStop{h}
-}
-
-type noStop struct{ Hooks }
-
-func (noStop) Stop(context.Context, string, bool) string { return "" }

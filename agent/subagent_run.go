@@ -74,6 +74,7 @@ func (t *subagentTurn) runChild(ctx context.Context, callID string, a taskArgs, 
 	}
 	defer func() { <-t.slots }()
 
+	hooks := childHooks(p.cfg.Hooks, p.id, def)
 	settings, pricing, budget := p.childModel()
 	if def != nil && def.Model != "" && p.cfg.SubagentModel != nil {
 		m, err := p.cfg.SubagentModel(ctx, def.Model)
@@ -95,10 +96,10 @@ func (t *subagentTurn) runChild(ctx context.Context, callID string, a taskArgs, 
 		Budget: budget, Keep: p.cfg.Keep, Pricing: pricing, Now: p.cfg.Now,
 		Logger: p.cfg.Logger.With(zap.String("subagent", callID)),
 		// Its model calls count against the parent's spend caps, and its
-		// tool calls pass the user's tool hooks (not Stop: that is the
-		// main agent's).
-		Spend: p.cfg.Spend, Hooks: childHooks(p.cfg.Hooks),
+		// tool calls pass the user's tool hooks, its end SubagentStop's.
+		Spend: p.cfg.Spend, Hooks: hooks.hooks(),
 	}, p.childSystemPrompt(def))
+	hooks.bind(child)
 	p.children.start(callID, child)
 	o := child.Prompt(ctx, a.Prompt, &childListener{turn: t, callID: callID})
 	p.keepChild(callID, child)

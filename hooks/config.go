@@ -17,10 +17,14 @@ const (
 	PostToolUse      = "PostToolUse"
 	PreCompact       = "PreCompact"
 	Stop             = "Stop"
+	SubagentStop     = "SubagentStop"
+	Notification     = "Notification"
+	SessionEnd       = "SessionEnd"
 )
 
 // Events are the events a configuration may name.
-var Events = []string{SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PreCompact, Stop}
+var Events = []string{SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PreCompact, Stop,
+	SubagentStop, Notification, SessionEnd}
 
 // Hook is one command run at an event.
 type Hook struct {
@@ -29,8 +33,11 @@ type Hook struct {
 	Timeout float64 `json:"timeout,omitempty"` // seconds; 0: 60
 }
 
-// Matcher is a group of hooks and the tools it applies to (PreToolUse,
-// PostToolUse: a tool name, "A|B", a regular expression; "" or "*": all).
+// Matcher is a group of hooks and what it applies to, as in Claude Code:
+// PreToolUse and PostToolUse a tool name, SubagentStop the subagent's
+// type, Notification its notification_type, SessionStart its source,
+// SessionEnd its reason, PreCompact its trigger ("A|B", a regular
+// expression; "" or "*": all).
 type Matcher struct {
 	Matcher string `json:"matcher,omitempty"`
 	Hooks   []Hook `json:"hooks"`

@@ -130,64 +130,6 @@ func (r *Runner) PromptSubmit(ctx context.Context, sessionID, prompt string) (bl
 	return block, join(reasons), join(extra)
 }
 
-// SessionStart runs the SessionStart hooks (source "startup" or
-// "resume") and returns the context they add for the model.
-func (r *Runner) SessionStart(ctx context.Context, sessionID, source string) string {
-	in := base(sessionID)
-	in["source"] = source
-	var extra []string
-	for _, res := range r.runEvent(ctx, SessionStart, "", in) {
-		if res.err != nil || res.exit != 0 {
-			continue
-		}
-		if a, ok := res.parse(); ok {
-			r.system(a)
-			extra = append(extra, a.Specific.AdditionalContext)
-		} else {
-			extra = append(extra, strings.TrimSpace(res.stdout))
-		}
-	}
-	return join(extra)
-}
-
-// PreCompact runs the PreCompact hooks (trigger "manual" or "auto"); they
-// cannot stop the compaction.
-func (r *Runner) PreCompact(ctx context.Context, sessionID, trigger string) {
-	in := base(sessionID)
-	in["trigger"], in["custom_instructions"] = trigger, ""
-	for _, res := range r.runEvent(ctx, PreCompact, "", in) {
-		if res.exit == 0 {
-			if a, ok := res.parse(); ok {
-				r.system(a)
-			}
-		}
-	}
-}
-
-// Stop runs the Stop hooks when the model would end its turn: a non-empty
-// answer is why the model must go on (it reads it as the user's words).
-// active says the turn already went on once for a Stop hook.
-func (r *Runner) Stop(ctx context.Context, sessionID string, active bool) string {
-	in := base(sessionID)
-	in["stop_hook_active"] = active
-	var reasons []string
-	for _, res := range r.runEvent(ctx, Stop, "", in) {
-		switch {
-		case res.err != nil:
-		case res.exit == 2:
-			reasons = append(reasons, strings.TrimSpace(res.stderr))
-		case res.exit == 0:
-			if a, ok := res.parse(); ok {
-				r.system(a)
-				if a.Decision == "block" && !a.stops() {
-					reasons = append(reasons, a.Reason)
-				}
-			}
-		}
-	}
-	return join(reasons)
-}
-
 // system passes a hook's systemMessage to the user.
 func (r *Runner) system(a answer) {
 	if s := strings.TrimSpace(a.SystemMessage); s != "" {

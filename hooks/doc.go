@@ -1,6 +1,7 @@
 // Package hooks owns the user's hooks: commands run at points of a
 // session's life (SessionStart, UserPromptSubmit, PreToolUse,
-// PostToolUse, PreCompact, Stop), configured in Claude Code's `hooks`
+// PostToolUse, PreCompact, Stop, SubagentStop, Notification, SessionEnd),
+// configured in Claude Code's `hooks`
 // format and speaking its JSON on stdin and stdout, so a team's existing
 // hook scripts work unchanged (docs/protocol.md, "Hooks", names the
 // differences). A hook can block a tool call or a prompt with a reason

@@ -92,8 +92,9 @@ type result struct {
 	err     error // it could not run, or timed out
 }
 
-// runEvent runs the hooks of event that match tool ("" for events without
-// one) with input on stdin, one after the other, in configuration order.
+// runEvent runs the hooks of event whose matcher matches tool (the tool's
+// name, or what the event's matcher names: a source, a reason; "": every
+// matcher) with input on stdin, one after the other, in configuration order.
 func (r *Runner) runEvent(ctx context.Context, event, tool string, input map[string]any) []result {
 	if !r.Active(event) {
 		return nil
@@ -111,17 +112,24 @@ func (r *Runner) runEvent(ctx context.Context, event, tool string, input map[str
 				continue
 			}
 			for _, h := range m.Hooks {
-				out = append(out, r.runOne(ctx, h, string(stdin)))
+				if by, ok := endBy(ctx); ok && !time.Now().Before(by) {
+					r.tell(fmt.Sprintf("hook %q did not run: the %s hooks ran out of time", oneLine(h.Command), event))
+					continue
+				}
+				out = append(out, r.runOne(ctx, event, h, string(stdin)))
 			}
 		}
 	}
 	return out
 }
 
-func (r *Runner) runOne(ctx context.Context, h Hook, stdin string) result {
+func (r *Runner) runOne(ctx context.Context, event string, h Hook, stdin string) result {
 	timeout := defaultTimeout
 	if h.Timeout > 0 {
 		timeout = min(time.Duration(h.Timeout*float64(time.Second)), maxTimeout)
+	}
+	if by, ok := endBy(ctx); ok { // the session is going away: a hung hook must not hold it (lifecycle.go)
+		timeout = min(timeout, time.Until(by).Round(10*time.Millisecond))
 	}
 	// Scripts find the project the way Claude Code tells them.
 	cmd := "export CLAUDE_PROJECT_DIR=" + shellQuote(r.root) + "\n" + h.Command

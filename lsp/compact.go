@@ -18,6 +18,9 @@ const codeRequestFailed jsonrpc2.Code = -32803
 type compactParams struct {
 	sessionRef
 	WorkDoneToken json.RawMessage `json:"workDoneToken"`
+	// Instructions say what the summary must keep (/compact's argument):
+	// the summary call and the PreCompact hooks read them.
+	Instructions string `json:"instructions,omitempty"`
 }
 
 type compactResult struct {
@@ -42,7 +45,7 @@ func (s *server) compact(ctx context.Context, sess *session, p compactParams) (c
 	prog := s.startProgress(ctx, p.WorkDoneToken, "agent-lsp", cancel)
 	prog.report("Compacting")
 	l := newUpdateListener(s, sess, prog)
-	c, err := sess.ctl.Compact(ctx, l)
+	c, err := sess.ctl.Compact(agent.WithCompactInstructions(ctx, p.Instructions), l)
 	l.close()
 
 	res := compactResult{BeforeTokens: c.BeforeTokens, AfterTokens: c.AfterTokens, Elided: c.Elided, Summarised: c.Summarised}

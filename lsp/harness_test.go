@@ -60,6 +60,8 @@ type setupOptions struct {
 	// fresh temporary directory).
 	rulesFile string
 	rootDir   string // the workspace ("": a fresh temporary directory)
+	// idleNotification is lsp.Options.IdleNotification (0: its default).
+	idleNotification time.Duration
 }
 
 // pipeRW joins the editor's two pipe ends into one connection.
@@ -146,6 +148,8 @@ func start(t testing.TB, script providertest.Script, o setupOptions) *setup {
 			// Never the real user's rules file: a test's "Always allow"
 			// stays in the test.
 			PermissionsFile: o.permissionsFile(t),
+
+			IdleNotification: o.idleNotification,
 		})
 		srvOut.Close()
 		s.served <- served{code, err}

@@ -142,6 +142,8 @@ func (s *server) initialize(_ context.Context, p initializeParams) (*initializeR
 		OnStoreError: s.sessionNotSaved,
 		Worktrees:    control.WorktreeOptions{Dir: deref(o.WorktreeDir), Bind: s.bindWorktree, Release: s.releaseWorktree},
 		Rules:        world.RuleFiles(s.opts.PermissionsFile, s.opts.StateDir, s.log),
+
+		IdleNotification: s.opts.IdleNotification, // hooks_idle.go
 		SystemPrompt: func(ws *tools.Workspace) string {
 			if st.restricted {
 				return world.SystemPrompt(ws, restrictedNote)

@@ -37,6 +37,9 @@ type Options struct {
 	// AutoApprove approves every action the policy would ask about
 	// (--yes); initializationOptions.autoApprove overrides it.
 	AutoApprove bool
+	// IdleNotification is how long after a prompt the Notification
+	// hooks hear the agent waits (0: 60 s; negative: never).
+	IdleNotification time.Duration
 	// WebFetch is web_fetch's settings (--web-fetch-private-network);
 	// initializationOptions.webFetch overrides them.
 	WebFetch tools.WebFetchOptions
@@ -104,6 +107,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) (exit
 	st.stopWriting()
 	cancel()
 	s.tasks.Wait()
+	s.endSessions() // hooks_session_end.go
 	s.release.stop()
 	s.closeMCP() // every MCP child is killed before the daemon ends
 	s.closeSandbox()

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/agent-lsp/agent-lsp/agent"
+	"github.com/agent-lsp/agent-lsp/agent/control"
 )
 
 // terminal is one terminal chat: its printer and its approver, which
@@ -89,7 +90,9 @@ func (t *terminal) run(ctx context.Context, w chatWorld) int {
 		}
 		return 0
 	}
-	return t.repl(ctx, c, w.Sandbox)
+	code := t.repl(ctx, c, w.Sandbox)
+	w.Controller.EndSessions(context.WithoutCancel(ctx), control.EndPromptExit) // the user left: SessionEnd (bounded)
+	return code
 }
 
 // runLine runs one line through the session: a command or a prompt.

@@ -34,7 +34,8 @@ type builtinCommand struct {
 }
 
 var builtinCommands = []builtinCommand{
-	{Command: Command{Name: "/compact", Description: "Compact the conversation now: old tool outputs elided, older messages summarised"},
+	{Command: Command{Name: "/compact", Description: "Compact the conversation now: old tool outputs elided, older messages summarised",
+		Arguments: []tools.PromptArgument{{Name: "instructions", Description: "what the summary must keep (optional)"}}},
 		run: (*Session).slashCompact},
 	{Command: Command{Name: "/clear", Description: "Clear the conversation (the system prompt stays) and the plan"},
 		run: (*Session).slashClear},

@@ -57,6 +57,9 @@ type Options struct {
 	// Rules are the persistent permission rules files (nil: none, and
 	// "Always allow" is not offered); see permissions.go.
 	Rules *permission.RuleFiles
+	// IdleNotification: how long after a prompt, with no new one, the
+	// Notification hooks hear the agent waits (0: 60 s; < 0: never).
+	IdleNotification time.Duration
 }
 
 // Binding is what a front end gives one session: where its files live and
@@ -139,15 +142,16 @@ func New(o Options) *Controller {
 // Presets are the user's presets and the defaults (AllPresets).
 func (c *Controller) Presets() []Preset { return AllPresets(c.o.Presets) }
 
-// agentConfig wires a session to its binding and the controller's model.
-func (c *Controller) agentConfig(b Binding) (agent.Config, error) {
+// agentConfig wires a session to its binding and the controller's model;
+// id is the session's, set once it exists (hooks_lifecycle.go).
+func (c *Controller) agentConfig(b Binding, id *string) (agent.Config, error) {
 	if b.Workspace == nil {
 		return agent.Config{}, ErrNotInitialized
 	}
 	if b.Approver == nil {
 		return agent.Config{}, errors.New("a session needs an approver")
 	}
-	gate := permission.NewPolicy(b.Approver)
+	gate := permission.NewPolicy(approverFor(b, id))
 	gate.SetAutoAllowSandboxedCommands(b.AutoAllowSandboxed)
 	c.applyRules(gate, b.Workspace)
 	docs := b.Docs
@@ -202,13 +206,13 @@ func (c *Controller) onStoreError(cfg *agent.Config, id *string) {
 // NewSession starts a session bound to b; its id is the agent session's,
 // the one its file in the store is named after.
 func (c *Controller) NewSession(b Binding, title string) (*Session, error) {
-	cfg, err := c.agentConfig(b)
-	if err != nil {
-		return nil, err
-	}
 	// agent.NewSession writes nothing (its records go with the first
 	// round), so id is set before any write can fail.
 	var id string
+	cfg, err := c.agentConfig(b, &id)
+	if err != nil {
+		return nil, err
+	}
 	c.onStoreError(&cfg, &id)
 	var s *Session
 	bindSubagentModel(&cfg, &s)
@@ -249,7 +253,7 @@ func (c *Controller) Open(id string, b Binding) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := c.agentConfig(b)
+	cfg, err := c.agentConfig(b, &id)
 	if err != nil {
 		return nil, err
 	}
@@ -353,24 +357,6 @@ func (c *Controller) List() []SessionInfo {
 	return out
 }
 
-// CloseSession cancels the session's prompts and forgets it; it stays
-// stored, and Open resumes it.
-func (c *Controller) CloseSession(id string) error {
-	c.mu.Lock()
-	s, ok := c.byID[id]
-	if ok {
-		delete(c.byID, id)
-		c.order = slices.DeleteFunc(c.order, func(o *Session) bool { return o == s })
-	}
-	c.mu.Unlock()
-	if !ok {
-		return unknownSession(id)
-	}
-	s.DropQueue()
-	s.Cancel(errors.New("session closed"))
-	return nil
-}
-
 // CancelAll cancels every running prompt of every loaded session and
 // returns how many were cancelled.
 func (c *Controller) CancelAll(cause error) int {
@@ -383,6 +369,7 @@ func (c *Controller) CancelAll(cause error) int {
 
 // Close closes the clients of switched models.
 func (c *Controller) Close() error {
+	c.EndSessions(context.Background(), EndOther) // bounded; a no-op for sessions a front end ended already
 	c.probeCancel()
 	c.probes.Wait()
 	c.mu.Lock()

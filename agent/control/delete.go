@@ -1,8 +1,10 @@
 package control
 
 import (
+	"context"
 	"errors"
 	"io/fs"
+	"slices"
 )
 
 // DeleteSession closes session id if it is loaded (its prompts cancelled,
@@ -28,4 +30,24 @@ func (c *Controller) DeleteSession(id string) error {
 		return unknownSession(id)
 	}
 	return err
+}
+
+// CloseSession cancels the session's prompts, runs its SessionEnd hooks
+// (reason "other") and forgets it; it stays stored, and Open resumes it.
+func (c *Controller) CloseSession(id string) error {
+	c.mu.Lock()
+	s, ok := c.byID[id]
+	if ok {
+		delete(c.byID, id)
+		c.order = slices.DeleteFunc(c.order, func(o *Session) bool { return o == s })
+	}
+	c.mu.Unlock()
+	if !ok {
+		return unknownSession(id)
+	}
+	s.DropQueue()
+	s.Cancel(errors.New("session closed"))
+	s.stopIdle(true)
+	s.endHooks(context.Background(), EndOther) // bounded (LifecycleHooks.SessionEnd)
+	return nil
 }

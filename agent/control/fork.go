@@ -13,7 +13,8 @@ import (
 // apart: its own id and file, totals from zero, the model it is
 // configured with. Its title is the source's with "(fork)".
 func (c *Controller) Fork(id string, b Binding) (*Session, error) {
-	cfg, err := c.agentConfig(b)
+	var nid string
+	cfg, err := c.agentConfig(b, &nid)
 	if err != nil {
 		return nil, err
 	}
@@ -21,7 +22,6 @@ func (c *Controller) Fork(id string, b Binding) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	var nid string
 	c.onStoreError(&cfg, &nid)
 	var s *Session
 	bindSubagentModel(&cfg, &s)

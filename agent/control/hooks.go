@@ -16,8 +16,10 @@ type Hooks interface {
 	// the user) or add context to it.
 	PromptSubmit(ctx context.Context, sessionID, prompt string) (block bool, reason, context string)
 	// SessionStart returns context for the session's first prompt
-	// (source "startup" or "resume").
+	// (source "startup" or "resume"), and the first after /clear
+	// ("clear") or a compaction ("compact").
 	SessionStart(ctx context.Context, sessionID, source string) string
+	LifecycleHooks // hooks_lifecycle.go
 	// Describe lists the hooks for /hooks; TrustWorkspace makes the
 	// workspace's run, as they are now.
 	Describe() string
@@ -57,22 +59,15 @@ func (e ErrBlockedByHook) Error() string {
 }
 
 // promptHooks runs a prompt's hooks: SessionStart before the session's
-// first prompt, then UserPromptSubmit. It returns the text to send, or
+// first prompt (and the first after /clear or a compaction), then
+// UserPromptSubmit. It returns the text to send, or
 // the refusal.
 func (s *Session) promptHooks(ctx context.Context, text string) (string, error) {
 	h := s.b.Hooks
 	if h == nil {
 		return text, nil
 	}
-	s.mu.Lock()
-	first := !s.hooksStarted
-	s.hooksStarted = true
-	s.mu.Unlock()
-	if first {
-		source := "startup"
-		if len(s.agent.History()) > 1 {
-			source = "resume"
-		}
+	if source := s.startSource(); source != "" {
 		if extra := h.SessionStart(ctx, s.id, source); extra != "" {
 			text += "\n\n[session start context from a hook]\n" + extra
 		}

@@ -27,6 +27,7 @@ func (s *Session) Compact(ctx context.Context, l agent.Listener) (agent.Compacti
 	if c.Elided > 0 || c.Summarised > 0 {
 		s.touchUpdated()
 	}
+	s.afterCompaction(c) // hooks_lifecycle.go
 	if err != nil && ctx.Err() != nil {
 		return c, cancelled(context.Cause(ctx))
 	}
@@ -44,6 +45,7 @@ func (s *Session) Clear(ctx context.Context) error {
 	}
 	s.touchUpdated()
 	s.notify(Update{Kind: UpdatePlan, Plan: []tools.TodoItem{}})
+	s.afterClear(ctx) // hooks_lifecycle.go
 	return nil
 }
 
@@ -99,8 +101,8 @@ func (s *Session) slashClear(ctx context.Context, _ string, _ agent.Listener) (R
 	return answer("Cleared the conversation."), nil
 }
 
-func (s *Session) slashCompact(ctx context.Context, _ string, l agent.Listener) (Result, error) {
-	c, err := s.Compact(ctx, l)
+func (s *Session) slashCompact(ctx context.Context, instructions string, l agent.Listener) (Result, error) {
+	c, err := s.Compact(agent.WithCompactInstructions(ctx, instructions), l)
 	switch {
 	case errors.Is(err, ErrModelUnavailable), errors.Is(err, ErrCancelled):
 		return Result{Compaction: &c}, err

@@ -137,6 +137,8 @@ func (s *Session) run(ctx context.Context, text string, images []provider.Image,
 		l.OnEvent(agent.Event{Kind: agent.EventError, Err: err})
 		return agent.Outcome{StopReason: agent.StopError, Err: err}
 	}
+	s.stopIdle(false)
+	defer s.armIdle() // hooks_idle.go
 	text, err := s.promptHooks(ctx, text)
 	if err != nil {
 		l.OnEvent(agent.Event{Kind: agent.EventError, Err: err})
@@ -154,6 +156,9 @@ type planListener struct {
 }
 
 func (l planListener) OnEvent(e agent.Event) {
+	if e.Kind == agent.EventCompacted && e.ParentToolCallID == "" {
+		l.s.restartHooks(sourceCompact) // the next prompt runs SessionStart "compact" (hooks_lifecycle.go)
+	}
 	if e.Kind == agent.EventPlan {
 		items := e.Plan
 		if items == nil {

@@ -63,6 +63,8 @@ type Session struct {
 	window windowState // the context window the budget follows (window.go)
 
 	hooksStarted   bool                           // the SessionStart hooks ran (hooks.go)
+	hooksNext      string                         // the source of the next SessionStart ("": startup or resume)
+	idle           idleNotice                     // the Notification hooks' idle_prompt (hooks_idle.go)
 	queue          promptQueue                    // the prompts waiting for their turn and the steer messages (queue.go)
 	subagentModels map[string]agent.ModelSettings // custom subagents' presets, connected (subagent_model.go)
 }

@@ -71,13 +71,13 @@ func (c *Controller) startInWorktree(home Binding, wt *agent.Worktree, title str
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := c.agentConfig(b)
+	var id string
+	cfg, err := c.agentConfig(b, &id)
 	if err != nil {
 		c.release(wt.Path)
 		return nil, err
 	}
 	cfg.Worktree = wt
-	var id string
 	c.onStoreError(&cfg, &id)
 	a := agent.NewSession(cfg, c.systemPrompt(b.Workspace))
 	id = a.ID()

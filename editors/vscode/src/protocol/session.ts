@@ -178,6 +178,8 @@ export interface CancelParams extends SessionParams {
 
 export interface CompactParams extends SessionParams {
   workDoneToken?: string | number;
+  /** What the summary must keep (as `/compact <instructions>`). */
+  instructions?: string;
 }
 
 export interface SetModeParams extends SessionParams {
