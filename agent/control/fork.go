@@ -10,8 +10,8 @@ import (
 
 // Fork starts a session bound to b whose conversation is a copy of
 // session id's (loaded, or stored: then read, not resumed), from then on
-// apart: its own id and file, totals from zero, the model it is
-// configured with. Its title is the source's with "(fork)".
+// apart: its own id and file, totals from zero, the source's mode and
+// model. Its title is the source's with "(fork)".
 func (c *Controller) Fork(id string, b Binding) (*Session, error) {
 	var nid string
 	cfg, err := c.agentConfig(b, &nid)
