@@ -93,16 +93,17 @@ func (s *Session) CheckpointText(r TextRef) (string, error) {
 
 // putText stores text and returns its reference: as a change of base
 // (the text the edit was computed against, held by the caller) when near
-// names base, else as a change of near read back, else whole. A failed
-// write ends the session's persistence, as a failed record does: the
-// text is kept in memory, and no record naming it is written.
-func (s *Session) putText(text string, near TextRef, base *string) TextRef {
+// names base (known, or checked by hashing base), else as a change of
+// near read back, else whole. A failed write ends the session's
+// persistence, as a failed record does: the text is kept in memory, and
+// no record naming it is written.
+func (s *Session) putText(text string, near TextRef, base *string, nearIsBase bool) TextRef {
 	var (
 		h   contentstore.Hash
 		err error
 	)
 	switch {
-	case base != nil && near.Holds(*base):
+	case base != nil && (nearIsBase || near.Holds(*base)):
 		h, err = s.content.PutDelta(text, near.Hash, *base)
 	case !near.IsZero():
 		h, err = s.content.PutNear(text, near.Hash)
