@@ -44,18 +44,32 @@ func TestSecretScanFindsWhatFindAllFinds(t *testing.T) {
 			pieces = append(pieces, c.Value[:len(c.Value)/2], c.Value[len(c.Value)/2:])
 		}
 	}
-	for _, r := range compiledSecretScans() {
-		pieces = append(pieces, r.prefix, r.prefix[:len(r.prefix)-1], r.prefix[1:])
+	for _, g := range compiledSecretScans() {
+		for _, r := range g.rules {
+			pieces = append(pieces, r.prefix, r.prefix[:len(r.prefix)-1], r.prefix[1:])
+		}
 	}
 	pieces = append(pieces, "\n", " ", "x", "Z", "_", "-", ".", ":", "@", "/", "=", "\\n",
 		"Wq3Ez8Rt1Yu6Io4Pa9Sd2FgXc", "7Q2M4N6P8R1T3V5X", "abcdefghijkl", " PRIVATE KEY", "-----", "-----END RSA PRIVATE KEY-----")
+	// A match the word check refuses hides the one inside it.
+	for _, text := range []string{"xsk-Wq3Ez8Rt-sk-Wq3Ez8Rt1Yu6Io4Pa9Sd2FgXc", "xghp_" + changeToken[4:] + "-ghp_" + changeToken[4:]} {
+		for _, pad := range []string{"", strings.Repeat("a quiet line of text\n", 20)} {
+			b := []byte(pad + text + pad)
+			if got, want := containsSecretValue(b), containsSecretValueByFindAll(b); got != want {
+				t.Errorf("%q: scan %v, FindAll %v", text, got, want)
+			}
+		}
+	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	secrets := 0
 	const texts = 20000
-	for range texts {
+	for n := range texts {
 		var b strings.Builder
 		for range 1 + rng.IntN(12) {
 			b.WriteString(pieces[rng.IntN(len(pieces))])
+			if n%2 == 0 { // rare bytes far apart: the scan does not fall back to bytes.Index
+				b.WriteString(strings.Repeat("a quiet line\n", 3))
+			}
 		}
 		text := []byte(b.String())
 		got, want := containsSecretValue(text), containsSecretValueByFindAll(text)

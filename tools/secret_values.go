@@ -111,8 +111,8 @@ func IsSecretValue(s string) bool { return len(secretSpans(s)) > 0 }
 // It runs the rules as secret_scan.go does, finding what their
 // FindAllIndex would.
 func containsSecretValue(b []byte) bool {
-	for _, r := range compiledSecretScans() {
-		if r.found(b) {
+	for _, g := range compiledSecretScans() {
+		if g.found(b) {
 			return true
 		}
 	}
