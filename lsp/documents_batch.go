@@ -159,10 +159,13 @@ func (d *editorDocuments) prepare(ctx context.Context, edit tools.FileEdit, reba
 	after, known := edit.After, edit.Unchanged
 	switch {
 	case rebase && !edit.Delete:
+		if current.Exists == edit.Before.Exists && current.Text == edit.Before.Text {
+			break // nothing to rebase onto: the edit and what it knows hold
+		}
 		if after, err = tools.Rebase(rel, edit, current); err != nil {
 			return applyStep{}, false, err
 		}
-		known = tools.Unchanged{} // of another text
+		known = tools.Unchanged{} // merged into another text
 	case current.Exists != edit.Before.Exists || current.Text != edit.Before.Text:
 		return applyStep{}, false, fmt.Errorf("%s changed since it was read; read it again", rel)
 	}
