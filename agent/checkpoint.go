@@ -126,7 +126,7 @@ func (d checkpointDocs) Read(ctx context.Context, path string) (tools.Doc, error
 
 func (d checkpointDocs) Apply(ctx context.Context, edit tools.FileEdit) error {
 	path := edit.Before.Path
-	d.s.noteBefore(ctx, d.inner, path, edit.Before)
+	beforeRef := d.s.noteBefore(ctx, d.inner, path, edit.Before)
 	// The text before the change is stored before the change lands: after a
 	// crash while the edit lands, the prompt's checkpoint can still restore
 	// the file.
@@ -137,11 +137,11 @@ func (d checkpointDocs) Apply(ctx context.Context, edit tools.FileEdit) error {
 	// Read back what landed: the editor may have merged the edit with the
 	// user's typing, so edit.After is not necessarily the text now.
 	landed := tools.Doc{Path: path, Text: edit.After, Exists: !edit.Delete}
-	doc, err := textNow(ctx, d.inner, landed)
+	doc, _, err := textNow(ctx, d.inner, landed)
 	if err != nil {
 		doc = landed
 	}
-	d.s.noteAfter(path, doc, edit.Before)
+	d.s.noteAfter(path, doc, edit.Before, beforeRef)
 	return nil
 }
 
@@ -149,8 +149,10 @@ func (d checkpointDocs) Apply(ctx context.Context, edit tools.FileEdit) error {
 // prompt changed it already. The text is read now (fallback: what the
 // edit was computed against): the file as it is before this change. It
 // is stored (durably, before its record is queued) and dropped: the
-// checkpoint keeps its reference.
-func (s *Session) noteBefore(ctx context.Context, inner tools.Documents, path string, fallback tools.Doc) {
+// checkpoint keeps its reference. It returns the reference of fallback's
+// text when that is the text it stored (zero otherwise), so that the
+// change's text is stored against it without hashing it again.
+func (s *Session) noteBefore(ctx context.Context, inner tools.Documents, path string, fallback tools.Doc) TextRef {
 	s.mu.Lock()
 	c := s.cp.active
 	_, seen := c.fileOrNil(path)
@@ -160,11 +162,11 @@ func (s *Session) noteBefore(ctx context.Context, inner tools.Documents, path st
 	}
 	s.mu.Unlock()
 	if c == nil || seen {
-		return
+		return TextRef{}
 	}
-	doc, err := textNow(ctx, inner, fallback)
+	doc, held, err := textNow(ctx, inner, fallback)
 	if err != nil {
-		doc = fallback
+		doc, held = fallback, false
 	}
 	s.cp.naming.RLock()
 	defer s.cp.naming.RUnlock()
@@ -173,29 +175,34 @@ func (s *Session) noteBefore(ctx context.Context, inner tools.Documents, path st
 	if doc.Exists {
 		// Usually the agent's text of an earlier prompt, stored already;
 		// else most likely a change of it (the user's typing since).
-		f.Before = s.putText(doc.Text, near, nil)
+		f.Before = s.putText(doc.Text, near, nil, false)
 		f.Agent = f.Before
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, seen := c.file(path); seen {
-		return // recorded meanwhile by a parallel call
+		return TextRef{} // recorded meanwhile by a parallel call
 	}
 	c.Files = append(c.Files, f)
 	s.queueCheckpoint(c, []CheckpointFile{f})
+	if !held || !doc.Exists {
+		return TextRef{}
+	}
+	return f.Before
 }
 
-// textNow is the file's text now: want itself when the documents can
-// confirm the file holds it without handing out a copy (tools.TextHolder),
-// else what Read gives. A 20 MB edit then holds its before and after texts
-// once each, not twice.
-func textNow(ctx context.Context, inner tools.Documents, want tools.Doc) (tools.Doc, error) {
+// textNow is the file's text now: want itself (held) when the documents
+// can confirm the file holds it without handing out a copy
+// (tools.TextHolder), else what Read gives. A 20 MB edit then holds its
+// before and after texts once each, not twice.
+func textNow(ctx context.Context, inner tools.Documents, want tools.Doc) (doc tools.Doc, held bool, err error) {
 	if h, ok := inner.(tools.TextHolder); ok {
 		if same, err := h.Holds(ctx, want); err == nil && same {
-			return want, nil
+			return want, true, nil
 		}
 	}
-	return inner.Read(ctx, want.Path)
+	doc, err = inner.Read(ctx, want.Path)
+	return doc, false, err
 }
 
 // lastAgentText is the agent's last text of path in an earlier
@@ -215,8 +222,9 @@ func (s *Session) lastAgentText(path string) TextRef {
 
 // noteAfter records what a change of path left: doc, read back after it
 // landed; before is what the change was computed against, most often the
-// agent's text before it, so doc is stored as the region that changed.
-func (s *Session) noteAfter(path string, doc, before tools.Doc) {
+// agent's text before it, so doc is stored as the region that changed;
+// beforeRef, when not zero, is the reference of before's text.
+func (s *Session) noteAfter(path string, doc, before tools.Doc, beforeRef TextRef) {
 	s.mu.Lock()
 	c := s.cp.active
 	i, ok := c.fileOrNil(path)
@@ -236,7 +244,7 @@ func (s *Session) noteAfter(path string, doc, before tools.Doc) {
 		if before.Exists {
 			base = &before.Text
 		}
-		ref = s.putText(doc.Text, prev, base)
+		ref = s.putText(doc.Text, prev, base, !beforeRef.IsZero() && beforeRef == prev)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -52,20 +52,31 @@ func openContent(st *Store, id string) *contentstore.Store {
 	return contentstore.Open(st.contentDir(id), holdsSecret)
 }
 
-// holdsSecret reports a text with a hidden value in it: the session file
+// secretPrivacy tells a text with a hidden value in it: the session file
 // never holds one (its records are redacted), and neither does the
 // content store, which keeps such a text in memory. Redacting it instead
 // would make a rewind after a restart write "[REDACTED]" into the file.
-func holdsSecret(text string) bool {
-	if text == "" {
-		return false
-	}
-	// A read-only view: RedactSecretBytes returns its argument itself
-	// when it holds no secret, and never writes to it.
-	b := unsafe.Slice(unsafe.StringData(text), len(text))
-	r := tools.RedactSecretBytes(b)
-	return len(r) != len(b) || &r[0] != &b[0]
+// An edit's text is judged by the lines it changed (tools.SecretCheck).
+type secretPrivacy struct{}
+
+// holdsSecret is the privacy of contentstore.Open.
+var holdsSecret contentstore.Privacy = secretPrivacy{}
+
+func (secretPrivacy) Private(text string) (bool, any) {
+	check := tools.CurrentSecretCheck()
+	return text != "" && check.Holds(readOnlyBytes(text)), check
 }
+
+func (secretPrivacy) PrivateChange(text string, from, to int, rules any) (bool, any, bool) {
+	check := tools.CurrentSecretCheck()
+	if rules != check {
+		return false, nil, false // the vault changed since: judged whole
+	}
+	return text != "" && check.ChangeHolds(readOnlyBytes(text), from, to), check, true
+}
+
+// readOnlyBytes is text's bytes without a copy; the checks never write.
+func readOnlyBytes(text string) []byte { return unsafe.Slice(unsafe.StringData(text), len(text)) }
 
 // CheckpointText returns the text r names (a checkpoint file's Before or
 // Agent), read from the session's content store.
@@ -82,16 +93,17 @@ func (s *Session) CheckpointText(r TextRef) (string, error) {
 
 // putText stores text and returns its reference: as a change of base
 // (the text the edit was computed against, held by the caller) when near
-// names base, else as a change of near read back, else whole. A failed
-// write ends the session's persistence, as a failed record does: the
-// text is kept in memory, and no record naming it is written.
-func (s *Session) putText(text string, near TextRef, base *string) TextRef {
+// names base (known, or checked by hashing base), else as a change of
+// near read back, else whole. A failed write ends the session's
+// persistence, as a failed record does: the text is kept in memory, and
+// no record naming it is written.
+func (s *Session) putText(text string, near TextRef, base *string, nearIsBase bool) TextRef {
 	var (
 		h   contentstore.Hash
 		err error
 	)
 	switch {
-	case base != nil && near.Holds(*base):
+	case base != nil && (nearIsBase || near.Holds(*base)):
 		h, err = s.content.PutDelta(text, near.Hash, *base)
 	case !near.IsZero():
 		h, err = s.content.PutNear(text, near.Hash)

@@ -156,12 +156,16 @@ func (d *editorDocuments) prepare(ctx context.Context, edit tools.FileEdit, reba
 	if err != nil {
 		return applyStep{}, false, err
 	}
-	after := edit.After
+	after, known := edit.After, edit.Unchanged
 	switch {
 	case rebase && !edit.Delete:
+		if current.Exists == edit.Before.Exists && current.Text == edit.Before.Text {
+			break // nothing to rebase onto: the edit and what it knows hold
+		}
 		if after, err = tools.Rebase(rel, edit, current); err != nil {
 			return applyStep{}, false, err
 		}
+		known = tools.Unchanged{} // merged into another text
 	case current.Exists != edit.Before.Exists || current.Text != edit.Before.Text:
 		return applyStep{}, false, fmt.Errorf("%s changed since it was read; read it again", rel)
 	}
@@ -171,7 +175,7 @@ func (d *editorDocuments) prepare(ctx context.Context, edit tools.FileEdit, reba
 			uri = ov.uri
 		}
 	}
-	st := applyStep{edit: tools.FileEdit{Tool: edit.Tool, Before: current, After: after, Delete: edit.Delete},
+	st := applyStep{edit: tools.FileEdit{Tool: edit.Tool, Before: current, After: after, Delete: edit.Delete, Unchanged: known},
 		key: key, rel: rel, uri: uri}
 	if edit.Delete {
 		return st, current.Exists, nil
@@ -222,7 +226,7 @@ func workspaceEditOf(caps clientCaps, steps []applyStep) workspaceEdit {
 				deleteFile{Kind: "delete", URI: st.uri, Options: deleteFileOptions{IgnoreIfNotExists: true}})
 			continue
 		}
-		edits := editorEdits(before.Text, st.edit.After)
+		edits := editorEdits(before.Text, st.edit.After, st.edit.Unchanged)
 		if !caps.documentChanges {
 			if we.Changes == nil {
 				we.Changes = map[string][]protocol.TextEdit{}

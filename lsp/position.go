@@ -115,7 +115,9 @@ func (c *positionCursor) position(offset int) protocol.Position {
 		c.line += strings.Count(seg, "\n")
 		c.lineStart = c.off + lf + 1
 	}
-	if cr := strings.LastIndexByte(seg, '\r'); cr >= 0 {
+	// Most texts have no \r: a forward search (vectorised) says so before
+	// the backward one, a byte at a time, walks the whole segment.
+	if cr := lastCR(seg); cr >= 0 {
 		// A \r before a \n is part of its break, counted there; a lone \r
 		// is a break of its own. A \r ending seg and followed by \n ends a
 		// line only at that \n: not counted yet.
@@ -130,6 +132,14 @@ func (c *positionCursor) position(offset int) protocol.Position {
 	}
 	c.off = offset
 	return protocol.Position{Line: uint32(c.line), Character: uint32(utf16Len(c.text[c.lineStart:offset]))}
+}
+
+// lastCR is strings.LastIndexByte(s, '\r'), quick when s has none.
+func lastCR(s string) int {
+	if strings.IndexByte(s, '\r') < 0 {
+		return -1
+	}
+	return strings.LastIndexByte(s, '\r')
 }
 
 // offsetAt is offsetOf(text, lineStarts(text), p) without indexing every

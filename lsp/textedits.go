@@ -18,13 +18,19 @@ import (
 // noisy; narrowing second, because replacing a whole line to change one
 // word moves the cursor and markers needlessly.
 func minimalEdits(before, after string) []protocol.TextEdit {
-	if before == after {
+	return minimalEditsKnown(before, after, tools.Unchanged{})
+}
+
+// minimalEditsKnown is minimalEdits when the ends the texts share are
+// known (an edit_file replacement's): they are not compared again.
+func minimalEditsKnown(before, after string, known tools.Unchanged) []protocol.TextEdit {
+	// tools.LineDiffKnown: the line diff on the lines between the common
+	// ends, and positions counted on from one edit to the next, so a small
+	// edit of a large text costs no slice of its lines.
+	hunks := tools.LineDiffKnown(before, after, known)
+	if len(hunks) == 0 {
 		return nil
 	}
-	// tools.LineDiff: the line diff on the lines between the common ends,
-	// and positions counted on from one edit to the next, so a small edit
-	// of a large text costs no slice of its lines.
-	hunks := tools.LineDiff(before, after)
 	edits := make([]protocol.TextEdit, 0, len(hunks))
 	at := positionCursor{text: before}
 	for _, h := range hunks {
@@ -45,8 +51,8 @@ func minimalEdits(before, after string) []protocol.TextEdit {
 // past it: the insert into an empty text ends at 1:0 (clients clamp a
 // position past the end to the end, as VS Code does) so a new file does
 // not gain a trailing blank line.
-func editorEdits(before, after string) []protocol.TextEdit {
-	edits := minimalEdits(before, after)
+func editorEdits(before, after string, known tools.Unchanged) []protocol.TextEdit {
+	edits := minimalEditsKnown(before, after, known)
 	if before == "" && len(edits) == 1 {
 		edits[0].Range.End = protocol.Position{Line: 1, Character: 0}
 	}

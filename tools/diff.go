@@ -18,13 +18,17 @@ import (
 // very different inputs, whereas go-difflib (archived) is quadratic, and
 // sergi/go-diff is character-based with line mode bolted on.
 func UnifiedDiff(path, before, after string, context int) string {
-	if before == after {
+	return unifiedDiffOf(path, before, LineDiff(before, after), context)
+}
+
+// unifiedDiffOf is UnifiedDiff of the edits LineDiff made of before.
+func unifiedDiffOf(path, before string, edits []udiff.Edit, context int) string {
+	if len(edits) == 0 {
 		return ""
 	}
 	if context < 0 {
 		context = 0
 	}
-	edits := LineDiff(before, after)
 	out, err := unifiedWindow("a/"+path, "b/"+path, before, edits, context, strings.Count(before[:edits[0].Start], "\n"))
 	if err != nil {
 		// Edits computed from before itself are always consistent; this is
@@ -47,10 +51,18 @@ func UnifiedDiff(path, before, after string, context int) string {
 // cut first, as udiff's LCS, which meets from both ends, mostly does).
 // diff_test.go compares both.
 func LineDiff(before, after string) []udiff.Edit {
-	if before == after {
+	return LineDiffKnown(before, after, Unchanged{})
+}
+
+// LineDiffKnown is LineDiff when the caller knows how much the texts share
+// at their ends (an edit_file replacement knows where it is): those bytes
+// are not compared again.
+func LineDiffKnown(before, after string, known Unchanged) []udiff.Edit {
+	known = known.within(before, after)
+	if known.same(before, after) {
 		return nil
 	}
-	pre, suf := commonLines(before, after)
+	pre, suf := commonLines(before, after, known)
 	edits := udiff.Lines(before[pre:len(before)-suf], after[pre:len(after)-suf])
 	for i := range edits {
 		edits[i].Start += pre
@@ -62,8 +74,8 @@ func LineDiff(before, after string) []udiff.Edit {
 // commonLines returns the byte lengths of the longest run of whole lines
 // a and b end with, and of the longest run of whole lines they start with
 // before that (a line is cut after its \n; the last one may have none).
-func commonLines(a, b string) (pre, suf int) {
-	suf = commonSuffixLen(a, b)
+func commonLines(a, b string, known Unchanged) (pre, suf int) {
+	suf = commonSuffixFrom(a, b, known.Suffix)
 	if !(atLineStart(a, len(a)-suf) && atLineStart(b, len(b)-suf)) {
 		// Inside the common part both texts have the same bytes: its
 		// first line start is one in both.
@@ -74,7 +86,7 @@ func commonLines(a, b string) (pre, suf int) {
 		}
 	}
 	a, b = a[:len(a)-suf], b[:len(b)-suf]
-	pre = commonPrefixLen(a, b)
+	pre = commonPrefixFrom(a, b, min(known.Prefix, len(a), len(b)))
 	if pre < len(a) || pre < len(b) { // not all of the shorter one: back to a line start
 		pre = strings.LastIndexByte(a[:pre], '\n') + 1
 	}
@@ -87,9 +99,11 @@ func atLineStart(s string, i int) bool { return i == 0 || s[i-1] == '\n' }
 // compare at once (string equality is a vectorized memequal).
 const compareBlock = 512
 
-func commonPrefixLen(a, b string) int {
+// commonPrefixFrom is the length of a's and b's common prefix, whose
+// first from bytes are known to be the same.
+func commonPrefixFrom(a, b string, from int) int {
 	n := min(len(a), len(b))
-	i := 0
+	i := from
 	for i+compareBlock <= n && a[i:i+compareBlock] == b[i:i+compareBlock] {
 		i += compareBlock
 	}
@@ -99,9 +113,11 @@ func commonPrefixLen(a, b string) int {
 	return i
 }
 
-func commonSuffixLen(a, b string) int {
+// commonSuffixFrom is the length of a's and b's common suffix, whose
+// last from bytes are known to be the same.
+func commonSuffixFrom(a, b string, from int) int {
 	n := min(len(a), len(b))
-	i := 0 // bytes matched from the end
+	i := from // bytes matched from the end
 	for i+compareBlock <= n && a[len(a)-i-compareBlock:len(a)-i] == b[len(b)-i-compareBlock:len(b)-i] {
 		i += compareBlock
 	}

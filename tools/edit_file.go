@@ -62,6 +62,9 @@ type editPlan struct {
 	doc   Doc
 	after string
 	lines []int // 1-based line of each replaced occurrence
+	// known is what doc.Text and after share at their ends, from where
+	// the replacement matched: the diffs compare only what lies between.
+	known Unchanged
 }
 
 func (p editPlan) creates() bool { return !p.doc.Exists || p.doc.Text == "" }
@@ -108,7 +111,7 @@ func planEdit(ctx context.Context, raw json.RawMessage, env *Env) (editPlan, err
 	if err != nil {
 		return p, fmt.Errorf("%s: %w", p.rel, err)
 	}
-	p.lines = r.lines
+	p.lines, p.known = r.lines, r.unchanged()
 	if e := approvedEdit(ctx, abs); e != nil && e.Before == p.doc.Text && r.is(e.After) {
 		// Run of an approved call: the text shown is the text this call
 		// makes, so it is used rather than built a second time.
@@ -131,7 +134,7 @@ func (editFileTool) Describe(ctx context.Context, raw json.RawMessage, env *Env)
 	case len(p.lines) > 1:
 		summary = fmt.Sprintf("edit %s (%d replacements)", p.rel, len(p.lines))
 	}
-	return fileAction("edit_file", summary, p.rel, p.doc, p.after, env.Workspace.ProtectedFiles()), nil
+	return fileActionKnown("edit_file", summary, p.rel, p.doc, p.after, p.known, env.Workspace.ProtectedFiles()), nil
 }
 
 func (editFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Result, error) {
@@ -151,7 +154,11 @@ func (editFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Res
 	}
 	known, read := env.Reads.Lookup(p.abs)
 	held := read && known.Holds(p.doc.Text, func() (fs.FileInfo, error) { return env.Workspace.Stat(p.abs) })
-	if err := env.Docs.Apply(ctx, FileEdit{Tool: "edit_file", Before: p.doc, After: rv.after}); err != nil {
+	edit := FileEdit{Tool: "edit_file", Before: p.doc, After: rv.after}
+	if !rv.partial { // the text planned: what the replacement knows holds
+		edit.Unchanged = p.known
+	}
+	if err := env.Docs.Apply(ctx, edit); err != nil {
 		return Result{}, fmt.Errorf("edit %s: %w", p.rel, err)
 	}
 	p.recordView(env.Reads, rv.after, held)

@@ -48,13 +48,14 @@ func planReplace(text, old, new string, all bool) (replacement, error) {
 		text, r.normalized = strings.ReplaceAll(text, "\r\n", "\n"), true
 	}
 	r.text, r.old, r.new = text, old, new
+	find := newOldStringFinder(old)
 	for start := 0; ; {
-		i := strings.Index(text[start:], old)
+		i := find.next(text, start)
 		if i < 0 {
 			break
 		}
-		r.offsets = append(r.offsets, start+i)
-		start += i + len(old)
+		r.offsets = append(r.offsets, i)
+		start = i + len(old)
 	}
 	r.lines = make([]int, len(r.offsets))
 	line, prev := 1, 0

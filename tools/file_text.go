@@ -51,6 +51,9 @@ func countLines(text string) int {
 // back with \r\n. Mixed files are matched as they are, so lines the edit
 // does not touch keep their endings.
 func isCRLF(text string) bool {
+	if strings.IndexByte(text, '\r') < 0 { // most texts: no line count needed
+		return false
+	}
 	lf := strings.Count(text, "\n")
 	return lf > 0 && strings.Count(text, "\r\n") == lf
 }

@@ -18,10 +18,15 @@ const hunkContext = 3
 // file order, with ids 1, 2, …. Runs are not joined when their context
 // lines overlap, so a reviewer can take two nearby changes apart.
 func EditHunks(before, after string) []permission.Hunk {
-	if before == after {
+	return editHunksOf(before, LineDiff(before, after))
+}
+
+// editHunksOf is EditHunks of the edits LineDiff made of before.
+func editHunksOf(before string, lineEdits []udiff.Edit) []permission.Hunk {
+	if len(lineEdits) == 0 {
 		return nil
 	}
-	edits := lineRuns(LineDiff(before, after))
+	edits := lineRuns(lineEdits)
 	hunks := make([]permission.Hunk, 0, len(edits))
 	line, at := 0, 0 // 0-based line of offset at: counted on from one hunk to the next
 	for i, e := range edits {

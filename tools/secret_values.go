@@ -108,13 +108,12 @@ func IsSecretValue(s string) bool { return len(secretSpans(s)) > 0 }
 
 // containsSecretValue is IsSecretValue for bytes, without copying them (a
 // checkpoint's text, a session batch).
+// It runs the rules as secret_scan.go does, finding what their
+// FindAllIndex would.
 func containsSecretValue(b []byte) bool {
-	for i, re := range compiledSecretRules() {
-		r := secretValueRules[i]
-		for _, m := range re.FindAllIndex(b, -1) {
-			if !r.word || m[0] == 0 || !isWordByte(b[m[0]-1]) {
-				return true
-			}
+	for _, g := range compiledSecretScans() {
+		if g.found(b) {
+			return true
 		}
 	}
 	return false

@@ -70,6 +70,10 @@ type FileEdit struct {
 	Tool   string // the tool making the edit, for labels
 	Before Doc    // the text the edit was computed against
 	After  string // the new text
+	// Unchanged, when set, is what Before.Text and After are known to
+	// share at their ends (diff_known.go): a diff of the two need not
+	// compare those bytes.
+	Unchanged Unchanged
 	// Delete removes the file instead (After is ignored). Deletions are
 	// made by rewinding a checkpoint, through BatchApplier when the
 	// Documents has it; DiskDocuments.Apply supports them too.

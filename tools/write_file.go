@@ -178,18 +178,26 @@ func (writeFileTool) Run(ctx context.Context, raw json.RawMessage, env *Env) (Re
 // proposal too (Action.Edit): hunks for a reviewer, and the text the edit
 // was computed against, which Run applies it to (readForEdit).
 func fileAction(tool, summary, rel string, doc Doc, after string, protected permission.ProtectedFiles) permission.Action {
+	return fileActionKnown(tool, summary, rel, doc, after, Unchanged{}, protected)
+}
+
+// fileActionKnown is fileAction when the caller knows what before and
+// after share at their ends (known): the diff, made once for the preview
+// and the hunks, compares only what lies between.
+func fileActionKnown(tool, summary, rel string, doc Doc, after string, known Unchanged, protected permission.ProtectedFiles) permission.Action {
 	before := doc.Text
 	risk, reason := writeRisk(rel, doc.Path, protected)
+	edits := LineDiffKnown(before, after, known)
 	a := permission.Action{
 		Tool: tool, Summary: summary, Scope: tool, Risk: risk, Path: rel,
-		Diff:          Truncate(UnifiedDiff(rel, before, after, 3), approvalDiffBytes),
+		Diff:          Truncate(unifiedDiffOf(rel, before, edits, 3), approvalDiffBytes),
 		WorkspaceEdit: true, // the path was resolved inside the sandbox
 	}
 	a.Edit = &permission.EditProposal{File: doc.Path, Before: before, After: after, Exists: doc.Exists}
 	if isBinary(before) || isBinary(after) {
 		a.Diff = fmt.Sprintf("(binary content: %d bytes → %d bytes)", len(before), len(after))
 	} else {
-		a.Edit.Hunks = EditHunks(before, after)
+		a.Edit.Hunks = editHunksOf(before, edits)
 	}
 	if reason != "" {
 		a.Reasons = []string{rel + ": " + reason}

@@ -83,21 +83,24 @@ type Store struct {
 	// one, those private said must not be written and, after a failed
 	// write, every later one.
 	mem     map[Hash]*blob
-	private func(text string) bool
+	privacy Privacy
+	// cleared: texts privacy found not private, with the rules it used
+	// (privacy.go): an edit of one is judged by the region it changed.
+	cleared map[Hash]any
 	failed  bool // a write to dir failed, or Detach: the store goes on in memory
 	made    bool // dir exists
 }
 
 // Open returns the store in dir, created (private to the user) at the
-// first write: opening reads nothing. private, when set, reports a text
+// first write: opening reads nothing. privacy, when set, tells a text
 // that must never reach the disk (it holds a secret): such a text is kept
 // in memory, for the life of the Store only.
-func Open(dir string, private func(text string) bool) *Store {
-	return &Store{dir: dir, mem: map[Hash]*blob{}, private: private}
+func Open(dir string, privacy Privacy) *Store {
+	return &Store{dir: dir, mem: map[Hash]*blob{}, privacy: privacy, cleared: map[Hash]any{}}
 }
 
 // NewMemory returns a store that keeps its texts in memory.
-func NewMemory() *Store { return &Store{mem: map[Hash]*blob{}} }
+func NewMemory() *Store { return &Store{mem: map[Hash]*blob{}, cleared: map[Hash]any{}} }
 
 // Dir is the store's directory ("" in memory).
 func (s *Store) Dir() string { return s.dir }
@@ -144,7 +147,11 @@ func (s *Store) put(h Hash, text string, base Hash, baseText *string) (Hash, err
 	if h == Empty {
 		return h, nil
 	}
-	secret := s.dir != "" && s.private != nil && s.private(text)
+	var prefix, suffix int
+	if baseText != nil {
+		prefix, suffix = common(*baseText, text)
+	}
+	secret := s.judge(h, text, base, baseText, prefix, suffix)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, err := s.header(h); err == nil {
@@ -153,7 +160,7 @@ func (s *Store) put(h Hash, text string, base Hash, baseText *string) (Hash, err
 	inMem := s.dir == "" || s.failed || secret
 	b := &blob{size: int64(len(text)), data: text}
 	if baseText != nil && !secret {
-		if d, ok := s.delta(text, base, *baseText, inMem); ok {
+		if d, ok := s.delta(text, base, *baseText, prefix, suffix, inMem); ok {
 			b = d
 		}
 	}
@@ -178,7 +185,7 @@ func (s *Store) put(h Hash, text string, base Hash, baseText *string) (Hash, err
 // keeps chains short: at most maxDepth deltas from a whole text, whose
 // middles add up to no more than that text's size. A delta kept on disk
 // has its base on disk.
-func (s *Store) delta(text string, base Hash, baseText string, inMem bool) (*blob, bool) {
+func (s *Store) delta(text string, base Hash, baseText string, prefix, suffix int, inMem bool) (*blob, bool) {
 	bh, err := s.header(base)
 	if err != nil || bh.size != int64(len(baseText)) {
 		return nil, false
@@ -186,7 +193,6 @@ func (s *Store) delta(text string, base Hash, baseText string, inMem bool) (*blo
 	if _, memBase := s.mem[base]; memBase && !inMem {
 		return nil, false
 	}
-	prefix, suffix := common(baseText, text)
 	middle := text[prefix : len(text)-suffix]
 	root, depth, chain := bh.size, 1, int64(len(middle))
 	if !bh.full() {

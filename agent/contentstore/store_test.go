@@ -158,7 +158,7 @@ func TestDeltaChainsAreBounded(t *testing.T) {
 // opened later on the same directory does not.
 func TestPrivateTextsStayInMemory(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "s.content")
-	s := Open(dir, func(text string) bool { return strings.Contains(text, "SECRET") })
+	s := Open(dir, PrivateFunc(func(text string) bool { return strings.Contains(text, "SECRET") }))
 	pub := must(t)(s.Put("public text\n"))
 	priv := must(t)(s.PutDelta("public text\nSECRET\n", pub, "public text\n"))
 	mustGet(t, s, priv, "public text\nSECRET\n")
