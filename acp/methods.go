@@ -98,13 +98,13 @@ func notSaved(err error) string {
 // announceNotSaved tells the user, as the session's first message, that
 // it will not be saved.
 func (s *session) announceNotSaved(msg string) {
-	go s.send(context.Background(), sdk.UpdateAgentMessageText(msg+"\n\n")) // owner: the session; returns once sent
+	s.announcing.Go(func() { s.send(context.Background(), sdk.UpdateAgentMessageText(msg+"\n\n")) }) // close waits
 }
 
 // announceCommands sends the session's slash commands once its id is the
 // client's: right after the response that carries it.
 func (s *session) announceCommands() {
-	go s.ctl.NotifyCommands() // owner: the session; it returns once sent
+	s.announcing.Go(s.ctl.NotifyCommands) // close waits
 }
 
 // LoadSession implements sdk.AgentLoader: the stored conversation is

@@ -38,6 +38,10 @@ type session struct {
 
 	closers []func() error
 	once    sync.Once
+	// announcing are the session's announcements sent after the response
+	// that makes its id the client's (methods.go); close waits for them,
+	// so none logs or sends after the session is gone.
+	announcing sync.WaitGroup
 }
 
 // send sends one session/update; a failure (the client is gone) is only
@@ -73,6 +77,7 @@ func (s *session) contextSize() int {
 func (s *session) close() error {
 	var err error
 	s.once.Do(func() {
+		s.announcing.Wait()
 		var errs []error
 		if s.mcp != nil {
 			errs = append(errs, s.mcp.Close())
