@@ -41,6 +41,9 @@ var (
 // runs -repeat times, the readers interleaved, and the medians are
 // printed: the machine is shared.
 func TestRelaySessionsBench(t *testing.T) {
+	if *binFlag == "" {
+		smokeRun(t)
+	}
 	bin := relayBinary(t)
 	pace := time.Second / time.Duration(*rateFlag)
 	bins := []string{bin}
@@ -330,4 +333,21 @@ func relaySessionsThroughDaemon(t *testing.T, bin string, n int, fh *firehose) r
 	st := pooled(t, cs, fh.n)
 	st.cpu = (cpu1 - cpu0) / time.Duration(n*fh.n)
 	return st
+}
+
+// smokeRun shrinks the run to a check that every reader and the daemon
+// deliver every delta, in order, when the suite runs this test without
+// -bin (go test ./...: CI): the full run, with its numbers, is
+// bench/lsp/run.sh's, which passes -bin. Flags given on the command line
+// are kept.
+func smokeRun(t *testing.T) {
+	set := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for name, value := range map[string]string{"sessions": "1,3", "per-session": "300", "repeat": "1"} {
+		if !set[name] {
+			if err := flag.Set(name, value); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }
