@@ -1,16 +1,13 @@
 package permission
 
 import (
-	"context"
-	"fmt"
 	"os"
-	"os/exec"
-	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/agent-lsp/agent-lsp/internal/ordinaryaccount"
 )
 
 // rulesChildEnv names the directory the parent prepared, for the copy of
@@ -22,26 +19,8 @@ const rulesChildEnv = "AGENT_LSP_RULES_CHILD_DIR"
 // owns decides nothing, an unreadable one says why, and the account's own
 // file works.
 func TestRulesFilesOfAnotherAccount(t *testing.T) {
-	if os.Getuid() != 0 {
-		t.Skip("needs root to make files of two accounts (CI runs as root)")
-	}
-	skip := t.Skip
-	if os.Getenv("CI") != "" {
-		skip = t.Fatal
-	}
-	setpriv, err := exec.LookPath("setpriv")
-	if err != nil {
-		skip("setpriv (util-linux) not installed")
-	}
-	uid, gid := 65534, 65534
-	if name := os.Getenv("AGENT_LSP_TEST_USER"); name != "" {
-		u, err := user.Lookup(name)
-		if err != nil || u.Uid == "0" {
-			skip(fmt.Sprintf("AGENT_LSP_TEST_USER=%s: not an ordinary account: %v", name, err))
-		}
-		uid, _ = strconv.Atoi(u.Uid)
-		gid, _ = strconv.Atoi(u.Gid)
-	}
+	acct := ordinaryaccount.Lookup(t)
+	uid, gid := acct.UID, acct.GID
 	dir, err := os.MkdirTemp("", "rules-accounts-")
 	if err != nil {
 		t.Fatal(err)
@@ -72,26 +51,8 @@ func TestRulesFilesOfAnotherAccount(t *testing.T) {
 		t.Errorf("root's own rules file: %s", got)
 	}
 
-	bin := filepath.Join(dir, "permission.test")
-	data, err := os.ReadFile(os.Args[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bin, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, setpriv, "--reuid="+strconv.Itoa(uid), "--regid="+strconv.Itoa(gid), "--clear-groups",
-		bin, "-test.run=^("+strings.Join(asOrdinaryAccount, "|")+")$", "-test.v", "-test.count=1")
-	cmd.Dir = "/"
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=/root", "TMPDIR=" + dir, rulesChildEnv + "=" + dir}
-	out, err := cmd.CombinedOutput()
-	for _, name := range asOrdinaryAccount {
-		if err != nil || !strings.Contains(string(out), "--- PASS: "+name+" ") {
-			t.Fatalf("as uid %d, %s did not pass: %v\n%s", uid, name, err, out)
-		}
-	}
+	bin := ordinaryaccount.CopyTestBinary(t, dir, "permission.test")
+	acct.Run(t, bin, asOrdinaryAccount, []string{"HOME=/root", "TMPDIR=" + dir, rulesChildEnv + "=" + dir})
 }
 
 // asOrdinaryAccount are the tests the ordinary account runs too: its own
