@@ -67,17 +67,8 @@ func benchmarkEditorEditFile(b *testing.B, size int) {
 		b.Fatal(err)
 	}
 
-	srvIn, toSrv := io.Pipe()
-	fromSrv, srvOut := io.Pipe()
-	conn := jsonrpc2.NewConn(newStream(srvIn, srvOut, zap.NewNop()))
-	s := newServer(ctx, conn, Options{Logger: zap.NewNop(), StateDir: b.TempDir()})
-	conn.Go(ctx, s.handle)
-	ed := lsptest.Connect(ctx, benchPipe{Reader: fromSrv, Writer: toSrv, closers: []io.Closer{toSrv, fromSrv}}, lsptest.Handlers{})
-	defer func() {
-		ed.Close()
-		srvOut.Close()
-		<-conn.Done()
-	}()
+	s, ed, stop := serveOnPipe(ctx, b)
+	defer stop()
 	caps := lsptest.Capabilities{ApplyEdit: true, DocumentChanges: true, ResourceOperations: []string{"create", "rename", "delete"}}
 	if _, err := ed.Initialize(ctx, root, caps, nil); err != nil {
 		b.Fatal(err)
@@ -138,5 +129,23 @@ func BenchmarkApplyChange20MB(b *testing.B) {
 		if got := applyChanges(text, []contentChange{{Range: r, Text: "1"}}); len(got) != len(text) {
 			b.Fatal("wrong length")
 		}
+	}
+}
+
+// serveOnPipe serves a server in this process to an in-process editor
+// over a pipe (no process between them: what is measured or checked is
+// the server's own work); stop closes the editor and waits for the
+// connection to end.
+func serveOnPipe(ctx context.Context, tb testing.TB) (*server, *lsptest.Editor, func()) {
+	srvIn, toSrv := io.Pipe()
+	fromSrv, srvOut := io.Pipe()
+	conn := jsonrpc2.NewConn(newStream(srvIn, srvOut, zap.NewNop()))
+	s := newServer(ctx, conn, Options{Logger: zap.NewNop(), StateDir: tb.TempDir()})
+	conn.Go(ctx, s.handle)
+	ed := lsptest.Connect(ctx, benchPipe{Reader: fromSrv, Writer: toSrv, closers: []io.Closer{toSrv, fromSrv}}, lsptest.Handlers{})
+	return s, ed, func() {
+		ed.Close()
+		srvOut.Close()
+		<-conn.Done()
 	}
 }

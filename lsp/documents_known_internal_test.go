@@ -3,14 +3,11 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
-	"go.uber.org/zap"
 
 	"github.com/agent-lsp/agent-lsp/lsp/lsptest"
 	"github.com/agent-lsp/agent-lsp/tools"
@@ -34,17 +31,8 @@ func TestMergedEditDropsItsKnownEnds(t *testing.T) {
 	if err := os.WriteFile(path, []byte(before), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	srvIn, toSrv := io.Pipe()
-	fromSrv, srvOut := io.Pipe()
-	conn := jsonrpc2.NewConn(newStream(srvIn, srvOut, zap.NewNop()))
-	s := newServer(ctx, conn, Options{Logger: zap.NewNop(), StateDir: t.TempDir()})
-	conn.Go(ctx, s.handle)
-	ed := lsptest.Connect(ctx, benchPipe{Reader: fromSrv, Writer: toSrv, closers: []io.Closer{toSrv, fromSrv}}, lsptest.Handlers{})
-	defer func() {
-		ed.Close()
-		srvOut.Close()
-		<-conn.Done()
-	}()
+	s, ed, stop := serveOnPipe(ctx, t)
+	defer stop()
 	caps := lsptest.Capabilities{ApplyEdit: true, DocumentChanges: true}
 	if _, err := ed.Initialize(ctx, root, caps, nil); err != nil {
 		t.Fatal(err)

@@ -77,12 +77,7 @@ func TestSessionLifecycleHooksThroughTheDaemon(t *testing.T) {
 	}
 	for _, dialect := range []string{openai.Name, anthropic.Name} {
 		t.Run(dialect, func(t *testing.T) {
-			summaryReadsInstructions := func(r providertest.Received) error {
-				if !strings.Contains(string(r.Body), "The user's instructions for this summary: keep the pangram") {
-					return fmt.Errorf("the summary request lacks /compact's instructions")
-				}
-				return nil
-			}
+			summaryReadsInstructions := summaryAsks("keep the pangram")
 			s := start(t, providertest.Script{
 				{ToolCalls: []providertest.Call{{ID: "call_big", Name: "read_file", Arguments: `{"path":"big.txt"}`}}},
 				{Text: "big.txt lists 300 lines."},
@@ -252,12 +247,7 @@ func TestCompactInstructionsThroughAgentCompact(t *testing.T) {
 	hooks := map[string]any{"PreCompact": []any{recordHook("", "")}}
 	for _, dialect := range []string{openai.Name, anthropic.Name} {
 		t.Run(dialect, func(t *testing.T) {
-			summaryReadsInstructions := func(r providertest.Received) error {
-				if !strings.Contains(string(r.Body), "The user's instructions for this summary: keep the line count") {
-					return fmt.Errorf("the summary request lacks the instructions")
-				}
-				return nil
-			}
+			summaryReadsInstructions := summaryAsks("keep the line count")
 			s := start(t, providertest.Script{
 				{ToolCalls: []providertest.Call{{ID: "call_big", Name: "read_file", Arguments: `{"path":"big.txt"}`}}},
 				{Text: "big.txt lists 300 lines."},
@@ -301,5 +291,16 @@ func TestHungSessionEndHooksDoNotHoldShutdown(t *testing.T) {
 	t.Logf("daemon exit with 3 sessions: %s without hooks, %s with two hung SessionEnd hooks each", without, with)
 	if with > 1500*time.Millisecond+without+3*time.Second {
 		t.Errorf("the hung SessionEnd hooks held the exit %s", with)
+	}
+}
+
+// summaryAsks checks that a summary request carries the user's
+// instructions for it.
+func summaryAsks(instructions string) func(providertest.Received) error {
+	return func(r providertest.Received) error {
+		if !strings.Contains(string(r.Body), "The user's instructions for this summary: "+instructions) {
+			return fmt.Errorf("the summary request lacks the instructions %q", instructions)
+		}
+		return nil
 	}
 }
